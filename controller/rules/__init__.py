@@ -1,0 +1,1 @@
+"""The rules core: pure values in, verdicts out. Imports nothing outside this package."""

@@ -1,6 +1,294 @@
-"""Placeholder: this area's subcommands are registered here."""
-ERRORS: tuple[type[BaseException], ...] = ()
+"""`tileref tournament ...` (events, draws, results, standings) and `tileref mahjong score`.
+
+Thin adapter: reads files and the database, hands values to the pure core in
+`controller.tournament`, prints what it returns.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+
+from controller.tournament import (
+    DEFAULT_DB,
+    FORMATS,
+    RON_CUP_SCORING,
+    TournamentError,
+    TournamentStore,
+    create_event,
+    get_format,
+    health_scoring,
+    is_finished,
+    score_hanchan,
+    standings,
+)
+from controller.tournament.errors import InputFileError
+from controller.tournament.files import read_players_csv, read_results_csv, read_results_json, result_from_entry
+from controller.tournament.mahjong import parse_hanchan, scores_json, format_score
+from controller.tournament.model import GameKind
+from controller.tournament.render import (
+    round_text,
+    standings_csv,
+    standings_html,
+    standings_json,
+    standings_text,
+)
+
+ERRORS: tuple[type[BaseException], ...] = (TournamentError,)
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputFileError(f"cannot read {what} {path!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputFileError(f"{what} {path!r} is not UTF-8 text") from None
+
+
+def _settings(pairs: list[str]) -> dict[str, str]:
+    settings = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputFileError(f"--set {pair!r}: expected KEY=VALUE")
+        settings[key.strip()] = value.strip()
+    return settings
+
+
+def cmd_create(args) -> int:
+    names, seeded = read_players_csv(_read(args.players, "players CSV"), args.players)
+    settings = _settings(args.set)
+    if seeded and args.format == "knockout" and "seeded" not in settings:
+        settings["seeded"] = ",".join(seeded)
+    event = create_event(args.name, args.format, names, settings)
+    with TournamentStore(args.db) as store:
+        store.create(event)
+    print(f"created {args.format} event {args.name!r} with {len(names)} players in {args.db}")
+    return 0
+
+
+def cmd_draw(args) -> int:
+    seed = args.seed if args.seed is not None else secrets.randbits(48)
+    with TournamentStore(args.db) as store:
+        new_round = store.draw_next(args.name, seed)
+        event = store.load(args.name)
+    print(round_text(event, new_round, with_draw=not args.quiet), end="")
+    return 0
+
+
+def cmd_show(args) -> int:
+    with TournamentStore(args.db) as store:
+        event = store.load(args.name)
+    rounds = event.rounds if args.round is None else [event.round(args.round)] if 1 <= args.round <= len(event.rounds) else None
+    if rounds is None:
+        raise InputFileError(f"round {args.round} has not been drawn (drawn: {len(event.rounds)})")
+    print(f"{event.name}: {event.format}, {len(event.players)} players, "
+          f"{len(event.rounds)} round(s) drawn{', finished' if is_finished(event) else ''}")
+    for round_ in rounds:
+        print(round_text(event, round_, with_draw=args.draw), end="")
+    return 0
+
+
+def cmd_list(args) -> int:
+    with TournamentStore(args.db) as store:
+        for name, fmt in store.event_names():
+            print(f"{name}\t{fmt}")
+    return 0
+
+
+def cmd_formats(args) -> int:
+    for name, fmt in FORMATS.items():
+        print(f"{name}: {fmt.summary}")
+    return 0
+
+
+def _entry_from_args(event, args) -> dict:
+    kind = get_format(event.format).game_kind
+    entry: dict = {"game": args.game}
+    if args.hanchan:
+        entry["hanchan"] = json.loads(_read(args.hanchan, "hanchan JSON"))
+    elif args.othello:
+        black, white, discs = args.othello[0], args.othello[1], args.othello[2]
+        b, _, w = discs.partition("-")
+        entry["othello"] = {"black": black, "white": white, "black_discs": b, "white_discs": w,
+                            "draw_right": args.draw_right}
+    elif args.shogi:
+        entry["shogi"] = {"sente": args.shogi[0], "gote": args.shogi[1],
+                          "outcomes": [o for o in args.shogi[2].split(",") if o]}
+    else:
+        scores = {}
+        for pair in args.score or []:
+            name, sep, value = pair.rpartition("=")
+            if not sep or not name:
+                raise InputFileError(f"--score {pair!r}: expected NAME=POINTS")
+            if name in scores:
+                raise InputFileError(f"--score gives {name!r} twice")
+            scores[name] = value
+        if kind is not GameKind.MATCH:
+            entry["scores"] = scores
+        if args.winner is not None:
+            entry["winner"] = args.winner
+    return entry
+
+
+def cmd_result(args) -> int:
+    with TournamentStore(args.db) as store:
+        event = store.load(args.name)
+        result = result_from_entry(event, _entry_from_args(event, args), "result")
+        store.add_results(args.name, [result], source="hand")
+    print(f"recorded {result.game}")
+    return 0
+
+
+def cmd_import(args, reader, what) -> int:
+    with TournamentStore(args.db) as store:
+        event = store.load(args.name)
+        results = reader(event, _read(args.file, what), args.file)
+        store.add_results(args.name, results, source=f"{what} {Path(args.file).name}")
+    print(f"recorded {len(results)} result(s) from {args.file}")
+    return 0
+
+
+def cmd_disqualify(args) -> int:
+    with TournamentStore(args.db) as store:
+        event = store.disqualify(args.name, args.round, args.table, args.reason)
+    players = event.disqualifications[-1].players
+    print(f"disqualified round {args.round} table {args.table}: {', '.join(players)}")
+    return 0
+
+
+def cmd_standings(args) -> int:
+    with TournamentStore(args.db) as store:
+        table = standings(store.load(args.name))
+    print(standings_json(table) if args.json else standings_text(table), end="" if not args.json else "\n")
+    return 0
+
+
+def cmd_export(args) -> int:
+    with TournamentStore(args.db) as store:
+        table = standings(store.load(args.name))
+    if not args.csv and not args.html:
+        raise InputFileError("export needs --csv FILE and/or --html FILE")
+    for path, text in ((args.csv, standings_csv(table)), (args.html, standings_html(table))):
+        if path:
+            Path(path).write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return 0
+
+
+def cmd_mahjong_score(args) -> int:
+    text = _read(args.hanchan, "hanchan JSON")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputFileError(f"{args.hanchan}: not JSON ({error})") from None
+    hanchan = parse_hanchan(data, args.hanchan)
+    if args.rules == "ron-cup":
+        scoring = RON_CUP_SCORING
+    else:
+        from controller.tournament.formats.base import parse_settings
+        from controller.tournament.formats import HealthMahjongSettings
+
+        points = parse_settings(HealthMahjongSettings, {"rank_points": args.rank_points} if args.rank_points else {})
+        scoring = health_scoring(points.rank_points)
+    scores = score_hanchan(hanchan, scoring)
+    if args.json:
+        print(scores_json(scores))
+    else:
+        for name, value in scores.items():
+            print(f"{name}\t{format_score(value)}")
+    return 0
+
+
+def _db(parser) -> None:
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
 
 
 def register(subparsers) -> None:
-    pass
+    tournament = subparsers.add_parser("tournament", help="run an event: draws, results, standings")
+    sub = tournament.add_subparsers(dest="tournament_command", metavar="SUBCOMMAND", required=True)
+
+    p = sub.add_parser("formats", help="list the event formats")
+    p.set_defaults(handler=cmd_formats)
+
+    p = sub.add_parser("create", help="create an event from a format and a players CSV")
+    p.add_argument("name")
+    p.add_argument("--format", required=True, choices=sorted(FORMATS))
+    p.add_argument("--players", required=True, help="CSV with a 'name' column (optional 'seed')")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a format setting (repeatable)")
+    _db(p)
+    p.set_defaults(handler=cmd_create)
+
+    p = sub.add_parser("list", help="list the events in the database")
+    _db(p)
+    p.set_defaults(handler=cmd_list)
+
+    p = sub.add_parser("draw", help="draw the next round (tables, seats, lots) from a recorded seed")
+    p.add_argument("name")
+    p.add_argument("--seed", type=int, help="the draw's seed (default: a fresh random one, recorded)")
+    p.add_argument("--quiet", action="store_true", help="tables only, not the draw record")
+    _db(p)
+    p.set_defaults(handler=cmd_draw)
+
+    p = sub.add_parser("show", help="the rounds drawn, their games and (with --draw) who drew what")
+    p.add_argument("name")
+    p.add_argument("--round", type=int)
+    p.add_argument("--draw", action="store_true")
+    _db(p)
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser("result", help="enter one game's result by hand")
+    p.add_argument("name")
+    p.add_argument("game", help="e.g. R1-T2-G3")
+    p.add_argument("--score", action="append", metavar="NAME=POINTS", help="one per player")
+    p.add_argument("--winner")
+    p.add_argument("--hanchan", metavar="HANCHAN.json", help="mahjong: the raw hanchan, scored here")
+    p.add_argument("--othello", nargs=3, metavar=("BLACK", "WHITE", "DISCS"), help="e.g. Ann Ben 33-29")
+    p.add_argument("--draw-right", help="othello: who wins a level count")
+    p.add_argument("--shogi", nargs=3, metavar=("SENTE", "GOTE", "OUTCOMES"),
+                   help="e.g. Ann Ben repetition,gote (each game in order)")
+    _db(p)
+    p.set_defaults(handler=cmd_result)
+
+    p = sub.add_parser("import-json", help="import a results JSON file (all or nothing)")
+    p.add_argument("name")
+    p.add_argument("file")
+    _db(p)
+    p.set_defaults(handler=lambda a: cmd_import(a, read_results_json, "results JSON"))
+
+    p = sub.add_parser("import-csv", help="import a hand-entered results CSV (all or nothing)")
+    p.add_argument("name")
+    p.add_argument("file")
+    _db(p)
+    p.set_defaults(handler=lambda a: cmd_import(a, read_results_csv, "results CSV"))
+
+    p = sub.add_parser("disqualify", help="warsaw: disqualify every player at a table (tile count wrong)")
+    p.add_argument("name")
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--reason", required=True, help='e.g. "105 tiles counted"')
+    _db(p)
+    p.set_defaults(handler=cmd_disqualify)
+
+    p = sub.add_parser("standings", help="show the standings")
+    p.add_argument("name")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p.set_defaults(handler=cmd_standings)
+
+    p = sub.add_parser("export", help="write the standings as CSV and/or a printable HTML page")
+    p.add_argument("name")
+    p.add_argument("--csv", metavar="FILE")
+    p.add_argument("--html", metavar="FILE")
+    _db(p)
+    p.set_defaults(handler=cmd_export)
+
+    mahjong = subparsers.add_parser("mahjong", help="mahjong scoring")
+    msub = mahjong.add_subparsers(dest="mahjong_command", metavar="SUBCOMMAND", required=True)
+    p = msub.add_parser("score", help="score one hanchan (Ron cup rules by default)")
+    p.add_argument("hanchan", metavar="HANCHAN.json")
+    p.add_argument("--json", action="store_true", help='print {"scores": {name: number}}')
+    p.add_argument("--rules", choices=("ron-cup", "health-mahjong"), default="ron-cup")
+    p.add_argument("--rank-points", help="health-mahjong: four rank points, e.g. 20,10,-10,-20")
+    p.set_defaults(handler=cmd_mahjong_score)

@@ -1,0 +1,130 @@
+"""Standings and draws as text, JSON, CSV and a printable HTML page (pure: values in,
+text out). Scores of 0.1 are written with one decimal, never through a float."""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from decimal import Decimal
+
+from .model import Cell, Event, Round, Standings, StandingsSection
+
+
+def cell_text(value: Cell) -> str:
+    if isinstance(value, Decimal):
+        return f"{value:.1f}"
+    return str(value)
+
+
+def dumps(value: object) -> str:
+    """JSON with Decimals written as numbers with one decimal place."""
+    if isinstance(value, Decimal):
+        return f"{value:.1f}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(dumps(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def standings_data(standings: Standings) -> dict:
+    return {
+        "event": standings.event,
+        "format": standings.format,
+        "finished": standings.finished,
+        "sections": [
+            {
+                "title": section.title,
+                "columns": ["place", "player", *section.columns, "note"],
+                "rows": [
+                    {"place": row.place, "player": row.player,
+                     **dict(zip(section.columns, row.values)), "note": row.note}
+                    for row in section.rows
+                ],
+            }
+            for section in standings.sections
+        ],
+    }
+
+
+def standings_json(standings: Standings) -> str:
+    return dumps(standings_data(standings))
+
+
+def _section_lines(section: StandingsSection) -> list[str]:
+    header = ["place", "player", *section.columns, ""]
+    body = [
+        ["-" if r.place is None else str(r.place), r.player, *map(cell_text, r.values), r.note]
+        for r in section.rows
+    ]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+    return [section.title] + [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header, *body]
+    ]
+
+
+def standings_text(standings: Standings) -> str:
+    state = "finished" if standings.finished else "in progress"
+    lines = [f"{standings.event} ({standings.format}, {state})"]
+    for section in standings.sections:
+        lines += [""] + _section_lines(section)
+    return "\n".join(lines) + "\n"
+
+
+def standings_csv(standings: Standings) -> str:
+    """The overall order (the first section) as one CSV table."""
+    section = standings.sections[0]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["place", "player", *section.columns, "note"])
+    for r in section.rows:
+        writer.writerow(["" if r.place is None else r.place, r.player, *map(cell_text, r.values), r.note])
+    return out.getvalue()
+
+
+def standings_html(standings: Standings) -> str:
+    esc = html.escape
+    state = "final standings" if standings.finished else "standings in progress"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{esc(standings.event)} - {state}</title>",
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:2em}"
+        "th,td{border:1px solid #444;padding:.25em .6em;text-align:left}td.n{text-align:right}"
+        "h2{page-break-after:avoid}table{page-break-inside:avoid}"
+        "@media print{body{margin:0}}</style></head><body>",
+        f"<h1>{esc(standings.event)}</h1>",
+        f"<p>Format: {esc(standings.format)} &middot; {state}</p>",
+    ]
+    for section in standings.sections:
+        parts.append(f"<h2>{esc(section.title)}</h2><table><thead><tr>")
+        parts += [f"<th>{esc(c)}</th>" for c in ("place", "player", *section.columns, "")]
+        parts.append("</tr></thead><tbody>")
+        for r in section.rows:
+            cells = [("n", "-" if r.place is None else str(r.place)), ("", r.player)]
+            cells += [("n" if not isinstance(v, str) else "", cell_text(v)) for v in r.values]
+            cells.append(("", r.note))
+            parts.append("<tr>" + "".join(
+                f'<td class="{cls}">{esc(text)}</td>' if cls else f"<td>{esc(text)}</td>" for cls, text in cells
+            ) + "</tr>")
+        parts.append("</tbody></table>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def round_text(event: Event, round_: Round, with_draw: bool = True) -> str:
+    lines = [f"Round {round_.number}: {round_.name} (seed {round_.seed})"]
+    for table in round_.tables:
+        bracket = f" [{table.bracket}]" if table.bracket else ""
+        out = [d for d in event.disqualifications if (d.round, d.table) == (round_.number, table.number)]
+        flag = f" (disqualified: {out[0].reason})" if out else ""
+        lines.append(f"  table {table.number}{bracket}: " + ", ".join(
+            f"{i}. {p}" for i, p in enumerate(table.seats, start=1)) + flag)
+        for game in range(1, table.games + 1):
+            gid = f"R{round_.number}-T{table.number}-G{game}"
+            lines.append(f"    {gid}: {'result entered' if gid in event.results else 'to play'}")
+    if with_draw:
+        lines.append("  draw record:")
+        lines += [f"    {d.player}: {d.drew} -> {d.decides}" for d in round_.draw]
+    return "\n".join(lines) + "\n"

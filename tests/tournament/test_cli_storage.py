@@ -1,0 +1,239 @@
+"""The `tileref tournament` commands over a real SQLite file: a whole event, reproducible
+draws, exports, and bad input refused without changing what is recorded."""
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+
+from controller import cli
+from controller.tournament import TournamentStore
+
+PLAYERS = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "tileref.sqlite")
+
+
+@pytest.fixture
+def players_csv(tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text("name,club\n" + "".join(f"{p},Kuwana\n" for p in PLAYERS), encoding="utf-8")
+    return str(path)
+
+
+def run(*argv):
+    return cli.main([str(a) for a in argv])
+
+
+def dump(db):
+    with sqlite3.connect(db) as c:
+        return [row for table in ("tournament_events", "tournament_players", "tournament_rounds",
+                                  "tournament_draws", "tournament_results")
+                for row in c.execute(f"SELECT * FROM {table} ORDER BY 1, 2")]
+
+
+def results_json(tmp_path, db, name, round_number, winner_seat=1):
+    """A results file for every game of a round: seat `winner_seat` wins with 100."""
+    with TournamentStore(db) as store:
+        event = store.load(name)
+    entries = []
+    round_ = event.round(round_number)
+    for table in round_.tables:
+        for g in range(1, table.games + 1):
+            winner = table.seats[winner_seat - 1]
+            losers = [p for p in table.seats if p != winner]
+            scores = {p: -5 * (i + 1) * g for i, p in enumerate(losers)}
+            scores[winner] = 100
+            entries.append({"game": f"R{round_number}-T{table.number}-G{g}", "winner": winner, "scores": scores})
+    path = tmp_path / f"{name}-r{round_number}.json"
+    path.write_text(json.dumps({"results": entries}))
+    return str(path), entries
+
+
+def test_whole_kuwana_event_through_the_command_line(tmp_path, db, players_csv, capsys):
+    assert run("tournament", "create", "Kuwana", "--format", "kuwana", "--players", players_csv, "--db", db) == 0
+    assert run("tournament", "draw", "Kuwana", "--seed", 42, "--db", db) == 0
+    out = capsys.readouterr().out
+    assert "Round 1: first round (seed 42)" in out and "lot 1 -> last tie-break" in out
+    path, _ = results_json(tmp_path, db, "Kuwana", 1)
+    assert run("tournament", "import-json", "Kuwana", path, "--db", db) == 0
+    assert run("tournament", "draw", "Kuwana", "--seed", 43, "--db", db) == 0
+    path, _ = results_json(tmp_path, db, "Kuwana", 2, winner_seat=2)
+    assert run("tournament", "import-json", "Kuwana", path, "--db", db) == 0
+    capsys.readouterr()
+    assert run("tournament", "standings", "Kuwana", "--json", "--db", db) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["finished"] is True
+    with TournamentStore(db) as store:
+        final_seats = store.load("Kuwana").round(2).tables[0].seats
+    assert data["sections"][0]["rows"][0]["player"] == final_seats[1]  # won all three final games
+    assert data["sections"][0]["rows"][0]["note"] == "winner"
+    csv_path, html_path = tmp_path / "s.csv", tmp_path / "s.html"
+    assert run("tournament", "export", "Kuwana", "--csv", csv_path, "--html", html_path, "--db", db) == 0
+    rows = list(csv.DictReader(io.StringIO(csv_path.read_text())))
+    assert [r["player"] for r in rows] == [r["player"] for r in data["sections"][0]["rows"]]
+    page = html_path.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "final standings" in page and "@media print" in page
+
+
+def test_same_seed_same_draw_in_another_database(tmp_path, players_csv, capsys):
+    outs = []
+    for n in (1, 2):
+        db = str(tmp_path / f"db{n}.sqlite")
+        run("tournament", "create", "W", "--format", "kuwana", "--players", players_csv, "--db", db)
+        capsys.readouterr()
+        run("tournament", "draw", "W", "--seed", 7, "--db", db)
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+    with TournamentStore(str(tmp_path / "db1.sqlite")) as store:
+        round_ = store.load("W").round(1)
+    assert round_.seed == 7 and len(round_.draw) > len(PLAYERS)
+
+
+@pytest.fixture
+def drawn(tmp_path, db, players_csv, capsys):
+    run("tournament", "create", "K", "--format", "kuwana", "--players", players_csv, "--db", db)
+    run("tournament", "draw", "K", "--seed", 1, "--db", db)
+    with TournamentStore(db) as store:
+        table = store.load("K").round(1).tables[0]
+    _, entries = results_json(tmp_path, db, "K", 1)
+    assert entries[-1]["game"] == "R1-T2-G3"
+    run("tournament", "import-json", "K", bad_entry(tmp_path, entries[:-1], "good.json"), "--db", db)
+    capsys.readouterr()
+    return table  # every game recorded but R1-T2-G3
+
+
+def bad_entry(tmp_path, entries, name="bad.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"results": entries}))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "make_entry, message",
+    [
+        (lambda s: {"game": "R1-T1-G1", "winner": s[0], "scores": {p: 0 for p in s} | {s[0]: 100}}, "already has a result"),
+        (lambda s: {"game": "R3-T1-G1", "winner": s[0], "scores": {s[0]: 100}}, "'R3-T1-G1' has not been drawn"),
+        (lambda s: {"game": "R1-T2-G3", "winner": "Zed", "scores": {"Zed": 100}}, "unknown player 'Zed'"),
+        (lambda s: {"game": "R1-T2-G3", "winner": s[0], "scores": {s[0]: 100}}, "does not sit at table 2"),
+    ],
+    ids=["duplicate", "not-drawn", "unknown-player", "not-at-table"],
+)
+def test_bad_results_are_refused_and_nothing_changes(tmp_path, db, drawn, capsys, make_entry, message):
+    before = dump(db)
+    path = bad_entry(tmp_path, [make_entry(drawn.seats)])
+    assert run("tournament", "import-json", "K", path, "--db", db) == 2
+    assert message in capsys.readouterr().err
+    assert dump(db) == before
+
+
+def test_a_batch_with_one_bad_score_records_nothing(tmp_path, db, players_csv, capsys):
+    run("tournament", "create", "K", "--format", "kuwana", "--players", players_csv, "--db", db)
+    run("tournament", "draw", "K", "--seed", 1, "--db", db)
+    path, entries = results_json(tmp_path, db, "K", 1)
+    entries[-1]["scores"][entries[-1]["winner"]] = 75  # a win is worth 100
+    before = dump(db)
+    assert run("tournament", "import-json", "K", bad_entry(tmp_path, entries), "--db", db) == 2
+    err = capsys.readouterr().err
+    assert entries[-1]["game"] in err and "75" in err
+    assert dump(db) == before
+    assert run("tournament", "draw", "K", "--db", db) == 2
+    assert "without a result" in capsys.readouterr().err
+
+
+def test_hand_entry_and_csv_import(tmp_path, db, players_csv, capsys):
+    run("tournament", "create", "K", "--format", "kuwana", "--players", players_csv, "--db", db)
+    run("tournament", "draw", "K", "--seed", 3, "--db", db)
+    with TournamentStore(db) as store:
+        seats = store.load("K").round(1).tables[0].seats
+    a, b, c, d = seats
+    assert run("tournament", "result", "K", "R1-T1-G1", "--winner", a, "--score", f"{a}=100",
+               "--score", f"{b}=-10", "--score", f"{c}=-20", "--score", f"{d}=0", "--db", db) == 0
+    lines = ["game,player,score,winner"] + [f"R1-T1-G2,{p},{s},{w}" for p, s, w in
+                                           ((a, -3, ""), (b, 100, "x"), (c, -4, ""), (d, -5, ""))]
+    path = tmp_path / "hand.csv"
+    path.write_text("\n".join(lines) + "\n")
+    assert run("tournament", "import-csv", "K", path, "--db", db) == 0
+    with TournamentStore(db) as store:
+        assert store.load("K").results["R1-T1-G2"].winner == b
+        assert store.sources("K")["R1-T1-G1"] == "hand"
+    lines[2] = lines[2].replace(",x", ",")
+    path.write_text("\n".join(lines).replace("G2", "G3") + "\n")
+    assert run("tournament", "import-csv", "K", path, "--db", db) == 2
+    assert "exactly one winner" in capsys.readouterr().err
+
+
+def test_mahjong_event_imports_raw_hanchan_and_prints_decimals(tmp_path, db, capsys):
+    players = tmp_path / "p.csv"
+    players.write_text("name\n" + "\n".join(f"M{i:02}" for i in range(16)) + "\n")
+    run("tournament", "create", "Ron", "--format", "ron-cup", "--players", players, "--db", db)
+    run("tournament", "draw", "Ron", "--seed", 5, "--db", db)
+    with TournamentStore(db) as store:
+        tables = store.load("Ron").round(1).tables
+    entries = []
+    for t in tables:
+        points = dict(zip(t.seats, (40_000, 30_000, 16_300, 12_700)))
+        entries.append({"game": f"R1-T{t.number}-G1", "hanchan": {
+            "points": points, "seat_order": list(t.seats), "riichi_left": 1, "chombo": {}}})
+    path = tmp_path / "r1.json"
+    path.write_text(json.dumps(entries))
+    assert run("tournament", "import-json", "Ron", path, "--db", db) == 0
+    capsys.readouterr()
+    run("tournament", "standings", "Ron", "--json", "--db", db)
+    text = capsys.readouterr().out
+    assert '"total": 61.0' in text and '"total": -47.3' in text
+
+
+def test_players_csv_with_duplicates_or_without_name_column(tmp_path, db, capsys):
+    path = tmp_path / "p.csv"
+    path.write_text("name\nAnn\nBen\nAnn\n" + "".join(f"X{i}\n" for i in range(5)))
+    assert run("tournament", "create", "K", "--format", "kuwana", "--players", path, "--db", db) == 2
+    assert "'Ann' is entered twice" in capsys.readouterr().err
+    path.write_text("player\nAnn\n")
+    assert run("tournament", "create", "K", "--format", "kuwana", "--players", path, "--db", db) == 2
+    assert "'name' column" in capsys.readouterr().err
+    assert run("tournament", "standings", "K", "--db", db) == 2
+    assert "no event 'K'" in capsys.readouterr().err
+
+
+def test_knockout_seed_column_and_othello_and_shogi_entry(tmp_path, db, capsys):
+    path = tmp_path / "p.csv"
+    path.write_text("name,seed\nAnn,2\nBen,\nCho,1\nDai,\n")
+    assert run("tournament", "create", "O", "--format", "knockout", "--players", path,
+               "--set", "game=othello", "--db", db) == 0
+    run("tournament", "draw", "O", "--seed", 2, "--db", db)
+    with TournamentStore(db) as store:
+        event = store.load("O")
+    assert event.settings.seeded == ("Cho", "Ann")
+    first, second = (t.seats for t in event.round(1).tables)
+    assert run("tournament", "result", "O", "R1-T1-G1", "--othello", first[0], first[1], "30-30",
+               "--db", db) == 2
+    assert "draw right" in capsys.readouterr().err
+    assert run("tournament", "result", "O", "R1-T1-G1", "--othello", first[0], first[1], "30-30",
+               "--draw-right", first[1], "--db", db) == 0
+    assert run("tournament", "result", "O", "R1-T2-G1", "--shogi", second[0], second[1],
+               "repetition,sente", "--db", db) == 0
+    with TournamentStore(db) as store:
+        results = store.load("O").results
+    assert results["R1-T1-G1"].winner == first[1]
+    assert results["R1-T2-G1"].winner == second[1]  # after the swap, sente is second[1]
+
+
+def test_disqualification_is_recorded_and_survives_reloading(tmp_path, db, capsys):
+    path = tmp_path / "p.csv"
+    path.write_text("name\n" + "\n".join(f"W{i:02}" for i in range(18)) + "\n")
+    run("tournament", "create", "W", "--format", "warsaw", "--players", path, "--db", db)
+    run("tournament", "draw", "W", "--seed", 9, "--db", db)
+    capsys.readouterr()
+    assert run("tournament", "disqualify", "W", "--round", 1, "--table", 9, "--reason", "x", "--db", db) == 2
+    assert "no table 9" in capsys.readouterr().err
+    assert run("tournament", "disqualify", "W", "--round", 1, "--table", 2,
+               "--reason", "tile count 105", "--db", db) == 0
+    with TournamentStore(db) as store:
+        event = store.load("W")
+    assert set(event.disqualified()) == set(event.round(1).tables[1].seats)
+    assert all(not g.startswith("R1-T2-") for g in event.missing_games(1))

@@ -1,0 +1,225 @@
+"""The timer box emulated behind a real pseudo-terminal.
+
+    python -m firmware_bridge.emulator [--link PATH] [--clock-rate X] [--control keys|stdin]
+
+The first line on stdout is `PORT <pty path>` (and `LINK <path>` when --link is
+given: a symlink that always names the current pty, like /dev/serial/by-id for a
+real USB box; it is replaced atomically at start-up and removed at exit).
+
+Control: `keys` (an interactive terminal) reads single keys: 1-4 are the seat
+buttons, a the arbiter button, r a power reset, q quits; the countdown is redrawn
+on one line. `stdin` (for scripts, see EmulatorProcess) reads lines:
+`press BUTTON`, `reset [REASON [quiet]]` (quiet: the RESET frame is lost), `noise HEX` (raw bytes onto the wire),
+`hang SECONDS` (stop serving, as a hung microcontroller), `quit`.
+"""
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import secrets
+import select
+import sys
+import termios
+import time
+import tty
+from pathlib import Path
+
+from .device_model import DeviceModel, DeviceSettings
+from .protocol import BridgeError
+
+
+
+def _now_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class PtyBox:
+    """A DeviceModel wired to the master side of a pty."""
+
+    def __init__(self, settings: DeviceSettings, link: Path | None):
+        self.settings = settings
+        self.master, slave = os.openpty()
+        # Raw at once: otherwise the line discipline echoes our own frames back to us.
+        tty.setraw(slave, termios.TCSANOW)
+        self._slave = slave  # held open so the master never reads EIO while no host is attached
+        self.pty_path = os.ttyname(slave)
+        os.set_blocking(self.master, False)
+        self.link = link
+        if link is not None:
+            temporary = link.with_name(f".{link.name}.{os.getpid()}")
+            temporary.unlink(missing_ok=True)
+            os.symlink(self.pty_path, temporary)
+            os.replace(temporary, link)
+        self.model = self._boot("power")
+
+    def _boot(self, reason: str, announce: bool = True) -> DeviceModel:
+        model = DeviceModel(secrets.token_hex(4), _now_ms(), self.settings, reset_reason=reason)
+        lines = model.boot_lines()
+        if announce:
+            self._write(lines)
+        return model
+
+    def reset(self, reason: str = "power", announce: bool = True) -> None:
+        """The microcontroller restarts; the USB-serial link stays (as with a separate USB chip).
+
+        announce=False loses the RESET frame on the wire, as noise might.
+        """
+        self.model = self._boot(reason, announce)
+
+    def _write(self, lines: list[bytes]) -> None:
+        for line in lines:
+            try:
+                os.write(self.master, line)
+            except OSError as error:
+                # Nobody reads and the buffer is full: a UART without a listener drops bytes too.
+                if error.errno not in (errno.EAGAIN, errno.EIO):
+                    raise
+
+    def write_raw(self, data: bytes) -> None:
+        """Bytes on the wire that are not a frame (noise, a cut line)."""
+        self._write([data])
+
+    def discard_input(self) -> None:
+        """Drops what arrived while hung (a real UART buffer would have overflowed)."""
+        while True:
+            try:
+                if not os.read(self.master, 4096):
+                    return
+            except OSError:
+                return
+
+    def press(self, button: str) -> None:
+        self._write(self.model.press(button, _now_ms()))
+
+    def on_readable(self) -> None:
+        try:
+            data = os.read(self.master, 4096)
+        except OSError as error:
+            if error.errno in (errno.EAGAIN, errno.EIO):
+                return
+            raise
+        self._write(self.model.feed(data, _now_ms()))
+
+    def poll(self) -> float:
+        """Runs the clock; returns seconds until the next call is due."""
+        now = _now_ms()
+        self._write(self.model.poll(now))
+        return max(0.0, (self.model.next_wakeup(now) - _now_ms()) / 1000)
+
+    def close(self) -> None:
+        if self.link is not None and self.link.is_symlink() and os.readlink(self.link) == self.pty_path:
+            self.link.unlink()
+        os.close(self.master)
+        os.close(self._slave)
+
+
+def _stdin_command(box: PtyBox, line: str) -> bool:
+    words = line.split()
+    if not words:
+        return True
+    if words[0] == "press" and len(words) == 2:
+        box.press(words[1])
+    elif words[0] == "reset":
+        box.reset(words[1] if len(words) > 1 else "power", announce="quiet" not in words[2:])
+    elif words[0] == "noise" and len(words) == 2:
+        box.write_raw(bytes.fromhex(words[1]))
+    elif words[0] == "hang" and len(words) == 2:
+        time.sleep(float(words[1]))  # a hung microcontroller: no heartbeat, no answers
+        box.discard_input()
+    elif words[0] == "quit":
+        return False
+    else:
+        print(f"emulator: unknown control line {line.strip()!r}", file=sys.stderr, flush=True)
+    return True
+
+
+def run(settings: DeviceSettings, link: Path | None, control: str) -> int:
+    box = PtyBox(settings, link)
+    print(f"PORT {box.pty_path}", flush=True)
+    if link is not None:
+        print(f"LINK {link}", flush=True)
+    interactive = control == "keys"
+    saved = None
+    if interactive and sys.stdin.isatty():
+        saved = termios.tcgetattr(sys.stdin)
+        tty.setcbreak(sys.stdin)
+        print("keys: 1-4 seat buttons, a arbiter, r reset, q quit", flush=True)
+    stdin_buffer = b""
+    last_drawn = ""
+    try:
+        while True:
+            wait = box.poll()
+            if interactive:
+                drawn = box.model.display(_now_ms())
+                if drawn != last_drawn:
+                    sys.stdout.write("\r" + drawn.ljust(len(last_drawn)))
+                    sys.stdout.flush()
+                    last_drawn = drawn
+                wait = min(wait, 0.1)
+            readable, _, _ = select.select([box.master, sys.stdin], [], [], wait)
+            if box.master in readable:
+                box.on_readable()
+            if sys.stdin in readable:
+                chunk = os.read(sys.stdin.fileno(), 1024)
+                if not chunk:
+                    if interactive:
+                        interactive = False  # stdin closed: keep serving the port
+                        continue
+                    return 0  # the controlling process went away
+                if interactive:
+                    for key in chunk.decode("ascii", "replace"):
+                        if key in ("1", "2", "3", "4"):
+                            box.press(key)
+                        elif key in ("a", "A"):
+                            box.press("A")
+                        elif key == "r":
+                            box.reset()
+                        elif key == "q":
+                            return 0
+                else:
+                    stdin_buffer += chunk
+                    while b"\n" in stdin_buffer:
+                        line, stdin_buffer = stdin_buffer.split(b"\n", 1)
+                        if not _stdin_command(box, line.decode("ascii", "replace")):
+                            return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if saved is not None:
+            termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
+            print()
+        box.close()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--link", type=Path, help="keep a symlink at this path naming the current pty")
+    parser.add_argument(
+        "--clock-rate", type=float, default=1.0, help="device seconds per real second (e.g. 20 for fast tests)"
+    )
+    parser.add_argument("--control", choices=("keys", "stdin"), default="keys", help="keys (terminal) or stdin lines")
+    parser.add_argument("--serial", default="EMU-0001", help="serial number the box reports")
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    if not 0.01 <= args.clock_rate <= 1000:
+        raise BridgeError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
+    if args.link is not None and not args.link.parent.is_dir():
+        raise BridgeError(f"--link {str(args.link)!r}: directory {str(args.link.parent)!r} does not exist")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m firmware_bridge.emulator", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        check_arguments(args)
+    except BridgeError as error:
+        print(f"emulator: {error}", file=sys.stderr)
+        return 2
+    settings = DeviceSettings(serial=args.serial, clock_rate=args.clock_rate)
+    return run(settings, args.link, args.control)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

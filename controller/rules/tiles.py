@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from .errors import TileCodeError, TileCountError
@@ -27,6 +27,7 @@ class Colour(enum.Enum):
 
 
 COLOURS: tuple[Colour, ...] = tuple(Colour)
+_COLOUR_RANK = {colour: rank for rank, colour in enumerate(COLOURS)}
 _COLOUR_BY_LETTER = {colour.value: colour for colour in Colour}
 
 
@@ -36,12 +37,19 @@ class Tile:
 
     colour: Colour | None
     number: int | None
+    # Hashing is the hot path of judging (Counters, caches): a precomputed int, not the enum's hash.
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if (self.colour is None) != (self.number is None):
             raise TileCodeError(f"a tile needs both colour and number, or neither (joker): {self!r}")
         if self.number is not None and not LOWEST_NUMBER <= self.number <= HIGHEST_NUMBER:
             raise TileCodeError(f"tile number {self.number!r} is outside 1..13")
+        colour_rank = 0 if self.colour is None else _COLOUR_RANK[self.colour] + 1
+        object.__setattr__(self, "_hash", colour_rank * 16 + (self.number or 0))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_joker(self) -> bool:
@@ -69,8 +77,24 @@ class Tile:
 JOKER = Tile(None, None)
 
 
+_PARSED: dict[str, Tile] = {}
+
+
 def parse_tile(code: object) -> Tile:
     """`"R5"` -> Tile(R5). Lower case and surrounding spaces are accepted."""
+    # One shared object per code: tuple and cache comparisons then stop at identity.
+    if isinstance(code, str) and code in _PARSED:
+        return _PARSED[code]
+    tile = _parse_tile(code)
+    if len(_PARSED) < 4096:
+        _PARSED[code] = _INTERNED.setdefault(tile, tile)  # type: ignore[index]
+    return _INTERNED.get(tile, tile)
+
+
+_INTERNED: dict[Tile, Tile] = {}
+
+
+def _parse_tile(code: object) -> Tile:
     if not isinstance(code, str):
         raise TileCodeError(f"tile code must be a string like 'R5' or 'J', got {code!r}")
     text = code.strip().upper()
@@ -92,8 +116,7 @@ def parse_tiles(codes: Iterable[object]) -> tuple[Tile, ...]:
     return tuple(parse_tile(code) for code in codes)
 
 
-def full_set() -> Counter[Tile]:
-    """The 106 tiles of one game."""
+def _build_full_set() -> Counter[Tile]:
     tiles: Counter[Tile] = Counter()
     for colour in COLOURS:
         for number in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):
@@ -102,10 +125,18 @@ def full_set() -> Counter[Tile]:
     return tiles
 
 
+_FULL_SET = _build_full_set()
+
+
+def full_set() -> Counter[Tile]:
+    """The 106 tiles of one game (a fresh Counter the caller may change)."""
+    return Counter(_FULL_SET)
+
+
 def check_tile_counts(tiles: Iterable[Tile], where: str = "tiles") -> Counter[Tile]:
     """Count tiles and refuse any tile present more often than the set holds it."""
     counts = Counter(tiles)
-    limit = full_set()
+    limit = _FULL_SET
     for tile, count in sorted(counts.items(), key=lambda item: item[0].sort_key):
         if count > limit[tile]:
             raise TileCountError(

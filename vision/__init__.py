@@ -1,0 +1,28 @@
+"""Reading a Rummikub table from a photo: tiles, their codes, and the sets they form.
+
+Stages (one public function each): load_image -> find_tiles -> classify -> find_groups /
+place_group (orientation and reading order) -> TableReading. `read_image` and `read_path`
+run them all. vision never imports controller.
+"""
+from .config import DEFAULT_CONFIG, VisionConfig
+from .errors import ImageReadError, ImageWriteError, ModelLoadError, VisionError
+from .image import load_image
+from .pipeline import TableReader, find_tiles, read_image, read_path
+from .reading import SetReading, TableReading, TileReading
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "ImageReadError",
+    "ImageWriteError",
+    "ModelLoadError",
+    "SetReading",
+    "TableReader",
+    "TableReading",
+    "TileReading",
+    "VisionConfig",
+    "VisionError",
+    "find_tiles",
+    "load_image",
+    "read_image",
+    "read_path",
+]

@@ -1,6 +1,68 @@
-"""Placeholder: this area's subcommands are registered here."""
-ERRORS: tuple[type[BaseException], ...] = ()
+"""`tileref read IMAGE... [--json] [--annotate OUT.png]`: read table photos.
+
+One image with --json prints one JSON object; several print one object per line (JSON
+Lines), in the order given. Without --json a person gets a short table of sets per image.
+Every file is checked before any is read, so a bad file stops the command (exit 2,
+naming the file) before anything is printed.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vision import VisionError, load_image, read_image
+from vision.annotate import write_annotated
+from vision.config import DEFAULT_CONFIG
+
+ERRORS: tuple[type[BaseException], ...] = (VisionError,)
 
 
 def register(subparsers) -> None:
-    pass
+    parser = subparsers.add_parser(
+        "read",
+        help="read the tiles and sets in table photos",
+        description="Find every tile in each photo, read its code, and group the sets.",
+    )
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo or video frame of the table")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per image (JSON Lines for several)")
+    parser.add_argument(
+        "--annotate",
+        metavar="OUT.png",
+        help="draw the result on the photo and save it here; with several images, OUT-<image name>.png each",
+    )
+    parser.set_defaults(handler=run_read)
+
+
+def annotation_path(out: str, image: str, several: bool) -> Path:
+    target = Path(out)
+    if not several:
+        return target
+    return target.with_name(f"{target.stem}-{Path(image).stem}{target.suffix or '.png'}")
+
+
+def run_read(args) -> int:
+    images = [(path, load_image(path)) for path in args.images]
+    several = len(images) > 1
+    for path, image in images:
+        reading = read_image(image)
+        if args.annotate:
+            write_annotated(annotation_path(args.annotate, path, several), image, reading, DEFAULT_CONFIG.low_confidence)
+        if args.json:
+            print(json.dumps(reading.to_json_dict(path)))
+        else:
+            print(human_summary(path, reading))
+    return 0
+
+
+def human_summary(path: str, reading) -> str:
+    lines = [f"{path}: {len(reading.tiles)} tiles, {len(reading.sets)} sets ({reading.width}x{reading.height})"]
+    for k, s in enumerate(reading.sets, 1):
+        low = min(reading.tiles[i].confidence for i in s.tiles)
+        lines.append(f"  set {k:2d}: {' '.join(s.codes):<40} (lowest confidence {low:.2f})")
+    in_sets = {i for s in reading.sets for i in s.tiles}
+    lone = [t.code for i, t in enumerate(reading.tiles) if i not in in_sets]
+    if lone:
+        lines.append(f"  lone tiles: {' '.join(lone)}")
+    for w in reading.warnings:
+        lines.append(f"  warning: {w}")
+    return "\n".join(lines)

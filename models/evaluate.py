@@ -1,0 +1,183 @@
+"""Measure the shipped models: held-out real photos and synthetic full tables.
+
+    python -m models.evaluate                      # all figures (a few minutes)
+    python -m models.evaluate --real               # held-out photos only
+    python -m models.evaluate --synthetic 20       # 20 full tables at each size
+    python -m models.evaluate --disagreements      # training photos whose labels the model contradicts
+
+A labelled tile is found when a read tile's centre lies inside its face and each read
+tile is matched at most once; precision counts read tiles matched to a label; "code
+right" is a found tile whose full code (colour and number) equals the label.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from vision import TableReader  # noqa: E402
+from vision.synth import random_melds, render_table  # noqa: E402
+
+from models.realdata import DEFAULT_DATASET, load_split  # noqa: E402
+
+SYNTH_SEED_BASE = 9_000_000  # far from the training seeds
+
+
+@dataclass
+class Tally:
+    labelled: int = 0
+    read: int = 0
+    found: int = 0
+    code_right: int = 0
+    images: int = 0
+    perfect_images: int = 0
+    sets_right_images: int = 0
+    oriented_right: int = 0  # synthetic only: the reported top-left corner is the true one
+    mistakes: list = field(default_factory=list)
+
+    def add(self, other: "Tally") -> None:
+        for name in ("labelled", "read", "found", "code_right", "images", "perfect_images", "sets_right_images", "oriented_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.mistakes += other.mistakes
+
+    def lines(self, title: str) -> list[str]:
+        def pct(a, b):
+            return f"{100.0 * a / b:.2f}%" if b else "n/a"
+
+        return [
+            f"{title}: {self.images} images, {self.labelled} labelled tiles, {self.read} tiles read",
+            f"  detection recall    {pct(self.found, self.labelled)} ({self.found}/{self.labelled})",
+            f"  detection precision {pct(self.found, self.read)} ({self.found}/{self.read})",
+            f"  full code right     {pct(self.code_right, self.labelled)} of labelled tiles ({self.code_right}/{self.labelled}); "
+            f"{pct(self.code_right, self.found)} of found tiles",
+            f"  images with no mistake {pct(self.perfect_images, self.images)} ({self.perfect_images}/{self.images})",
+        ]
+
+
+def _inside(point, quad) -> bool:
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
+
+
+def match(labels: list[tuple[str, np.ndarray]], reading, name: str) -> tuple[Tally, dict[int, int]]:
+    """Greedy one-to-one matching of read tiles to labelled faces by centre distance."""
+    t = Tally(labelled=len(labels), read=len(reading.tiles), images=1)
+    pairs = []
+    for li, (_, quad) in enumerate(labels):
+        c = np.asarray(quad).mean(axis=0)
+        for ri, tile in enumerate(reading.tiles):
+            if _inside(tile.center, quad):
+                pairs.append((float(np.hypot(*(np.array(tile.center) - c))), li, ri))
+    pairs.sort()
+    used_l, used_r, matched = set(), set(), {}
+    for _, li, ri in pairs:
+        if li in used_l or ri in used_r:
+            continue
+        used_l.add(li)
+        used_r.add(ri)
+        matched[li] = ri
+    t.found = len(matched)
+    for li, ri in matched.items():
+        if reading.tiles[ri].code == labels[li][0]:
+            t.code_right += 1
+        else:
+            t.mistakes.append(f"{name}: label {labels[li][0]} read {reading.tiles[ri].code} ({reading.tiles[ri].confidence:.2f}) at {tuple(round(v) for v in reading.tiles[ri].center)}")
+    for li in set(range(len(labels))) - used_l:
+        t.mistakes.append(f"{name}: label {labels[li][0]} at {tuple(round(v) for v in np.asarray(labels[li][1]).mean(axis=0))} not found")
+    for ri in set(range(len(reading.tiles))) - used_r:
+        t.mistakes.append(f"{name}: read {reading.tiles[ri].code} ({reading.tiles[ri].confidence:.2f}) at {tuple(round(v) for v in reading.tiles[ri].center)} matches no label")
+    t.perfect_images = int(t.found == t.labelled == t.read and t.code_right == t.labelled)
+    return t, matched
+
+
+def evaluate_real(reader: TableReader, photos, title: str) -> Tally:
+    total = Tally()
+    for photo in photos:
+        image = cv2.imread(str(photo.image_path))
+        reading = reader.read(image)
+        t, _ = match(list(photo.tiles), reading, photo.stem[:40])
+        total.add(t)
+    return total
+
+
+def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int) -> tuple[Tally, float]:
+    total = Tally()
+    seconds = 0.0
+    for k in range(tables):
+        seed = SYNTH_SEED_BASE + 1000 * width + k
+        rng = np.random.default_rng(seed)
+        melds = random_melds(rng, 106)
+        r = render_table(melds, width, height, seed=seed, hands=0, layout="rows")
+        start = time.perf_counter()
+        reading = reader.read(r.image)
+        seconds += time.perf_counter() - start
+        labels = [(tile.code, tile.corners) for tile in r.tiles]
+        t, matched = match(labels, reading, f"synthetic {width}x{height} seed {seed}")
+        for li, ri in matched.items():
+            truth = np.asarray(labels[li][1])
+            top_left = np.asarray(reading.tiles[ri].corners[0])
+            t.oriented_right += int(np.linalg.norm(top_left - truth[0]) < np.linalg.norm(top_left - truth[2]))
+        # sets: every meld of two or more tiles read as one set, in order
+        expected = sorted(tuple(tile.code for tile in sorted((x for x in r.tiles if x.meld == m), key=lambda x: x.position)) for m in range(len(melds)) if len(melds[m]) > 1)
+        got = sorted(tuple(s.codes) for s in reading.sets)
+        t.sets_right_images = int(expected == got)
+        total.add(t)
+    return total, seconds / max(tables, 1)
+
+
+def disagreements(reader: TableReader, photos, threshold: float = 0.8) -> list[str]:
+    out = []
+    for photo in photos:
+        reading = reader.read(cv2.imread(str(photo.image_path)))
+        _, matched = match(list(photo.tiles), reading, photo.stem)
+        for li, ri in matched.items():
+            tile = reading.tiles[ri]
+            if tile.code != photo.tiles[li][0] and tile.confidence >= threshold:
+                out.append(f"{photo.stem}: labelled {photo.tiles[li][0]}, model reads {tile.code} ({tile.confidence:.2f}) at {tuple(round(v) for v in tile.center)}")
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--real", action="store_true", help="held-out real photos")
+    parser.add_argument("--synthetic", type=int, default=None, metavar="N", help="N synthetic 106-tile tables per size")
+    parser.add_argument("--disagreements", action="store_true", help="list confident disagreements with training labels")
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    parser.add_argument("--models", type=Path, default=None, help="directory with tile_seg.onnx and tile_cls.onnx")
+    parser.add_argument("--show-mistakes", type=int, default=30)
+    args = parser.parse_args(argv)
+    everything = not (args.real or args.synthetic or args.disagreements)
+    reader = TableReader() if args.models is None else TableReader(detector_path=args.models / "tile_seg.onnx", classifier_path=args.models / "tile_cls.onnx")
+    train, held = load_split(args.dataset)
+    if args.real or everything:
+        t = evaluate_real(reader, held, "held-out real photos")
+        print("\n".join(t.lines("held-out real photos (never trained on)")))
+        for m in t.mistakes[: args.show_mistakes]:
+            print("   ", m)
+    if args.synthetic or everything:
+        n = args.synthetic or 10
+        for w, h in ((1920, 1080), (3840, 2160)):
+            t, seconds = evaluate_synthetic(reader, w, h, n)
+            print("\n".join(t.lines(f"synthetic full tables {w}x{h}")))
+            print(f"  sets all right      {100.0 * t.sets_right_images / max(t.images, 1):.2f}% of tables; mean read {seconds * 1000:.0f} ms")
+            print(f"  orientation right   {100.0 * t.oriented_right / max(t.found, 1):.2f}% of found tiles (upright vs turned half round)")
+            for m in t.mistakes[: args.show_mistakes]:
+                print("   ", m)
+    if args.disagreements:
+        lines = disagreements(reader, train)
+        print(f"training-photo labels the model confidently contradicts: {len(lines)}")
+        for line in lines:
+            print("   ", line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

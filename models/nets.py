@@ -1,0 +1,61 @@
+"""The two networks behind `tileref read` (torch; training only, inference runs their ONNX export).
+
+TileSegNet: a light U-Net that marks, at half the input resolution, every pixel of a tile
+face (channel 0) and of the face shrunk to its middle (channel 1, "core"); cores of
+touching tiles stay apart, so each core blob is one tile.
+
+TileClassNet: a small CNN over one rectified face crop; it outputs 2 x 53 + 1 logits:
+for each code, "upright" and "turned half round", then "not a tile".
+"""
+from __future__ import annotations
+
+from torch import nn
+import torch.nn.functional as F
+
+from vision.codes import CLASS_COUNT  # the output layout is vision's contract
+
+
+def _conv(cin, cout, kernel=3, stride=1, dilation=1):
+    padding = (kernel // 2) * dilation if kernel % 2 else 0
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, kernel, stride, padding, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class TileSegNet(nn.Module):
+    """Works at a quarter of the input resolution (dense convs there are cheap on a CPU) and
+    reaches half resolution at the end by pixel shuffle, so the cores of small touching
+    tiles still come out apart. Dilated convs give a ~120 px reach for close-up tiles."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(_conv(3, 32, kernel=4, stride=4), _conv(32, 32))  # 1/4
+        self.context = nn.Sequential(_conv(32, 64, stride=2), _conv(64, 64, dilation=2), _conv(64, 64, dilation=4))  # 1/8
+        self.lateral = nn.Conv2d(64, 32, 1)
+        self.fuse = _conv(32, 32)
+        self.head = nn.Conv2d(32, 2 * 4, 1)  # 2 maps x (2 x 2 sub-pixels)
+
+    def forward(self, x):
+        near = self.stem(x)
+        far = self.context(near)
+        mixed = self.fuse(near + self.lateral(F.interpolate(far, size=near.shape[-2:], mode="nearest")))
+        return F.pixel_shuffle(self.head(mixed), 2)
+
+
+class TileClassNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            _conv(3, 16, stride=2), _conv(16, 32), nn.MaxPool2d(2),  # 14 x 10
+            _conv(32, 48), _conv(48, 48), nn.MaxPool2d(2),  # 7 x 5
+            _conv(48, 64),
+        )
+        # flatten, not global pooling: where the number sits on the face tells up from down
+        self.classifier = nn.Sequential(
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 7 * 5, 128), nn.ReLU(inplace=True), nn.Linear(128, CLASS_COUNT)
+        )
+
+    def forward(self, x):
+        return self.classifier(self.features(x))

@@ -1,0 +1,86 @@
+"""The real photo set (Roboflow Universe rummikue/rummikub-nvypk-8cwem v1, CC BY 4.0) and its
+fixed train / held-out split.
+
+Labels are polygons; a tile is taken as the minimum-area rectangle around its polygon.
+Class ids index data.yaml's alphabetical `names` list ("black_1", "black_10", ...), so
+they are always mapped through that list. Held-out photos are listed by file stem in
+models/holdout.txt (about a fifth of the photos, chosen once with a seeded shuffle) and
+are never used for training.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import order_upright
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"
+HOLDOUT_LIST = Path(__file__).resolve().parent / "holdout.txt"
+
+_COLOUR_LETTER = {"black": "K", "blue": "B", "orange": "O", "red": "R"}
+
+
+@dataclass(frozen=True)
+class Photo:
+    image_path: Path
+    tiles: tuple[tuple[str, np.ndarray], ...]  # (code, quad TL TR BR BL in pixels, top towards image top)
+
+    @property
+    def stem(self) -> str:
+        return self.image_path.stem
+
+
+def class_names(dataset: Path) -> list[str]:
+    """data.yaml's names list, read without a YAML dependency (it is a plain block list)."""
+    text = (dataset / "data.yaml").read_text()
+    block = text.split("names:", 1)[1]
+    names = []
+    for line in block.splitlines()[1:]:
+        m = re.match(r"^\s*-\s*(\S+)\s*$", line)
+        if not m:
+            break
+        names.append(m.group(1))
+    return names
+
+
+def name_to_code(name: str) -> str:
+    if name == "joker":
+        return "J"
+    colour, number = name.split("_")
+    return f"{_COLOUR_LETTER[colour]}{int(number)}"
+
+
+def load_photo(dataset: Path, image_path: Path, names: list[str]) -> Photo:
+    label_path = dataset / "train" / "labels" / (image_path.stem + ".txt")
+    h, w = cv2.imread(str(image_path), cv2.IMREAD_GRAYSCALE).shape[:2]
+    tiles = []
+    for line in label_path.read_text().splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        poly = np.array(parts[1:], float).reshape(-1, 2) * [w, h]
+        box = cv2.boxPoints(cv2.minAreaRect(poly.astype(np.float32))).astype(np.float64)
+        tiles.append((name_to_code(names[int(parts[0])]), order_upright(box)))
+    return Photo(image_path, tuple(tiles))
+
+
+def all_photos(dataset: Path = DEFAULT_DATASET) -> list[Photo]:
+    names = class_names(dataset)
+    images = sorted((dataset / "train" / "images").glob("*.jpg"))
+    return [load_photo(dataset, p, names) for p in images]
+
+
+def holdout_stems() -> set[str]:
+    return {line.strip() for line in HOLDOUT_LIST.read_text().splitlines() if line.strip() and not line.startswith("#")}
+
+
+def load_split(dataset: Path = DEFAULT_DATASET) -> tuple[list[Photo], list[Photo]]:
+    """(training photos, held-out photos)."""
+    held = holdout_stems()
+    photos = all_photos(dataset)
+    return [p for p in photos if p.stem not in held], [p for p in photos if p.stem in held]

@@ -1,0 +1,50 @@
+"""Quad ordering and crops, shared by training and inference."""
+import math
+
+import numpy as np
+from hypothesis import given, strategies as st
+
+from vision.config import CROP_HEIGHT, CROP_WIDTH
+from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify
+
+
+def _tile(cx, cy, w, h, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    return local @ np.array([[c, s], [-s, c]]) + [cx, cy]
+
+
+@given(
+    st.floats(-80, 80),  # degrees away from upright; beyond 90 the "top" is the other end
+    st.integers(0, 3),
+    st.floats(20, 200),
+)
+def test_order_upright_puts_the_long_side_vertical_and_top_up(angle, start, width):
+    quad = _tile(500, 400, width, width / 0.74, math.radians(angle))
+    ordered = order_upright(np.roll(quad, start, axis=0))
+    w, h = quad_size(ordered)
+    assert h > w
+    top = (ordered[0] + ordered[1]) / 2
+    bottom = (ordered[2] + ordered[3]) / 2
+    assert top[1] < bottom[1]
+    # top-left is left of top-right along the tile's own width axis, seen upright
+    right = ordered[1] - ordered[0]
+    up = top - bottom
+    assert right[0] * up[1] - right[1] * up[0] < 0  # clockwise in image coordinates (y down)
+
+
+def test_flip_twice_is_identity():
+    q = _tile(10, 10, 30, 40, 0.3)
+    assert np.allclose(flip_quad(flip_quad(q)), q)
+
+
+def test_rectify_and_normalise_shapes_and_white_balance():
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[:] = (150, 200, 230)  # a cream face under warm light
+    quad = order_upright(_tile(100, 100, 60, 80, 0.2))
+    crop = rectify(image, quad)
+    assert crop.shape == (CROP_HEIGHT, CROP_WIDTH, 3)
+    x = normalise_crops(crop[None])
+    assert x.shape == (1, 3, CROP_HEIGHT, CROP_WIDTH)
+    # every channel of the plain face lands on the same value whatever the light colour
+    assert np.allclose(x[0, :, 20, 20], x[0, 0, 20, 20], atol=0.02)

@@ -1,0 +1,50 @@
+"""Stage 3: classify - rectify each candidate face and read its code with the CNN.
+
+The classifier scores every code twice, "upright in the crop" and "turned half round",
+plus "not a tile"; so one pass gives the code, the tile's orientation and a veto on
+clutter that the detector mistook for a tile.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .codes import CODES, NOT_A_TILE
+from .config import VisionConfig
+from .detect import TileCandidate
+from .geometry import normalise_crops, rectify
+
+_BATCH = 64
+
+
+@dataclass(frozen=True)
+class TileGuess:
+    corners: np.ndarray  # (4, 2) as the candidate: TL TR BR BL with the top towards the image top
+    tile_probability: float  # 1 - P(not a tile)
+    code_orientation: np.ndarray  # (53, 2): P(code, upright / turned in the crop | a tile)
+    detection_score: float
+
+    @property
+    def code_probabilities(self) -> np.ndarray:
+        return self.code_orientation.sum(axis=1)
+
+    @property
+    def turned_probability(self) -> float:
+        return float(self.code_orientation[:, 1].sum())
+
+
+def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, config: VisionConfig) -> tuple[TileGuess, ...]:
+    if not candidates:
+        return ()
+    crops = np.stack([rectify(image, c.corners) for c in candidates])
+    logits = np.concatenate([model(normalise_crops(crops[i: i + _BATCH])) for i in range(0, len(crops), _BATCH)])
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    out = []
+    for cand, probs in zip(candidates, p):
+        tile_p = float(1.0 - probs[NOT_A_TILE])
+        code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
+        out.append(TileGuess(cand.corners, tile_p, code_orientation, cand.score))
+    return tuple(out)

@@ -1,0 +1,44 @@
+"""Every threshold and size of the reading pipeline, in one place."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Crop geometry shared by training and inference: a tile face rectified upright.
+CROP_WIDTH = 40
+CROP_HEIGHT = 56
+# The detector's second output is the face shrunk by this factor around its centre, so
+# touching tiles in a meld give separate blobs; a blob is grown back by its inverse.
+CORE_SHRINK = 0.5
+DETECT_STRIDE = 16  # the detector input is padded to a multiple of this
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    detect_long_side: int = 640  # the frame is resized so its long side is this before detection
+    detect_min_tile_width: float = 22.0  # detector pixels; a median tile narrower than this ...
+    detect_max_tile_width: float = 80.0  # ... or wider than this makes the detector look again
+    detect_tile_width: float = 40.0  # at the size that brings the median tile to this width
+    detect_min_long_side: int = 320  # bounds of that second look (time and memory)
+    detect_max_long_side: int = 1600
+    core_threshold: float = 0.6  # probability above which a pixel is in a tile's core (tuned on training photos)
+    # A core blob is grown by this to give the face. 1/CORE_SHRINK would be exact for a
+    # perfect net; the trained net's cores come out about 20% larger (median over the
+    # training photos), so the factor is calibrated there (never on held-out photos).
+    core_grow: float = 1.67
+    face_threshold: float = 0.5  # probability above which a pixel is on a tile face
+    face_grow: float = 1.0  # same calibration for the outline of a lone tile's face blob
+    min_core_pixels: int = 4  # smaller blobs (at detector resolution) are noise
+    min_tile_side: float = 6.0  # detector-resolution pixels; narrower quads are dropped
+    max_tile_aspect: float = 1.7  # long/short side of a core blob; one tile's is ~1.35, two side by side ~2
+    tile_aspect: float = 0.74  # face width / height
+    merged_area_ratio: float = 1.6  # a core blob this many times the frame's typical core is several tiles
+    min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
+    alternatives: int = 3  # runner-up codes reported per tile
+    meld_gap: float = 0.35  # max edge-to-edge gap between neighbours in a set, in tile widths (sets lie further apart)
+    meld_row_tolerance: float = 0.35  # max sideways offset between neighbours, in tile heights
+    meld_angle_tolerance_deg: float = 20.0  # max angle between neighbours in one set
+    low_confidence: float = 0.6  # tiles below this are named in a warning
+    threads: int = 2  # onnxruntime intra-op threads
+
+
+DEFAULT_CONFIG = VisionConfig()

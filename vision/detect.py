@@ -1,0 +1,161 @@
+"""Stage 2: find_tiles - where the tile faces are, as quads in image pixels.
+
+The segmentation net (models/tile_seg.onnx) marks each face and each face's core (the
+face shrunk to CORE_SHRINK of its size around its centre); one connected blob of core is
+one tile, and its rotated bounding box grown back (config.core_grow) is the face.
+Shrinking is what keeps tiles that touch in a meld apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .config import DETECT_STRIDE, VisionConfig
+from .geometry import order_upright
+
+
+@dataclass(frozen=True)
+class TileCandidate:
+    corners: np.ndarray  # (4, 2) image pixels, TL TR BR BL with the top towards the image top
+    score: float  # mean core probability of the blob
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+
+def resize_for_detector(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """Resize so the long side is long_side, then pad right/bottom to a multiple of DETECT_STRIDE."""
+    h, w = image.shape[:2]
+    scale = long_side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (nw, nh), interpolation=interp)
+    pw = -nw % DETECT_STRIDE
+    ph = -nh % DETECT_STRIDE
+    if pw or ph:
+        resized = cv2.copyMakeBorder(resized, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return resized, scale
+
+
+def detector_tensor(resized: np.ndarray) -> np.ndarray:
+    """BGR uint8 H x W x 3 (or N x H x W x 3) -> float32 N x 3 x H x W in -0.5..0.5."""
+    x = resized.astype(np.float32) / 255.0 - 0.5
+    if x.ndim == 3:
+        x = x[None]
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, image_shape) -> tuple[TileCandidate, ...]:
+    """Face and core logits (2 x h x w, half the detector resolution) -> tile quads in the image.
+
+    Each core blob is a tile. Where a tile lies alone (its face blob holds no other core),
+    the face blob itself gives the sharper outline; in a meld the faces run together, so
+    the core, grown back, gives it.
+    """
+    face_prob = _sigmoid(cv2.resize(maps[0].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR))
+    core_prob = _sigmoid(cv2.resize(maps[1].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((core_prob > config.core_threshold).astype(np.uint8), connectivity=4)
+    face_count, face_labels, face_stats, _ = cv2.connectedComponentsWithStats((face_prob > config.face_threshold).astype(np.uint8), connectivity=4)
+    blobs = []
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < config.min_core_pixels:
+            continue
+        x0, y0, bw, bh = stats[label, :4]
+        sub = labels[y0: y0 + bh, x0: x0 + bw] == label
+        ys, xs = np.nonzero(sub)
+        points = np.c_[xs + x0, ys + y0].astype(np.float32) + 0.5
+        score = float(core_prob[y0: y0 + bh, x0: x0 + bw][sub].mean())
+        blobs.append((cv2.minAreaRect(points), score, (x0, y0, sub)))
+    single_core = _typical_core(blobs, config)
+    found: list[tuple[tuple, float, int]] = []  # (face rect, score, face blob label)
+    for rect, score, (x0, y0, sub) in blobs:
+        faces = _faces_of_blob(rect, config, single_core)
+        bh, bw = sub.shape
+        blob = int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][sub]).argmax()) if len(faces) == 1 else 0
+        found += [(face, score, blob) for face in faces]
+    cores_per_face = np.bincount([b for _, _, b in found], minlength=face_count)
+    out: list[TileCandidate] = []
+    h, w = image_shape[:2]
+    for face, score, blob in found:
+        if blob > 0 and cores_per_face[blob] == 1:
+            x0, y0, bw, bh = face_stats[blob, :4]
+            ys, xs = np.nonzero(face_labels[y0: y0 + bh, x0: x0 + bw] == blob)
+            xs, ys = xs + x0, ys + y0
+            outline = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32) + 0.5)
+            (fx, fy), (fw, fh), fa = outline
+            if min(fw, fh) > 0 and max(fw, fh) / min(fw, fh) < config.max_tile_aspect:
+                face = ((fx, fy), (fw * config.face_grow, fh * config.face_grow), fa)
+        if min(face[1]) < config.min_tile_side:
+            continue
+        quad = cv2.boxPoints(face).astype(np.float64) / scale
+        centre = quad.mean(axis=0)
+        if not (0 <= centre[0] < w and 0 <= centre[1] < h):
+            continue
+        out.append(TileCandidate(order_upright(quad), score))
+    return tuple(out)
+
+
+def _typical_core(blobs, config: VisionConfig) -> tuple[float, float] | None:
+    """Median (width, height) of the core blobs that are plainly one tile each."""
+    sizes = [sorted(rect[1]) for rect, _, _ in blobs if min(rect[1]) > 0 and max(rect[1]) / min(rect[1]) <= config.max_tile_aspect]
+    if len(sizes) < 3:
+        return None
+    w, h = np.median(np.array(sizes), axis=0)
+    return float(w), float(h)
+
+
+def _faces_of_blob(rect, config: VisionConfig, single_core: tuple[float, float] | None):
+    """One core blob -> the face rectangle(s) it stands for.
+
+    A blob much longer than a tile's core is the cores of neighbours that ran together:
+    side by side in a meld (the blob's short side is then a core's height) or one above
+    the other (its short side is a core's width). The typical single core of the frame
+    tells which; the tiles are then spread evenly along the long side.
+    """
+    (cx, cy), (rw, rh), angle = rect
+    grow = config.core_grow
+    long_side, short_side = max(rw, rh), min(rw, rh)
+    if short_side <= 0:
+        return []
+    looks_merged = long_side / short_side > config.max_tile_aspect
+    if single_core is not None:
+        # under a slanted camera every face is squashed alike, so compare with this frame's own cores
+        looks_merged = looks_merged or rw * rh > config.merged_area_ratio * single_core[0] * single_core[1]
+    if not looks_merged:
+        return [((cx, cy), (rw * grow, rh * grow), angle)]
+    stacked = False
+    if single_core is not None:
+        core_w, core_h = single_core
+        stacked = abs(np.log(short_side / core_w)) < abs(np.log(short_side / core_h))
+    if stacked:  # tiles one above another: the long side runs along their height
+        face_w = short_side * grow
+        face_h = face_w / config.tile_aspect if single_core is None else single_core[1] * grow
+        step, core_step = face_h, face_h / grow
+    else:
+        face_h = short_side * grow
+        face_w = face_h * config.tile_aspect if single_core is None else single_core[0] * grow
+        step, core_step = face_w, face_w / grow
+    n = int(round((long_side - core_step) / step + 1))
+    if n < 2:
+        return [((cx, cy), (rw * grow, rh * grow), angle)]
+    spacing = (long_side - core_step) / (n - 1)
+    theta = np.deg2rad(angle)
+    axis = np.array([np.cos(theta), np.sin(theta)]) if rw >= rh else np.array([-np.sin(theta), np.cos(theta)])
+    along = min(step, spacing)
+    across = face_w if stacked else face_h
+    faces = []
+    for i in range(n):
+        offset = (i - (n - 1) / 2) * spacing
+        centre = (cx + axis[0] * offset, cy + axis[1] * offset)
+        size = (along, across) if rw >= rh else (across, along)
+        faces.append((centre, size, angle))
+    return faces
+

@@ -1,0 +1,71 @@
+"""Quads, rectified crops and crop normalisation, shared by training and inference."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import CROP_HEIGHT, CROP_WIDTH
+
+
+def order_upright(quad: np.ndarray) -> np.ndarray:
+    """Order four corners as top-left, top-right, bottom-right, bottom-left of a tile that
+    stands with its long side vertical and its top towards the top of the image.
+
+    A face lying exactly sideways keeps an arbitrary one of its two ends as top; the
+    classifier's orientation output decides which end is really the top.
+    """
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    center = quad.mean(axis=0)
+    # the two edges through corner 0: the longer one is the tile's height
+    e1 = quad[1] - quad[0]
+    e2 = quad[3] - quad[0]
+    up_axis = e1 if np.linalg.norm(e1) > np.linalg.norm(e2) else e2
+    up = up_axis / max(np.linalg.norm(up_axis), 1e-9)
+    if up[1] > 0 or (abs(up[1]) < 1e-9 and up[0] > 0):
+        up = -up
+    right = np.array([-up[1], up[0]])  # image y points down: (0,-1) up gives (1,0) right
+    rel = quad - center
+    a = rel @ up
+    b = rel @ right
+    tl = quad[np.argmax(a - b)]
+    tr = quad[np.argmax(a + b)]
+    br = quad[np.argmax(-a + b)]
+    bl = quad[np.argmax(-a - b)]
+    return np.array([tl, tr, br, bl])
+
+
+def flip_quad(quad: np.ndarray) -> np.ndarray:
+    """The same face turned half round: the old bottom-right becomes top-left."""
+    quad = np.asarray(quad)
+    return quad[[2, 3, 0, 1]]
+
+
+def rectify(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Warp the face bounded by quad (TL, TR, BR, BL) to an upright CROP_WIDTH x CROP_HEIGHT crop."""
+    dst = np.float32([[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]])
+    M = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    side = float(np.linalg.norm(np.asarray(quad[3]) - np.asarray(quad[0])))
+    # shrinking a big face: average, don't sample, or thin strokes alias away
+    flags = cv2.INTER_AREA if side > 1.5 * CROP_HEIGHT else cv2.INTER_LINEAR
+    return cv2.warpPerspective(image, M, (CROP_WIDTH, CROP_HEIGHT), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+def normalise_crops(crops: np.ndarray) -> np.ndarray:
+    """uint8 N x H x W x 3 BGR crops -> float32 N x 3 x H x W, white-balanced on the face.
+
+    Dividing each channel by the crop's bright level turns any cream face under any light
+    into the same white, so ink colour is judged against the tile, not the lamp.
+    """
+    x = crops.astype(np.float32)
+    bright = np.percentile(x.reshape(len(x), -1, 3), 85, axis=1)  # N x 3
+    x = x / np.maximum(bright[:, None, None, :], 8.0)
+    x = np.clip(x, 0.0, 1.5) - 0.6
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def quad_size(quad: np.ndarray) -> tuple[float, float]:
+    """(width, height) of an upright-ordered quad."""
+    q = np.asarray(quad, np.float64)
+    w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    return float(w), float(h)

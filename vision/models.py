@@ -1,0 +1,43 @@
+"""The shipped ONNX models, loaded once per process by onnxruntime (offline, from models/)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from .errors import ModelLoadError
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DETECTOR_FILE = MODELS_DIR / "tile_seg.onnx"
+CLASSIFIER_FILE = MODELS_DIR / "tile_cls.onnx"
+
+
+class OnnxModel:
+    """One onnxruntime session with a single input and a single output."""
+
+    def __init__(self, path: Path, threads: int):
+        import onnxruntime as ort
+
+        if not Path(path).is_file():
+            raise ModelLoadError(f"model file {str(path)!r} is missing; it ships in models/ (retrain: python -m models.train)")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        # the table box shares its cores with the camera and the timer: wait, don't spin
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own untyped errors
+            raise ModelLoadError(f"model file {str(path)!r} cannot be loaded: {error}") from None
+        self.input_name = self.session.get_inputs()[0].name
+        self.path = Path(path)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return self.session.run(None, {self.input_name: x})[0]
+
+
+@functools.lru_cache(maxsize=8)
+def load_model(path: Path, threads: int) -> OnnxModel:
+    return OnnxModel(path, threads)

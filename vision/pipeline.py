@@ -1,0 +1,159 @@
+"""The reading pipeline: load -> find_tiles -> classify -> group, orient, order -> TableReading."""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .classify import TileGuess, classify
+from .config import DEFAULT_CONFIG, VisionConfig
+from .detect import candidates_from_maps, detector_tensor, resize_for_detector, TileCandidate
+from .geometry import quad_size
+from .image import check_image, load_image
+from .melds import best_codes, find_groups, place_group
+from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
+from .reading import SetReading, TableReading, TileReading
+
+MAX_COPIES = 2  # of any code in one full set (jokers included)
+FULL_SET_SIZE = 106
+
+
+def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detector=None) -> tuple[TileCandidate, ...]:
+    """Candidate tile faces in a BGR image.
+
+    The detector sees the frame at detect_long_side first; when the tiles come out smaller
+    or larger than it reads well (a whole table in a big frame, a close-up), it looks again
+    at the size that brings the median tile to detect_tile_width pixels.
+    """
+    detector = detector or load_model(DETECTOR_FILE, config.threads)
+    long_side = config.detect_long_side
+    candidates = _detect_at(image, long_side, config, detector)
+    if candidates:
+        scale = long_side / max(image.shape[:2])
+        width = float(np.median([quad_size(c.corners)[0] for c in candidates])) * scale
+        if width < config.detect_min_tile_width or width > config.detect_max_tile_width:
+            better = long_side * config.detect_tile_width / max(width, 1.0)
+            better = int(min(config.detect_max_long_side, max(image.shape[:2]), max(config.detect_min_long_side, better)))
+            if abs(better - long_side) > 0.15 * long_side:
+                candidates = _detect_at(image, better, config, detector)
+    return candidates
+
+
+def _detect_at(image, long_side, config, detector):
+    resized, scale = resize_for_detector(image, long_side)
+    maps = detector(detector_tensor(resized))[0]
+    return candidates_from_maps(maps, scale, config, image.shape)
+
+
+@dataclass(frozen=True)
+class TableReader:
+    """A reading pipeline bound to one config and the shipped models."""
+
+    config: VisionConfig = DEFAULT_CONFIG
+    detector_path: Path = DETECTOR_FILE
+    classifier_path: Path = CLASSIFIER_FILE
+
+    def read(self, image: np.ndarray) -> TableReading:
+        image = check_image(image)
+        config = self.config
+        detector = load_model(self.detector_path, config.threads)
+        classifier = load_model(self.classifier_path, config.threads)
+        candidates = find_tiles(image, config, detector)
+        guesses = [g for g in classify(image, candidates, classifier, config) if g.tile_probability >= config.min_tile_confidence]
+        guesses = _drop_overlaps(guesses)
+        return _assemble(image, guesses, config)
+
+
+def _drop_overlaps(guesses: list[TileGuess]) -> list[TileGuess]:
+    """Two candidates on one face (a blob split badly): keep the surer one, and of two
+    sure ones the larger (the other is a sliver of the same face)."""
+    if len(guesses) < 2:
+        return list(guesses)
+    sizes = np.array([quad_size(g.corners) for g in guesses])
+    order = sorted(range(len(guesses)), key=lambda i: (-round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
+    centers = np.array([g.corners.mean(axis=0) for g in guesses])
+    distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    kept: list[int] = []
+    for i in order:
+        near = [k for k in kept if distance[i, k] < max(sizes[i, 1], sizes[k, 1])]
+        if all(distance[i, k] > 0.5 * sizes[i, 0] and not _inside(centers[i], guesses[k].corners) for k in near):
+            kept.append(i)
+    return [guesses[i] for i in sorted(kept)]
+
+
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) > 0
+
+
+def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig) -> TableReading:
+    h, w = image.shape[:2]
+    groups = find_groups([g.corners for g in guesses], config)
+    placed_groups = []
+    for members in groups:
+        placed, order = place_group([guesses[i] for i in members], config)
+        placed_groups.append([placed[k] for k in order])
+    # sets in reading order of the table: by the top-most, then left-most tile
+    placed_groups.sort(key=lambda ts: (round(min(t.corners[:, 1].min() for t in ts) / max(1.0, h / 40)), min(t.corners[:, 0].min() for t in ts)))
+    tiles: list[TileReading] = []
+    sets: list[SetReading] = []
+    lone: list = []
+    for group in placed_groups:
+        if len(group) == 1:
+            lone.append(group[0])
+            continue
+        indices = []
+        for t in group:
+            indices.append(len(tiles))
+            tiles.append(_tile_reading(t, config))
+        sets.append(SetReading(tuple(indices), tuple(tiles[i].code for i in indices)))
+    for t in lone:
+        tiles.append(_tile_reading(t, config))
+    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(_warnings(tiles, w, h, config)))
+
+
+def _tile_reading(t, config: VisionConfig) -> TileReading:
+    ranked = best_codes(t.code_probabilities, config.alternatives + 1)
+    code, p = ranked[0]
+    cx, cy = t.corners.mean(axis=0)
+    return TileReading(
+        code=code,
+        confidence=float(p * t.tile_probability),
+        center=(float(cx), float(cy)),
+        corners=tuple((float(x), float(y)) for x, y in t.corners),
+        alternatives=tuple(ranked[1:]),
+    )
+
+
+def _warnings(tiles: list[TileReading], w: int, h: int, config: VisionConfig) -> list[str]:
+    out = []
+    unsure = [f"{t.code} at ({t.center[0]:.0f}, {t.center[1]:.0f}) {t.confidence:.2f}" for t in tiles if t.confidence < config.low_confidence]
+    if unsure:
+        out.append(f"{len(unsure)} tile(s) read with low confidence: " + "; ".join(unsure))
+    for code, n in sorted(Counter(t.code for t in tiles).items()):
+        if n > MAX_COPIES:
+            out.append(f"{code} read {n} times, but a set has only {MAX_COPIES}")
+    if len(tiles) > FULL_SET_SIZE:
+        out.append(f"{len(tiles)} tiles read, more than the {FULL_SET_SIZE} of a full set")
+    edge = [t.code for t in tiles if any(x < 1 or y < 1 or x > w - 2 or y > h - 2 for x, y in t.corners)]
+    if edge:
+        out.append(f"{len(edge)} tile(s) cut by the image border: {' '.join(edge)}")
+    return out
+
+
+_DEFAULT_READER = TableReader()
+
+
+def read_image(image: np.ndarray, config: VisionConfig | None = None) -> TableReading:
+    """Read a BGR (or grey, or BGRA) uint8 image of a table."""
+    reader = _DEFAULT_READER if config is None else TableReader(config)
+    return reader.read(image)
+
+
+def read_path(path: str | os.PathLike, config: VisionConfig | None = None) -> TableReading:
+    """Read an image file; ImageReadError names the file when it is not a usable image."""
+    image = load_image(path)
+    return read_image(image, config)

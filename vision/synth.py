@@ -1,0 +1,680 @@
+"""Synthetic table photos with known answers: Rummikub tiles laid out in melds.
+
+`render_table(melds)` draws a table seen from above or at a slant, on a procedural wood,
+cloth, felt or plastic top, under uneven light, with optional shadows, hands and blur,
+and returns the image together with the ground truth (each tile's code, face corners
+and meld). It needs only numpy and OpenCV, so tests and the game flow can render frames
+at run time; the same seed always gives the same image.
+
+Fonts are OpenCV's built-in Hershey faces (several faces, weights, slants and
+stretches), so nothing is downloaded or bundled.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .codes import CODES, JOKER_CODE
+
+TILE_ASPECT = 0.74  # face width / height of a real tile (measured on the photos)
+
+BACKGROUNDS = ("wood", "cloth", "felt", "plastic")
+LAYOUTS = ("rows", "scatter")
+
+# BGR ink of each colour letter; varied per render so no single shade is learned.
+_INK = {
+    "K": (30, 30, 32),
+    "B": (185, 95, 20),
+    "O": (30, 135, 240),
+    "R": (45, 35, 205),
+}
+_HERSHEY_FACES = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+)
+
+
+@dataclass(frozen=True)
+class RenderedTile:
+    code: str
+    corners: np.ndarray  # (4, 2) float: face corners top-left, top-right, bottom-right, bottom-left of the upright tile
+    meld: int  # index into the melds given to render_table
+    position: int  # index within the meld, in its reading order
+    visible: float  # share of the face not covered by a hand or occluder (0..1)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+    @property
+    def upside_down(self) -> bool:
+        """True when the tile's top edge is lower in the image than its bottom edge."""
+        top = self.corners[0] + self.corners[1]
+        bottom = self.corners[2] + self.corners[3]
+        up = (top - bottom) / 2.0
+        return bool(up[1] > 0)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    image: np.ndarray  # H x W x 3 uint8 BGR
+    tiles: tuple[RenderedTile, ...]
+    melds: tuple[tuple[str, ...], ...]
+    style: dict = field(default_factory=dict)
+
+    @property
+    def codes(self) -> list[str]:
+        return [t.code for t in self.tiles]
+
+
+@dataclass(frozen=True)
+class Style:
+    """Everything random about a render; unset fields are drawn from the seed."""
+
+    background: str | None = None  # one of BACKGROUNDS
+    layout: str | None = None  # "rows": melds in rows like a table in play; "scatter": melds anywhere at any angle
+    perspective_deg: float | None = None  # camera tilt away from straight down, 0..~35
+    rotation_deg: float | None = None  # in-plane rotation of the whole layout
+    upside_down: float | None = None  # share of melds lying the other way round (read by the player opposite)
+    fill: float | None = None  # share of the frame the layout spans (0.3..0.95)
+    blur: float | None = None  # Gaussian blur sigma in pixels at 1000 px width
+    noise: float | None = None  # pixel noise sigma
+    light: float | None = None  # overall gain
+    shadows: int | None = None  # number of soft shadow shapes
+    hands: int | None = None  # number of hands / occluders
+    jpeg: int | None = None  # JPEG quality, 0 for none
+    tile_jitter_deg: float | None = None  # per-tile rotation wobble inside a meld
+
+    @staticmethod
+    def random(rng: np.random.Generator, **given) -> "Style":
+        unknown = set(given) - set(Style.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"unknown style option(s): {sorted(unknown)}")
+        drawn = dict(
+            background=str(rng.choice(BACKGROUNDS)),
+            layout="rows" if rng.random() < 0.7 else "scatter",
+            perspective_deg=float(rng.uniform(0, 30)) if rng.random() < 0.8 else 0.0,
+            rotation_deg=float(rng.normal(0, 8)) if rng.random() < 0.7 else float(rng.uniform(-180, 180)),
+            upside_down=float(rng.choice([0.0, 0.25, 0.5])),
+            fill=float(rng.uniform(0.6, 0.95)),
+            blur=float(rng.choice([0.0, 0.0, rng.uniform(0.3, 1.6)])),
+            noise=float(rng.uniform(0, 6)),
+            light=float(rng.uniform(0.65, 1.2)),
+            shadows=int(rng.integers(0, 3)),
+            hands=int(rng.random() < 0.25),
+            jpeg=int(rng.choice([0, 0, rng.integers(60, 95)])),
+            tile_jitter_deg=float(rng.uniform(0, 3)),
+        )
+        drawn.update({k: v for k, v in given.items() if v is not None})
+        return Style(**drawn)
+
+
+def render_table(
+    melds: Sequence[Sequence[str]],
+    width: int = 1920,
+    height: int = 1080,
+    seed: int = 0,
+    **style,
+) -> Rendered:
+    """Draw `melds` (lists of codes; a one-tile list is a lone tile) on a table photo.
+
+    Style keywords are the fields of `Style` (background, layout, perspective_deg, ...);
+    any left out are drawn from `seed`.
+    """
+    for meld in melds:
+        for code in meld:
+            if code not in CODES:
+                raise ValueError(f"unknown tile code {code!r}; expected one of K1..R13 or J")
+    if width < 64 or height < 64:
+        raise ValueError(f"image size {width}x{height} is too small to draw tiles on")
+    rng = np.random.default_rng(seed)
+    chosen = Style.random(rng, **style)
+
+    image = _background(rng, chosen.background, width, height)
+    placements = _layout(rng, melds, chosen, width, height)
+    plane_to_image = _camera(rng, chosen.perspective_deg, width, height, placements)
+    tiles = _draw_tiles(rng, image, melds, placements, plane_to_image)
+    occluded = np.zeros((height, width), np.uint8)
+    _shadows(rng, image, chosen.shadows)
+    _hands(rng, image, occluded, chosen.hands, tiles)
+    _lighting(rng, image, chosen.light)
+    _degrade(rng, image, chosen, width)
+    if chosen.jpeg:
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(chosen.jpeg)])
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    final = tuple(
+        RenderedTile(t.code, t.corners, t.meld, t.position, _visible_share(occluded, t.corners)) for t in tiles
+    )
+    return Rendered(image, final, tuple(tuple(m) for m in melds), chosen.__dict__.copy())
+
+
+def random_melds(rng: np.random.Generator, tiles: int = 106) -> list[list[str]]:
+    """A plausible table: the full set (or `tiles` of it) dealt into runs, groups and leftovers."""
+    pool = [c for c in CODES[:-1] for _ in range(2)]
+    jokers = [JOKER_CODE, JOKER_CODE]
+    order = rng.permutation(len(pool))
+    pool = [pool[i] for i in order]
+    melds: list[list[str]] = []
+    used = 0
+    remaining = list(pool)
+    while remaining and used < tiles:
+        start = remaining.pop()
+        colour, number = start[0], int(start[1:])
+        if rng.random() < 0.55:
+            run = [start]
+            n = number + 1
+            while f"{colour}{n}" in remaining and len(run) < rng.integers(3, 8):
+                remaining.remove(f"{colour}{n}")
+                run.append(f"{colour}{n}")
+                n += 1
+            melds.append(run)
+        else:
+            group = [start]
+            for other in rng.permutation(["K", "B", "O", "R"]):
+                code = f"{other}{number}"
+                if other != colour and code in remaining and len(group) < 4:
+                    remaining.remove(code)
+                    group.append(code)
+            melds.append(group)
+        used += len(melds[-1])
+    for joker in jokers:
+        if used < tiles:
+            target = melds[int(rng.integers(len(melds)))] if melds else None
+            if target is None:
+                melds.append([joker])
+            else:
+                target.insert(int(rng.integers(len(target) + 1)), joker)
+            used += 1
+    # trim to exactly `tiles`
+    flat = sum(len(m) for m in melds)
+    while flat > tiles:
+        melds[-1].pop()
+        if not melds[-1]:
+            melds.pop()
+        flat -= 1
+    return melds
+
+
+# ---------------------------------------------------------------- backgrounds
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.ndarray:
+    small = rng.standard_normal((max(2, h // cell + 2), max(2, w // cell + 2))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _background(rng: np.random.Generator, kind: str, w: int, h: int) -> np.ndarray:
+    if kind not in BACKGROUNDS:
+        raise ValueError(f"unknown background {kind!r}; expected one of {BACKGROUNDS}")
+    scale = max(w, h) / 1000.0
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = np.array(rng.uniform([20, 50, 90], [80, 120, 180]), np.float32)
+        angle = rng.uniform(0, math.pi)
+        along = xx * math.cos(angle) + yy * math.sin(angle)
+        across = -xx * math.sin(angle) + yy * math.cos(angle)
+        warp = _smooth_noise(rng, h, w, int(120 * scale)) * 25 * scale
+        grain = np.sin((across + warp) / (rng.uniform(3, 9) * scale)) * 0.5 + 0.5
+        streak = _smooth_noise(rng, h, w, int(25 * scale)) * 0.15
+        planks = np.floor((across + 0.3 * warp) / (rng.uniform(90, 260) * scale)) % 3
+        shade = 0.8 + 0.25 * grain + streak + 0.06 * planks
+        del along
+        img = base[None, None, :] * shade[..., None]
+    elif kind == "cloth":
+        base = np.array(rng.uniform([60, 60, 60], [230, 230, 230]), np.float32)
+        if rng.random() < 0.5:
+            base = base * np.array(rng.uniform(0.5, 1.1, 3), np.float32)
+        period = rng.uniform(2.5, 7) * scale
+        weave = np.sin(xx / period) * np.sin(yy / period)
+        fibre = _smooth_noise(rng, h, w, max(2, int(3 * scale))) * 0.08
+        blotch = _smooth_noise(rng, h, w, int(150 * scale)) * 0.08
+        img = base[None, None, :] * (0.9 + 0.08 * weave + fibre + blotch)[..., None]
+    elif kind == "felt":
+        base = np.array(rng.choice([[60, 110, 30], [90, 60, 20], [40, 40, 120], [70, 70, 70]]), np.float32)
+        base = base * rng.uniform(0.7, 1.3)
+        fuzz = rng.standard_normal((h, w)).astype(np.float32) * 0.05
+        blotch = _smooth_noise(rng, h, w, int(80 * scale)) * 0.07
+        img = base[None, None, :] * (1.0 + fuzz + blotch)[..., None]
+    else:  # plastic: near-flat colour, glossy highlight, fine speckle; white tops are the hard case
+        base = np.array(rng.uniform([90, 90, 90], [245, 245, 245]), np.float32)
+        if rng.random() < 0.4:
+            base = base * np.array(rng.uniform(0.6, 1.0, 3), np.float32)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        glow = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.4 * max(w, h)) ** 2))
+        speckle = rng.standard_normal((h, w)).astype(np.float32) * 0.015
+        img = base[None, None, :] * (0.92 + 0.12 * glow + speckle)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class _Placement:
+    meld: int
+    position: int
+    center: tuple[float, float]  # plane coordinates
+    angle: float  # radians; 0 = upright
+    size: float  # face width in plane units
+
+
+def _meld_slots(rng: np.random.Generator, n: int, tile_w: float) -> list[float]:
+    """x offsets of the tiles of one meld along its line (tiles touch or nearly)."""
+    xs, x = [], 0.0
+    for _ in range(n):
+        xs.append(x)
+        x += tile_w * (1.0 + max(0.0, rng.normal(0.01, 0.02)))
+    return xs
+
+
+def _layout(rng, melds, style: Style, w: int, h: int) -> list[_Placement]:
+    if style.layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {style.layout!r}; expected one of {LAYOUTS}")
+    tile_w = 1.0
+    tile_h = tile_w / TILE_ASPECT
+    jitter = math.radians(style.tile_jitter_deg or 0.0)
+    flips = [rng.random() < (style.upside_down or 0.0) for _ in melds]
+    local: list[_Placement] = []
+    if style.layout == "rows":
+        lengths = [len(m) * tile_w * 1.02 for m in melds]
+        gap_x, gap_y = rng.uniform(0.6, 1.2) * tile_w, rng.uniform(0.25, 0.8) * tile_h
+        best = None
+        # pack the rows for the frame as the turned layout will see it
+        turned = abs(math.sin(math.radians(style.rotation_deg or 0.0))) > 0.7
+        frame_w, frame_h = (h, w) if turned else (w, h)
+        for row_width in np.linspace(max(lengths, default=1.0), sum(lengths) + gap_x * len(melds), 40):
+            rows, cur, cur_w = [], [], 0.0
+            for i, length in enumerate(lengths):
+                if cur and cur_w + gap_x + length > row_width:
+                    rows.append(cur)
+                    cur, cur_w = [], 0.0
+                cur_w += (gap_x if cur else 0.0) + length
+                cur.append(i)
+            if cur:
+                rows.append(cur)
+            span_w = row_width
+            span_h = len(rows) * tile_h + (len(rows) - 1) * gap_y
+            fit = max(span_w / frame_w, span_h / frame_h)
+            if best is None or fit < best[0]:
+                best = (fit, rows, span_w, span_h)
+        _, rows, span_w, span_h = best
+        y = -span_h / 2 + tile_h / 2
+        for row in rows:
+            x = -span_w / 2 + rng.uniform(0, 0.3) * tile_w
+            for i in row:
+                slots = _meld_slots(rng, len(melds[i]), tile_w)
+                dy = rng.normal(0, 0.04) * tile_h
+                for pos, code in enumerate(melds[i]):
+                    slot = slots[len(slots) - 1 - pos] if flips[i] else slots[pos]
+                    angle = (math.pi if flips[i] else 0.0) + rng.normal(0, jitter / 2 + 1e-9)
+                    local.append(_Placement(i, pos, (x + slot + tile_w / 2, y + dy + rng.normal(0, 0.02)), angle, tile_w))
+                x += slots[-1] + tile_w + gap_x + rng.uniform(0, 0.5) * tile_w
+            y += tile_h + gap_y
+    else:
+        n_tiles = sum(len(m) for m in melds)
+        area = max(n_tiles, 1) * tile_w * tile_h * rng.uniform(3.0, 6.0)
+        span_h = math.sqrt(area * h / w)
+        span_w = span_h * w / h
+        boxes: list[tuple[float, float, float]] = []
+        for i, meld in enumerate(melds):
+            length = len(meld) * tile_w * 1.02
+            radius = math.hypot(length, tile_h) / 2
+            span_w, span_h = max(span_w, 2.2 * radius), max(span_h, 2.2 * radius)
+            for _attempt in range(200):
+                cx, cy = rng.uniform(-span_w / 2 + radius, span_w / 2 - radius + 1e-6), rng.uniform(
+                    -span_h / 2 + radius, span_h / 2 - radius + 1e-6
+                )
+                if all(math.hypot(cx - bx, cy - by) > radius + br + 0.1 for bx, by, br in boxes):
+                    break
+                span_w *= 1.01
+                span_h *= 1.01
+            boxes.append((cx, cy, radius))
+            theta = rng.uniform(-math.pi, math.pi) if rng.random() < 0.6 else rng.normal(0, 0.1)
+            if flips[i]:
+                theta += math.pi
+            slots = _meld_slots(rng, len(meld), tile_w)
+            mid = (slots[-1] + tile_w) / 2
+            for pos in range(len(meld)):
+                along = slots[pos] + tile_w / 2 - mid
+                px = cx + along * math.cos(theta)
+                py = cy + along * math.sin(theta)
+                local.append(_Placement(i, pos, (px, py), theta + rng.normal(0, jitter / 2 + 1e-9), tile_w))
+    # rotate the whole layout, then scale it into the frame
+    rot = math.radians(style.rotation_deg or 0.0)
+    c, s = math.cos(rot), math.sin(rot)
+    pts = []
+    for p in local:
+        x, y = p.center
+        pts.append((x * c - y * s, x * s + y * c))
+    pts_arr = np.array(pts, np.float64).reshape(-1, 2)
+    if len(pts_arr):
+        corners_extent = np.abs(pts_arr).max(axis=0) + tile_h * 0.7
+    else:
+        corners_extent = np.array([1.0, 1.0])
+    scale = (style.fill or 0.8) * min(w / (2 * corners_extent[0]), h / (2 * corners_extent[1]))
+    scale = min(scale, 0.22 * h)  # never bigger than a close-up
+    room_x = max(0.0, w / 2 - corners_extent[0] * scale)
+    room_y = max(0.0, h / 2 - corners_extent[1] * scale)
+    ox, oy = w / 2 + rng.uniform(-room_x, room_x) * 0.8, h / 2 + rng.uniform(-room_y, room_y) * 0.8
+    return [
+        _Placement(p.meld, p.position, (ox + x * scale, oy + y * scale), p.angle + rot, p.size * scale)
+        for p, (x, y) in zip(local, pts_arr)
+    ]
+
+
+def _camera(rng, tilt_deg, w, h, placements) -> np.ndarray:
+    """Homography from the table plane (drawn as if seen straight down) to the photo."""
+    tilt = math.radians(tilt_deg or 0.0)
+    if tilt < 1e-6:
+        return np.eye(3)
+    axis = rng.uniform(0, math.pi)
+    ax, ay = math.cos(axis), math.sin(axis)
+    # Rodrigues rotation about the in-plane axis (ax, ay, 0)
+    K = np.array([[0, 0, ay], [0, 0, -ax], [-ay, ax, 0]], np.float64)
+    R = np.eye(3) + math.sin(tilt) * K + (1 - math.cos(tilt)) * K @ K
+    f = max(w, h) * rng.uniform(0.9, 1.6)
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    P = np.c_[src - [w / 2, h / 2], np.zeros(4)]
+    Q = P @ R.T + [0, 0, f]
+    dst = Q[:, :2] / Q[:, 2:3] * f
+    # keep the tiles inside the frame: fit the projected layout into the frame
+    H = cv2.getPerspectiveTransform(src.astype(np.float32), (dst + [w / 2, h / 2]).astype(np.float32))
+    if placements:
+        centers = np.array([p.center for p in placements], np.float64)
+        margin = max(p.size for p in placements) * 1.2
+        proj = cv2.perspectiveTransform(centers[None].astype(np.float64), H)[0]
+        lo, hi = proj.min(axis=0) - margin, proj.max(axis=0) + margin
+        s = min(w / max(hi[0] - lo[0], 1), h / max(hi[1] - lo[1], 1), 1.0)
+        mid = (lo + hi) / 2
+        fit = np.array([[s, 0, w / 2 - s * mid[0]], [0, s, h / 2 - s * mid[1]], [0, 0, 1]])
+        H = fit @ H
+    return H
+
+
+# ---------------------------------------------------------------------- tiles
+
+
+@dataclass(frozen=True)
+class _TileFaceStyle:
+    cream: tuple[float, float, float]
+    face: int
+    weight: float
+    slant: float
+    stretch: float
+    logo: bool
+    ring: bool
+
+
+def _face_style(rng) -> _TileFaceStyle:
+    cream = tuple(float(v) for v in rng.uniform([200, 225, 232], [238, 248, 255]))
+    return _TileFaceStyle(
+        cream=cream,
+        face=int(rng.choice(_HERSHEY_FACES)),
+        weight=float(rng.uniform(0.8, 1.6)),
+        slant=float(rng.normal(0, 0.06)),
+        stretch=float(rng.uniform(0.85, 1.2)),
+        logo=bool(rng.random() < 0.8),
+        ring=bool(rng.random() < 0.7),
+    )
+
+
+def _ink(rng, letter: str) -> tuple[float, float, float]:
+    base = np.array(_INK[letter], np.float32)
+    return tuple(float(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
+
+
+def tile_face(code: str, height: int, rng: np.random.Generator, face_style: _TileFaceStyle | None = None) -> np.ndarray:
+    """One upright tile face, BGRA, `height` pixels tall (alpha: the rounded outline)."""
+    fs = face_style or _face_style(rng)
+    th = int(height)
+    tw = max(8, int(round(th * TILE_ASPECT)))
+    face = np.zeros((th, tw, 4), np.uint8)
+    radius = max(2, int(0.09 * tw))
+    alpha = np.zeros((th, tw), np.uint8)
+    cv2.rectangle(alpha, (radius, 0), (tw - 1 - radius, th - 1), 255, -1)
+    cv2.rectangle(alpha, (0, radius), (tw - 1, th - 1 - radius), 255, -1)
+    for cx, cy in ((radius, radius), (tw - 1 - radius, radius), (radius, th - 1 - radius), (tw - 1 - radius, th - 1 - radius)):
+        cv2.circle(alpha, (cx, cy), radius, 255, -1, cv2.LINE_AA)
+    cream = np.array(fs.cream, np.float32)
+    gradient = np.linspace(1.02, 0.95, th, dtype=np.float32)[:, None, None]
+    body = np.clip(cream[None, None, :] * gradient * np.ones((th, tw, 1), np.float32), 0, 255)
+    # bevel: a slightly darker rim
+    rim = max(1, int(0.04 * tw))
+    inner = cv2.erode(alpha, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8))
+    body[inner == 0] *= 0.9
+    face[..., :3] = body.astype(np.uint8)
+    face[..., 3] = alpha
+    number_center = (tw / 2, th * 0.38)
+    if fs.ring:
+        ring_col = tuple(float(v) * 0.95 for v in fs.cream)
+        cv2.circle(face, (int(tw / 2), int(th * 0.40)), int(tw * 0.36), ring_col + (255,), -1, cv2.LINE_AA)
+    if fs.logo:
+        logo_col = tuple(float(v) for v in np.array(fs.cream) * np.array([0.75, 0.85, 0.92]))
+        scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_TRIPLEX, max(2, int(th * 0.06)))
+        (lw, lh), _ = cv2.getTextSize("Rummikub", cv2.FONT_HERSHEY_TRIPLEX, scale, 1)
+        cv2.putText(face, "Rummikub", (int(tw / 2 - lw / 2), int(th * 0.86)), cv2.FONT_HERSHEY_TRIPLEX,
+                    scale, logo_col + (255,), 1, cv2.LINE_AA)
+    if code == JOKER_CODE:
+        _draw_joker(face, rng, number_center, tw, th)
+    else:
+        _draw_number(face, rng, code, fs, number_center, tw, th)
+    face[..., 3] = alpha
+    return face
+
+
+def _draw_number(face, rng, code, fs: _TileFaceStyle, center, tw, th) -> None:
+    text = code[1:]
+    ink = _ink(rng, code[0])
+    # draw big on its own canvas, then scale into place: gives stretch and slant freedom
+    big_h = 96
+    scale = cv2.getFontScaleFromHeight(fs.face, big_h)
+    thick = max(2, int(round(big_h * 0.11 * fs.weight)))
+    (bw, bh), base = cv2.getTextSize(text, fs.face, scale, thick)
+    canvas = np.zeros((bh + base + 2 * thick + 8, bw + 2 * thick + 8), np.uint8)
+    cv2.putText(canvas, text, (thick + 4, bh + thick + 4), fs.face, scale, 255, thick, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    canvas = canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    target_h = th * rng.uniform(0.27, 0.34)
+    target_w = canvas.shape[1] * target_h / canvas.shape[0] * fs.stretch
+    if target_w > tw * 0.8:
+        target_h *= tw * 0.8 / target_w
+        target_w = tw * 0.8
+    src = np.float32([[0, 0], [canvas.shape[1], 0], [0, canvas.shape[0]]])
+    cx, cy = center
+    x0, y0 = cx - target_w / 2, cy - target_h / 2
+    dst = np.float32([[x0 + fs.slant * target_h, y0], [x0 + target_w + fs.slant * target_h, y0], [x0, y0 + target_h]])
+    M = cv2.getAffineTransform(src, dst)
+    mask = cv2.warpAffine(canvas, M, (tw, th), flags=cv2.INTER_AREA if target_h < canvas.shape[0] else cv2.INTER_LINEAR)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    face[..., :3] = (face[..., :3] * (1 - a) + np.array(ink, np.float32) * a).astype(np.uint8)
+
+
+def _draw_joker(face, rng, center, tw, th) -> None:
+    ink = _ink(rng, "R" if rng.random() < 0.5 else "K")
+    col = ink + (255,)
+    cx, cy = int(center[0]), int(th * 0.40)
+    r = int(tw * rng.uniform(0.26, 0.32))
+    t = max(1, int(r * 0.12))
+    cv2.circle(face, (cx, cy), r, col, t, cv2.LINE_AA)
+    eye = max(1, int(r * 0.13))
+    cv2.circle(face, (cx - int(r * 0.38), cy - int(r * 0.25)), eye, col, -1, cv2.LINE_AA)
+    cv2.circle(face, (cx + int(r * 0.38), cy - int(r * 0.25)), eye, col, -1, cv2.LINE_AA)
+    cv2.ellipse(face, (cx, cy + int(r * 0.1)), (int(r * 0.55), int(r * 0.45)), 0, 20, 160, col, t, cv2.LINE_AA)
+    if rng.random() < 0.5:  # hair / hat strokes seen on some joker faces
+        for k in range(-2, 3):
+            x = cx + int(k * r * 0.3)
+            cv2.line(face, (x, cy - r), (x + int(k * r * 0.1), cy - int(r * 1.25)), col, max(1, t // 2), cv2.LINE_AA)
+
+
+def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray) -> list[RenderedTile]:
+    h_img, w_img = image.shape[:2]
+    out: list[RenderedTile] = []
+    face_style = _face_style(rng)  # one physical set per table
+    side_dir = rng.normal(0, 0.3, 2) + [0, 1]
+    thickness = rng.uniform(0.08, 0.16)
+    shadow_off = rng.normal(0, 0.08, 2)
+    for p in placements:
+        code = melds[p.meld][p.position]
+        tw = p.size
+        th = tw / TILE_ASPECT
+        c, s = math.cos(p.angle), math.sin(p.angle)
+        # plane coordinates of the upright face corners TL, TR, BR, BL
+        local = np.array([[-tw / 2, -th / 2], [tw / 2, -th / 2], [tw / 2, th / 2], [-tw / 2, th / 2]])
+        plane = np.c_[local[:, 0] * c - local[:, 1] * s, local[:, 0] * s + local[:, 1] * c] + p.center
+        corners = cv2.perspectiveTransform(plane[None].astype(np.float64), H)[0]
+        img_h = float(np.linalg.norm(corners[3] - corners[0]))
+        px = int(np.clip(img_h * 1.4, 24, 260))
+        bitmap = tile_face(code, px, rng, face_style)
+        bh, bw = bitmap.shape[:2]
+        src = np.float32([[0, 0], [bw, 0], [bw, bh], [0, bh]])
+        # tile body (its side seen at a slant) and a soft contact shadow
+        span = np.linalg.norm(corners[1] - corners[0])
+        offset = side_dir / np.linalg.norm(side_dir) * span * thickness
+        _paste_quad_shade(image, corners + offset * 1.6 + shadow_off * span, 0.55, blur=span * 0.12)
+        side_col = np.array(face_style.cream) * rng.uniform(0.6, 0.8)
+        _paste_quad_colour(image, corners + offset, side_col)
+        _paste_warped(image, bitmap, src, corners.astype(np.float32))
+        out.append(RenderedTile(code, corners.astype(np.float64), p.meld, p.position, 1.0))
+    return out
+
+
+def _roi(quad: np.ndarray, w: int, h: int, pad: int = 4):
+    x0 = int(max(0, math.floor(quad[:, 0].min()) - pad))
+    y0 = int(max(0, math.floor(quad[:, 1].min()) - pad))
+    x1 = int(min(w, math.ceil(quad[:, 0].max()) + pad))
+    y1 = int(min(h, math.ceil(quad[:, 1].max()) + pad))
+    return x0, y0, x1, y1
+
+
+def _paste_warped(image, bitmap, src, quad) -> None:
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = _roi(quad, w, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    M = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
+    warped = cv2.warpPerspective(bitmap, M, (x1 - x0, y1 - y0), flags=cv2.INTER_AREA)
+    a = warped[..., 3:4].astype(np.float32) / 255.0
+    roi = image[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - a) + warped[..., :3] * a).astype(np.uint8)
+
+
+def _paste_quad_colour(image, quad, colour) -> None:
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = _roi(quad, w, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round((quad - [x0, y0]) * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    a = mask[..., None].astype(np.float32) / 255.0
+    roi = image[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
+
+
+def _paste_quad_shade(image, quad, darkness, blur) -> None:
+    h, w = image.shape[:2]
+    pad = int(blur * 3) + 2
+    x0, y0, x1, y1 = _roi(quad, w, h, pad)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1.0)
+    if blur > 0.5:
+        mask = cv2.GaussianBlur(mask, (0, 0), blur)
+    roi = image[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - (1 - darkness) * mask[..., None])).astype(np.uint8)
+
+
+# ------------------------------------------------------------ light and dirt
+
+
+def _shadows(rng, image, count) -> None:
+    h, w = image.shape[:2]
+    for _ in range(int(count or 0)):
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.1, 0.4) * max(w, h)
+        n = int(rng.integers(3, 7))
+        angles = np.sort(rng.uniform(0, 2 * math.pi, n))
+        quad = np.c_[cx + r * np.cos(angles) * rng.uniform(0.4, 1.0, n), cy + r * np.sin(angles) * rng.uniform(0.4, 1.0, n)]
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 255)
+        small = cv2.resize(mask, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small.astype(np.float32) / 255.0, (0, 0), rng.uniform(1, 6))
+        soft = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        dark = rng.uniform(0.45, 0.8)
+        image[:] = (image * (1 - (1 - dark) * soft[..., None])).astype(np.uint8)
+
+
+def _hands(rng, image, occluded, count, tiles) -> None:
+    h, w = image.shape[:2]
+    for _ in range(int(count or 0)):
+        skin = np.array(rng.choice([[140, 170, 220], [100, 140, 190], [60, 90, 140], [170, 190, 230]]), np.float32)
+        skin = skin * rng.uniform(0.8, 1.1)
+        # enter from an edge towards a tile (a hand reaching to play)
+        if tiles and rng.random() < 0.8:
+            target = np.array(tiles[int(rng.integers(len(tiles)))].center)
+        else:
+            target = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        edge = int(rng.integers(4))
+        start = {0: (target[0], -50.0), 1: (w + 50.0, target[1]), 2: (target[0], h + 50.0), 3: (-50.0, target[1])}[edge]
+        start = np.array(start)
+        direction = target - start
+        direction /= max(np.linalg.norm(direction), 1e-6)
+        size = rng.uniform(0.08, 0.16) * max(w, h)
+        mask = np.zeros((h, w), np.uint8)
+        arm_w = int(size * 0.45)
+        cv2.line(mask, tuple(np.round(start).astype(int)), tuple(np.round(target - direction * size * 0.5).astype(int)), 255, arm_w)
+        palm = target - direction * size * 0.35
+        angle = math.degrees(math.atan2(direction[1], direction[0]))
+        cv2.ellipse(mask, tuple(np.round(palm).astype(int)), (int(size * 0.4), int(size * 0.3)), angle, 0, 360, 255, -1)
+        normal = np.array([-direction[1], direction[0]])
+        for k in range(-2, 2):
+            base = palm + direction * size * 0.25 + normal * k * size * 0.13 + normal * size * 0.06
+            tip = base + direction * size * rng.uniform(0.3, 0.5)
+            cv2.line(mask, tuple(np.round(base).astype(int)), tuple(np.round(tip).astype(int)), 255, max(2, int(size * 0.1)))
+        soft = cv2.GaussianBlur(mask, (0, 0), max(1.0, size * 0.01)).astype(np.float32) / 255.0
+        shade = 0.85 + 0.2 * _smooth_noise(rng, h, w, max(8, int(size * 0.3)))
+        colour = skin[None, None, :] * shade[..., None]
+        image[:] = (image * (1 - soft[..., None]) + colour * soft[..., None]).clip(0, 255).astype(np.uint8)
+        np.maximum(occluded, mask, out=occluded)
+
+
+def _visible_share(occluded, corners) -> float:
+    h, w = occluded.shape
+    x0, y0, x1, y1 = _roi(corners, w, h, 0)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners - [x0, y0]).astype(np.int32), 1)
+    area = mask.sum()
+    if area == 0:
+        return 0.0
+    covered = ((occluded[y0:y1, x0:x1] > 127) & (mask > 0)).sum()
+    return float(1.0 - covered / area)
+
+
+def _lighting(rng, image, gain) -> None:
+    h, w = image.shape[:2]
+    field = 1.0 + 0.18 * _smooth_noise(rng, h // 4 + 1, w // 4 + 1, max(4, max(w, h) // 12))
+    gx, gy = rng.normal(0, 0.15, 2)
+    yy, xx = np.mgrid[0: h // 4 + 1, 0: w // 4 + 1].astype(np.float32)
+    field = field + gx * (xx / (w / 4) - 0.5) + gy * (yy / (h / 4) - 0.5)
+    field = cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    tint = np.array(rng.normal(1.0, 0.05, 3), np.float32)
+    out = image.astype(np.float32) * (field[..., None] * float(gain or 1.0)) * tint
+    image[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _degrade(rng, image, style: Style, width: int) -> None:
+    sigma = (style.blur or 0.0) * width / 1000.0
+    if sigma > 0.2:
+        image[:] = cv2.GaussianBlur(image, (0, 0), sigma)
+    if style.noise:
+        noise = rng.normal(0, style.noise, image.shape).astype(np.float32)
+        image[:] = np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)

@@ -20,6 +20,7 @@ out), and strict disagreements are listed separately.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -205,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def bench_table_checks(count: int, seed: int, anchor: Anchor | None) -> list[str]:
     cases = make_cases(count, seed)
+    # The cases are ~600,000 Tile objects; without this, each full garbage collection
+    # scans them all (about 45 ms here) and lands on whichever call happens to run.
+    gc.freeze()
     sizes = [len(tiles) for _, tiles in cases]
     print(f"{len(cases)} table checks, {min(sizes)}-{max(sizes)} tiles "
           f"(median {statistics.median(sizes):.0f}); kinds {dict(Counter(k for k, _ in cases))}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .solver_states import COLOUR_COUNT, STATE_RADIX, colour_options
+from .solver_states import COLOUR_COUNT, COLOUR_STATES, STATE_RADIX, colour_options
 from .tiles import HIGHEST_NUMBER
 
 _WEIGHTS = tuple(STATE_RADIX**colour for colour in range(COLOUR_COUNT))
@@ -34,65 +34,228 @@ Counts = tuple[tuple[int, ...], ...]
 def can_lay_all(digits: Counts, jokers: int) -> bool:
     """Whether every tile (and every joker) fits into valid sets.
 
-    A depth-first walk that stops at the first full laying and remembers dead ends.
-    Where a table fails is often only found late in one direction and early in the
-    other (a tile near 13 nothing can hold), and runs read the same both ways; so the
-    walk goes upward and downward in turn, each with a node budget that doubles, each
-    keeping the dead ends it has proved."""
-    flipped = (digits[0], *reversed(digits[1 : HIGHEST_NUMBER + 1]), *digits[HIGHEST_NUMBER + 1 :])
-    walks = (_Walk(digits, jokers), _Walk(flipped, jokers))
+    First a walk that may leave jokers out (cheaper: a partial state proved dead with
+    some jokers left is dead with fewer, so the dead ends need no joker count). If it
+    finds no laying, none exists. If it finds one that leaves jokers out, those spare
+    jokers are usually absorbed by its sets (`_absorbs`); only when they are not does
+    the exact walk, which must lay every joker, decide.
+
+    Each walk goes upward and downward in turn (where a table fails is often found late
+    in one direction and early in the other, and runs read the same both ways), each
+    with a node budget that doubles, each keeping the dead ends it has proved."""
+    if jokers == 0:
+        return _walk_both_ways(digits, 0, relaxed=False) is not None
+    laying = _walk_both_ways(digits, jokers, relaxed=True)
+    if laying is None:
+        return False
+    laid, choices = laying
+    if laid == jokers or _absorbs(choices, jokers - laid):
+        return True
+    return _walk_both_ways(digits, jokers, relaxed=False) is not None
+
+
+def _walk_both_ways(digits: Counts, jokers: int, relaxed: bool) -> tuple[int, tuple] | None:
+    flipped = _flip(digits)
+    walks = (_Walk(digits, jokers, relaxed), _Walk(flipped, jokers, relaxed))
     budget = 2_000
     while True:
-        for walk in walks:
+        for upward, walk in zip((True, False), walks):
             answer = walk.run(budget)
+            if answer is False:
+                return None
             if answer is not None:
-                return answer
+                laid, steps = answer
+                choices = _group_steps(steps)
+                return laid, (choices if upward else tuple(reversed(choices)))
         budget *= 2
 
 
-class _Walk:
-    """The depth-first walk of can_lay_all in one direction."""
+def _flip(digits: Counts) -> Counts:
+    return (digits[0], *reversed(digits[1 : HIGHEST_NUMBER + 1]), *digits[HIGHEST_NUMBER + 1 :])
 
-    def __init__(self, digits: Counts, jokers: int) -> None:
+
+def _absorbs(choices: tuple, spare: int) -> bool:
+    """Whether the laying given by `choices` can take `spare` (1 or 2) more jokers.
+
+    Any run takes one or two jokers: one of length 3..11 grows at an end that has
+    room; a longer one splits into two runs of 3+ and each grows by a joker standing
+    for the other's end tile (`[1..6 J=7] [7..13]`; a joker may stand for a tile whose
+    real copies are laid). A 3-tile group takes one joker (a missing colour); two
+    3-tile groups take one each; a 4-tile group takes two (`[a J J]` is a run or group
+    of a, and `[b c d]` a group). True only when the jokers do fit; False (a laying
+    of groups only, rare) sends the table to the exact walk, so no feasible table is
+    ever called infeasible here."""
+    runs = groups3 = groups4 = 0
+    for step in choices:
+        group_copies = [real + jokers - to_runs for real, jokers, to_runs, _ in step]
+        if any(to_runs for _, _, to_runs, _ in step):
+            runs += 1
+        tallest = max(group_copies, default=0)
+        # a relaxed walk leaves the jokers its groups lack out of `choices`
+        total = max(sum(group_copies), 3 * tallest)
+        # tallest groups; 4 * tallest - total of them hold 3 tiles (see solver_states)
+        groups3 += 4 * tallest - total
+        groups4 += total - 3 * tallest
+    if runs:
+        return True
+    if spare == 1:
+        return groups3 >= 1
+    return groups4 >= 1 or groups3 >= 2
+
+
+@lru_cache(maxsize=None)
+def _walk_options(restrict: int, here: int, real: int, left: int, *key: int) -> tuple:
+    """colour_options for _Walk as (next state, jokers used, copies to groups, step):
+    all of them when `restrict` is -1 (the exact walk); for the relaxed walk only those
+    that put no joker into groups and, when `restrict` is 1, start no run with a joker
+    and extend long runs with jokers only as far as next number's real copies could
+    carry those runs on (see _Walk)."""
+    open_runs = _OPEN_RUNS[here]
+    short_runs = _SHORT_RUNS[here]
+    real_next = key[1]
+    kept = []
+    for nxt, _, jokers_used, to_groups, real_used, to_runs in colour_options(here, real, 0, left, *key):
+        if restrict >= 0 and (
+            to_groups > real_used
+            or (
+                restrict == 1
+                and (
+                    to_runs - open_runs > real_used - to_groups
+                    or jokers_used - short_runs > real_next
+                )
+            )
+        ):
+            continue
+        kept.append((nxt, jokers_used, to_groups, (real_used, jokers_used, to_runs, to_groups)))
+    return tuple(kept)
+
+
+def _missing_table() -> tuple:
+    """[colour state][real copies at the next number][at the one after]: jokers its
+    short runs need at least (a run of 1 needs both numbers, a run of 2 the next)."""
+    return tuple(
+        tuple(
+            tuple(max(0, short1 + short2 - ahead1) + max(0, short1 - ahead2) for ahead2 in range(3))
+            for ahead1 in range(3)
+        )
+        for short1, short2, _ in COLOUR_STATES
+    )
+
+
+_MISSING = _missing_table()
+
+
+def _joker_demand(digits: Counts, number: int, state: int) -> int:
+    """A lower bound on the jokers still needed by the runs open before `number`: a run
+    of 1 needs a copy of its colour at this number and the next, a run of 2 at this one;
+    each copy that is not there takes a joker."""
+    demand = 0
+    here_row, next_row = digits[number], digits[number + 1]
+    for colour in range(COLOUR_COUNT):
+        digit = state % STATE_RADIX
+        state //= STATE_RADIX
+        if digit:
+            demand += _MISSING[digit][here_row[colour]][next_row[colour]]
+    return demand
+
+
+# Open runs of each colour state.
+_OPEN_RUNS = tuple(sum(state) for state in COLOUR_STATES)
+_SHORT_RUNS = tuple(state[0] + state[1] for state in COLOUR_STATES)
+# A joker starting a run at this number or below can move to the run's other end.
+_LAST_START_TO_SHIFT = HIGHEST_NUMBER - 4
+
+
+class _Walk:
+    """A depth-first walk over one direction's numbers for can_lay_all.
+
+    `relaxed` lets jokers stay out, so it need only find a laying that uses as few
+    jokers as possible: in one, no joker can be taken out of its set (else fewer would
+    do). That prunes the joker choices, each step proved in docs/solver.md:
+    - groups take no joker by choice: once a number is done its groups take exactly
+      the jokers they lack, `3 * max(g) - sum(g)` (g: real copies per colour);
+    - below number 10 no joker starts a run: in such a laying a run a joker starts
+      has exactly 3 tiles (`[J x y]`, `[J x J]`, `[J J y]`; one more and the joker
+      could go), and the same tiles read `[x y J]`, `[x J J]`, `[y J J]` with the
+      jokers at the far end, which fits while the run stays within 13;
+    - below number 10, jokers beyond the colour's short runs extend runs of 3+ and
+      each such run must go on with a real tile at the next number: after the joker
+      it holds 1 or 2 more tiles (3+ and the joker could go); 2 is `[..] [J x y]`,
+      a run the joker starts (above); 1 must be real (a joker there could go).
+    The pruning is argued, not machine-proved: the oracle tests check it against an
+    ILP, and it was checked against the unpruned exact walk on 45,000 inputs.
+    A relaxed dead end is kept with the most jokers it was proved dead with (a
+    partial state with fewer jokers left can do no more); the exact walk keeps the
+    set of joker counts it proved dead."""
+
+    def __init__(self, digits: Counts, jokers: int, relaxed: bool) -> None:
         self.digits = digits
         self.jokers = jokers
-        self.dead: set[int] = set()
+        self.relaxed = relaxed
+        self.dead: dict[int, int] = {}
 
-    def run(self, budget: int) -> bool | None:
-        """True or False, or None when `budget` nodes were not enough to tell."""
+    def run(self, budget: int) -> tuple[int, list] | bool | None:
+        """(jokers laid, steps) for a laying, False when there is none, or None when
+        `budget` nodes were not enough to tell."""
         digits = self.digits
         jokers = self.jokers
+        relaxed = self.relaxed
         dead = self.dead
         visits = 0
+        laid_at_end = 0
+        steps: list[tuple] = []
+        # real tiles of each number from each colour on
+        rest = [[sum(row[colour:]) for colour in range(COLOUR_COUNT + 1)] for row in digits]
 
         def walk(number: int, colour: int, state: int, laid: int, gmax: int, gsum: int) -> bool | None:
-            nonlocal visits
+            nonlocal visits, laid_at_end
             if colour == COLOUR_COUNT:
                 if 3 * gmax > gsum:
-                    return False
+                    if not relaxed:
+                        return False
+                    # relaxed: the groups take exactly the jokers they lack
+                    laid += 3 * gmax - gsum
+                    if laid > jokers:
+                        return False
                 if number == HIGHEST_NUMBER:
-                    return laid == jokers
+                    laid_at_end = laid
+                    return relaxed or laid == jokers
                 number += 1
                 colour = gmax = gsum = 0
-            memo_key = ((((state * 3 + laid) * 5 + gmax) * 17 + gsum) * 4 + colour) * 16 + number
-            if memo_key in dead:
+            memo_key = (((state * 5 + gmax) * 17 + gsum) * 4 + colour) * 16 + number
+            left = jokers - laid
+            # relaxed: dead with `proved` jokers left means dead with fewer;
+            # exact: `proved` is a bit set of the joker counts proved dead
+            proved = dead.get(memo_key, -1)
+            if relaxed:
+                if proved >= left:
+                    return False
+            elif proved >= 0 and proved >> left & 1:
                 return False
             visits += 1
             if visits > budget:
                 return None
+            if (
+                3 * gmax - gsum - rest[number][colour] > left
+                or colour == 0 and _joker_demand(digits, number, state) > left
+            ):
+                # the groups of this number, or the short runs, lack more than is left
+                dead[memo_key] = left if relaxed else (proved if proved >= 0 else 0) | 1 << left
+                return False
             weight = _WEIGHTS[colour]
             here = state // weight % STATE_RADIX
-            options = colour_options(
+            options = _walk_options(
+                -1 if not relaxed else 1 if number <= _LAST_START_TO_SHIFT else 0,
                 here,
                 digits[number][colour],
-                0,
-                jokers - laid,
+                left,
                 _numbers_left(number),
                 digits[number + 1][colour],
                 digits[number + 2][colour],
             )
             base = state - here * weight
-            for nxt, _, jokers_used, to_groups, _, _ in options:
+            for nxt, jokers_used, to_groups, step in options:
+                steps.append(step)
                 found = walk(
                     number,
                     colour + 1,
@@ -103,10 +266,17 @@ class _Walk:
                 )
                 if found is None or found:
                     return found
-            dead.add(memo_key)
+                steps.pop()
+            if relaxed:
+                dead[memo_key] = left
+            else:
+                dead[memo_key] = (proved if proved >= 0 else 0) | 1 << left
             return False
 
-        return walk(1, 0, 0, 0, 0, 0)
+        found = walk(1, 0, 0, 0, 0, 0)
+        if found:
+            return laid_at_end, steps
+        return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,19 @@ def near_sets(draw, max_size: int = 40) -> list[Tile]:
     return [pool[index] for index in indices]
 
 
+@st.composite
+def joker_mixes(draw, max_size: int = 30, crowded: bool = False) -> list[Tile]:
+    """Real tiles from one set plus one or (mostly) two jokers: the inputs whose joker
+    placements the search must rule out one by one when no laying exists."""
+    faces = [tile for tile in DECK if not tile.is_joker]
+    if crowded:
+        numbers = draw(st.lists(st.integers(1, 13), min_size=2, max_size=6, unique=True))
+        faces = [tile for tile in faces if tile.number in numbers]
+    indices = draw(st.lists(st.integers(0, len(faces) - 1), min_size=1, max_size=max_size, unique=True))
+    jokers = draw(st.sampled_from((1, 2, 2)))
+    return [faces[index] for index in indices] + [JOKER] * jokers
+
+
 any_tiles = st.one_of(legal_tables(), minus_one(), mixes(), near_sets())
 
 

@@ -20,7 +20,15 @@ from controller.rules.solver import (
 from controller.rules.tiles import Tile, full_set, parse_tiles
 
 from .oracle import exhaustive_best, ilp_best, ilp_can_partition
-from .strategies import any_tiles, legal_tables, minus_one, mixes, near_sets, rack_and_table
+from .strategies import (
+    any_tiles,
+    joker_mixes,
+    legal_tables,
+    minus_one,
+    mixes,
+    near_sets,
+    rack_and_table,
+)
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -82,6 +90,15 @@ def check_arrangement(result: Arrangement, given: list[Tile]) -> None:
         ("R1 R1 R2 R2 R3 R3 K7 B7 O7", True),
         ("R5 R6 R7 R5 R6 R7 K5 B5 J", True),  # the joker as a third R5
         ("R1 R1 R2 R2 R3 K7 B7 O7", False),
+        # spare jokers: a laying with fewer jokers must take the rest
+        ("K5 B5 O5 J J", False),  # a 3-group cannot take two jokers
+        ("K5 B5 O5 K9 B9 O9 J J", True),  # two 3-groups take one each
+        ("K5 B5 O5 R5 K6 B6 O6 R6 J", True),  # K5 K6 J, B5 O5 R5, B6 O6 R6
+        ("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 J J", True),  # R1-3 J, R4-6 J, R7-13
+        ("R11 R12 J", True),  # the one joker that starts a run: J=R10 (or ends it)
+        ("R9 R10 R11 R12 R13 J R13", False),
+        ("R1 R2 R3 R5 J", True),  # the joker bridges a run of 3 and one tile
+        ("R1 R2 R3 R5 K9 J", False),
     ],
     ids=lambda value: value if isinstance(value, str) else None,
 )
@@ -216,6 +233,13 @@ def test_string_codes_are_accepted():
 @FAST
 @given(any_tiles)
 def test_can_partition_matches_ilp(given_tiles):
+    assert can_partition(given_tiles) == ilp_can_partition(given_tiles)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(joker_mixes(), joker_mixes(max_size=60), joker_mixes(crowded=True)))
+def test_two_joker_mixes_match_ilp(given_tiles):
+    # where the joker-pruned walk must be right both ways: mostly impossible mixes
     assert can_partition(given_tiles) == ilp_can_partition(given_tiles)
 
 

@@ -133,14 +133,14 @@ def could_have_opened(rack: Iterable[Tile], ruleset: RuleSet) -> bool:
     """Exact: do disjoint valid sets from this rack reach the initial-meld minimum?
 
     Sets found greedily (no jokers) are a proof when they reach the minimum; only otherwise
-    does the exact search (`solver.max_meld_points`, jokers included) decide.
+    does the exact yes/no search (`solver.reaches_meld_points`, jokers included) decide.
     """
     tiles = tuple(rack)
     if greedy_meld_points(tiles, ruleset.initial_meld_points) >= ruleset.initial_meld_points:
         return True
-    from . import solver  # written separately (issue 6); imported late so the rest works without it
+    from . import solver
 
-    return solver.max_meld_points(tiles) >= ruleset.initial_meld_points
+    return solver.reaches_meld_points(tiles, ruleset.initial_meld_points)
 
 
 def greedy_meld_points(tiles: Iterable[Tile], enough: int | None = None) -> int:

@@ -41,6 +41,7 @@ __all__ = [
     "best_partition",
     "can_partition",
     "max_meld_points",
+    "reaches_meld_points",
 ]
 
 
@@ -116,7 +117,21 @@ def max_meld_points(tiles: Iterable[Tile | str]) -> int:
     return _best_high_first(counts, jokers, _POINT_VALUES, False).value
 
 
-def _best_high_first(counts: Counts, jokers: int, unit_values: tuple[int, ...], keep_choices: bool) -> Laying:
+def reaches_meld_points(tiles: Iterable[Tile | str], points: int) -> bool:
+    """Exact yes/no: do disjoint valid sets from `tiles` make at least `points`?
+
+    The same search as max_meld_points, but it stops at the first laying that is
+    enough and cuts every branch that cannot reach it, so it never has to prove a
+    maximum (the slow part on racks with both jokers)."""
+    if points <= 0:
+        return True
+    counts, jokers = _counts(_as_tiles(tiles), "tiles")
+    return _best_high_first(counts, jokers, _POINT_VALUES, False, enough=points) is not None
+
+
+def _best_high_first(
+    counts: Counts, jokers: int, unit_values: tuple[int, ...], keep_choices: bool, enough: int | None = None
+) -> Laying | None:
     """best_laying with nothing required, walking the numbers from 13 down to 1.
 
     Runs read the same both ways, so the walk may go either way; high numbers first
@@ -126,10 +141,12 @@ def _best_high_first(counts: Counts, jokers: int, unit_values: tuple[int, ...], 
     flipped = (counts[0], *reversed(counts[1 : HIGHEST_NUMBER + 1]), *counts[HIGHEST_NUMBER + 1 :])
     flipped_units = (unit_values[0], *reversed(unit_values[1 : HIGHEST_NUMBER + 1]))
     laying = best_laying(
-        _NO_TILES, flipped, 0, jokers, flipped_units, keep_choices, jokers_early=True
+        _NO_TILES, flipped, 0, jokers, flipped_units, keep_choices, jokers_early=True, enough=enough
     )
-    # With nothing required a laying always exists (lay nothing).
-    assert laying is not None
+    if laying is None:
+        # With nothing required a laying always exists (lay nothing), unless `enough` asked for more.
+        assert enough is not None
+        return None
     # The same run copies per number, read upward, are laid out just as well by the
     # upward layout: its choice of next state is the dominant one at every number.
     return Laying(laying.value, laying.jokers_laid, tuple(reversed(laying.choices)))

@@ -297,6 +297,7 @@ def best_laying(
     unit_values: tuple[int, ...],
     keep_choices: bool = True,
     jokers_early: bool = False,
+    enough: int | None = None,
 ) -> Laying | None:
     """The laying that uses every required tile and maximises the value of the optional
     tiles laid; `unit_values[n]` is what one optional tile of number n is worth.
@@ -312,7 +313,11 @@ def best_laying(
     interchangeable). None when the required tiles cannot all be laid.
 
     `jokers_early` tries options laying jokers before others that lay as many real
-    tiles: better when the walk meets the most valuable numbers first (see solver.py)."""
+    tiles: better when the walk meets the most valuable numbers first (see solver.py).
+
+    `enough` turns the search into a yes/no question: only layings worth at least that
+    much count (the bound cuts everything below it from the start), and the first one
+    found ends the search; None when there is none."""
     jokers = jokers_required + jokers_optional
     available = [
         tuple(r + o for r, o in zip(req, opt))
@@ -324,7 +329,7 @@ def best_laying(
         max(unit_values[number : HIGHEST_NUMBER + 1], default=0)
         for number in range(HIGHEST_NUMBER + 2)
     ]
-    best_value = -1
+    best_value = -1 if enough is None else enough - 1
     best_steps: list[tuple] = []
     steps: list[tuple] = []
     reached: dict[int, int] = {}
@@ -342,6 +347,8 @@ def best_laying(
                 if value > best_value:
                     best_value = value
                     best_steps = list(steps)
+                    if enough is not None:
+                        raise _EnoughFound
                 return LIVE
             number += 1
             colour = gmax = gsum = 0
@@ -386,14 +393,21 @@ def best_laying(
             dead.add(memo_key)
         return outcome
 
-    walk(1, 0, 0, 0, 0, 0, 0)
-    if best_value < 0:
+    try:
+        walk(1, 0, 0, 0, 0, 0, 0)
+    except _EnoughFound:
+        pass
+    if not best_steps:  # no laying reached the end of the walk (or `enough`)
         return None
     return Laying(
         best_value,
         sum(step[1] for step in best_steps),
         _group_steps(best_steps) if keep_choices else (),
     )
+
+
+class _EnoughFound(Exception):
+    """Ends a yes/no search at its first laying worth `enough`."""
 
 
 def _group_steps(steps: list[tuple]) -> tuple:

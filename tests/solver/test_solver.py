@@ -16,6 +16,7 @@ from controller.rules.solver import (
     best_partition,
     can_partition,
     max_meld_points,
+    reaches_meld_points,
 )
 from controller.rules.tiles import Tile, full_set, parse_tiles
 
@@ -304,3 +305,15 @@ def test_best_move_on_tables_that_may_not_lay(table, rack):
     if result is not None:
         check_arrangement(result, table + rack)
         assert len(result.played) == best
+
+
+@FAST
+@given(
+    st.one_of(mixes(max_size=40), joker_mixes(max_size=40), near_sets(max_size=30)),
+    st.integers(min_value=-5, max_value=120),
+)
+def test_reaches_meld_points_matches_ilp(given_tiles, points):
+    best = ilp_best((), given_tiles, "points")
+    assert reaches_meld_points(given_tiles, points) == (best >= points)
+    assert reaches_meld_points(given_tiles, best)
+    assert not reaches_meld_points(given_tiles, best + 1)

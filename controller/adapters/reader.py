@@ -1,0 +1,65 @@
+"""The photo reader adapter: vision's `read_image` turned into the game's `TableReading`."""
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+import numpy as np
+
+from controller.game.reading import ReadTile, TableReading
+
+from .errors import ReaderError
+
+
+class TableReader(Protocol):
+    def read(self, frame: np.ndarray) -> TableReading: ...
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def convert(result: Any, width: int = 0, height: int = 0) -> TableReading:
+    """Accept vision's reading object (attributes) or its JSON form (dict)."""
+    tiles = []
+    for tile in _get(result, "tiles", ()):
+        center = _get(tile, "center")
+        corners = _get(tile, "corners", ()) or ()
+        alternatives = _get(tile, "alternatives", ()) or ()
+        tiles.append(ReadTile(
+            code=str(_get(tile, "code")),
+            confidence=float(_get(tile, "confidence", 0.0)),
+            center=(float(center[0]), float(center[1])),
+            corners=tuple((float(x), float(y)) for x, y in np.asarray(corners, dtype=float).reshape(-1, 2)),
+            alternatives=tuple((str(code), float(p)) for code, p in alternatives),
+        ))
+    sets = []
+    for s in _get(result, "sets", ()):
+        indices = _get(s, "tiles", s)
+        sets.append(tuple(int(i) for i in indices))
+    warnings = tuple(str(w) for w in (_get(result, "warnings", ()) or ()))
+    return TableReading(tuple(tiles), tuple(sets), warnings, int(_get(result, "width", width) or width),
+                        int(_get(result, "height", height) or height))
+
+
+class VisionReader:
+    """The real reader: the ONNX model of `vision/`, loaded once and kept."""
+
+    def __init__(self) -> None:
+        try:
+            import vision
+            self._read = vision.read_image
+        except (ImportError, AttributeError) as error:
+            raise ReaderError(f"the photo reader (vision.read_image) is not available: {error}") from None
+        self.last_ms = 0.0
+
+    def read(self, frame: np.ndarray) -> TableReading:
+        started = time.perf_counter()
+        try:
+            result = self._read(frame)
+        except Exception as error:  # the reader's own errors vary; the game needs one kind
+            raise ReaderError(f"reading the table photo failed: {error}") from error
+        self.last_ms = (time.perf_counter() - started) * 1000
+        return convert(result, frame.shape[1], frame.shape[0])

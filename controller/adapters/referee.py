@@ -1,0 +1,94 @@
+"""The referee: settles what the camera and the rules could not, and corrects readings.
+
+`ConsoleReferee` asks a person at the table (stdin). `ScriptedReferee` answers from a
+list given in advance (a recorded game, a test); it never makes an answer up, so a doubt
+it has no answer for stops the game with an error instead of a silent guess.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Protocol, TextIO
+
+from controller.game.events import Doubt
+from controller.game.machine import GameModel, TableState
+from controller.rules.errors import RulesError
+from controller.rules.tiles import parse_tile
+
+from .errors import AdapterError
+
+
+class RefereeError(AdapterError):
+    """The referee could not or would not answer."""
+
+
+class Referee(Protocol):
+    def settle_table(self, model: GameModel, table: TableState, doubts: tuple[Doubt, ...]) -> tuple[tuple[tuple[int, str], ...], str]:
+        """Codes for the doubtful tiles: ((tile index, code), ...), and a note."""
+        ...
+
+    def check_rack(self, player: str, codes: tuple[str, ...], expected: int, doubts: tuple[Doubt, ...]) -> tuple[tuple[str, ...] | None, str]:
+        """None to accept the rack as read, or the corrected codes; and a note."""
+        ...
+
+
+class ConsoleReferee:
+    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.out = out or sys.stdout
+
+    def _ask(self, prompt: str) -> str:
+        print(prompt, end="", file=self.out, flush=True)
+        line = self.stdin.readline()
+        if not line:
+            raise RefereeError("no referee answer (input closed)")
+        return line.strip()
+
+    def settle_table(self, model, table, doubts):
+        changes = []
+        for index, candidates, why in doubts:
+            while True:
+                answer = self._ask(f"referee: tile {index} at {table.tiles[index][1:]} ({why}); "
+                                   f"candidates {' '.join(candidates)}; its code? ") or candidates[0]
+                try:
+                    changes.append((index, parse_tile(answer).code))
+                    break
+                except RulesError as error:
+                    print(f"  {error}", file=self.out)
+        return tuple(changes), "settled by the referee at the table"
+
+    def check_rack(self, player, codes, expected, doubts):
+        answer = self._ask(f"referee: {player}'s rack read as {' '.join(codes) or '(empty)'} "
+                           f"({len(codes)} tiles, {expected} expected). Enter to accept, or type the codes: ")
+        if not answer:
+            return None, "accepted by the referee"
+        try:
+            return tuple(parse_tile(c).code for c in answer.split()), "corrected by the referee"
+        except RulesError as error:
+            raise RefereeError(str(error)) from None
+
+
+class ScriptedReferee:
+    """Answers from a script: {"table": {turn: {tile index: code}}, "racks": {player: [codes]}}."""
+
+    def __init__(self, table: dict | None = None, racks: dict | None = None) -> None:
+        self.table = {int(k): {int(i): c for i, c in v.items()} for k, v in (table or {}).items()}
+        self.racks = dict(racks or {})
+        self.asked: list[str] = []
+
+    def settle_table(self, model, table, doubts):
+        answers = self.table.get(model.turn, {})
+        changes = []
+        for index, candidates, why in doubts:
+            if index not in answers:
+                raise RefereeError(f"turn {model.turn}: tile {index} is doubtful ({why}) and the script has no answer")
+            changes.append((index, answers[index]))
+        self.asked.append(f"table turn {model.turn}")
+        return tuple(changes), "settled by the scripted referee"
+
+    def check_rack(self, player, codes, expected, doubts):
+        self.asked.append(f"rack {player}")
+        if player in self.racks:
+            return tuple(self.racks[player]), "corrected by the scripted referee"
+        if doubts or len(codes) != expected:
+            raise RefereeError(f"{player}'s rack read as {list(codes)} ({expected} tiles expected) and the script has no answer")
+        return None, "accepted"

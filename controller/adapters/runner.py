@@ -1,0 +1,376 @@
+"""Runs a table: the pure game model driven by a camera, a timer box and the records.
+
+The loop is: look at the state, do the I/O that state waits for (a button, a settled
+frame, a reading), turn what happened into an event, record it (with its photos and
+readings, in one transaction), and only then act on it. So a process killed at any
+moment restarts from the records into the same state and simply does that step again
+(`tileref play --resume`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from controller.game import judging
+from controller.game.events import (
+    CountAlert, Dealt, Event, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
+    TimerIncident, TurnEnded, TurnJudged, TurnStarted,
+)
+from controller.game.machine import TILES_IN_GAME, GameModel, State, TableState, apply, fold
+from controller.game.reading import TableReading
+from controller.game.rebuild import RebuildSettings, match_by_position, rebuild, tile_width
+from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
+from controller.rules.variants import RedealWhen
+
+from .camera import FrameSource
+from .display import Display
+from .errors import AdapterError
+from .reader import TableReader
+from .referee import Referee
+from .settle import SettleSettings, Settled, small_grey, wait_until_settled
+from .timer import TimerSignal, TurnTimer
+
+Observer = Callable[[GameModel, "Event | None"], None]
+ARBITER = "A"
+WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
+
+
+@dataclass
+class TableDevices:
+    camera: FrameSource
+    timer: TurnTimer
+    reader: TableReader
+    display: Display
+    referee: Referee
+
+
+@dataclass(frozen=True)
+class RunnerSettings:
+    settle: SettleSettings = SettleSettings()
+    rebuild: RebuildSettings = RebuildSettings()
+    photo_format: str = ".jpg"
+    photo_quality: int = 85
+    prompt_timeout: float | None = None  # seconds to wait for a button at a prompt (None: forever)
+    second_looks: int = 2  # more frames read when a read leaves doubts or loses a tile
+    starter: str | None = None  # skip the start draw: this player starts
+
+
+class TableRunner:
+    def __init__(self, records: Records, game_id: int, devices: TableDevices,
+                 settings: RunnerSettings = RunnerSettings(), observer: Observer | None = None) -> None:
+        self.records = records
+        self.game_id = game_id
+        self.devices = devices
+        self.settings = settings
+        self.observer = observer or (lambda model, event: None)
+        records.require_intact(game_id)
+        self.model = fold(records.events(game_id))
+        self.reference: np.ndarray | None = None  # the last settled frame (to tell a hand from the table)
+        self.timer_turn: int | None = None  # the turn whose countdown this process started
+        self.started_turn: int | None = None  # the turn this process recorded as started
+        self.pressed_at: float | None = None
+        self.last_restore_differences: tuple[str, ...] | None = None
+        self.timings: list[dict] = []
+
+    # ------------------------------------------------------------- recording
+
+    def record(self, event: Event, photos: tuple[Photo, ...] = (), readings: tuple[Reading, ...] = ()) -> GameModel:
+        after = apply(self.model, event)  # a bad event is refused before anything is written
+        self.records.append(self.game_id, event, photos=photos, readings=readings, state=after.state.value)
+        self.model = after
+        self.observer(self.model, event)
+        return after
+
+    def photo(self, frame: np.ndarray) -> Photo:
+        params = [cv2.IMWRITE_JPEG_QUALITY, self.settings.photo_quality] if self.settings.photo_format == ".jpg" else []
+        ok, buffer = cv2.imencode(self.settings.photo_format, frame, params)
+        if not ok:
+            raise AdapterError(f"cannot encode a frame as {self.settings.photo_format!r}")
+        data = buffer.tobytes()
+        mime = "image/jpeg" if self.settings.photo_format == ".jpg" else "image/png"
+        return Photo(sha256_bytes(data), mime, int(frame.shape[1]), int(frame.shape[0]), data)
+
+    # ------------------------------------------------------------------- run
+
+    def run(self, max_steps: int | None = None) -> GameModel:
+        self.observer(self.model, None)  # whoever watches learns where a resumed game stands
+        if self.model.state is State.RESTORING:  # resumed mid-restore: show the plan again
+            verdict = next(e for e in reversed(self.records.events(self.game_id)) if isinstance(e, TurnJudged))
+            self.show_restore(verdict)
+        steps = 0
+        while self.model.state not in (State.FINISHED, State.DISQUALIFIED):
+            STEPS[self.model.state](self)
+            steps += 1
+            if max_steps is not None and steps >= max_steps:
+                break
+        return self.model
+
+    # ------------------------------------------------------------ I/O helpers
+
+    def wait_press(self, prompt: str, buttons: tuple[str, ...] | None = None) -> TimerSignal:
+        self.devices.display.say(prompt)
+        deadline = None if self.settings.prompt_timeout is None else time.monotonic() + self.settings.prompt_timeout
+        while True:
+            signal = self.devices.timer.wait(WAIT_SLICE)
+            if signal is not None and signal.kind == "pressed" and (buttons is None or signal.button in buttons):
+                return signal
+            if signal is not None and signal.kind == "incident":
+                self.record(TimerIncident(incident="box", detail=signal.detail))
+            if deadline is not None and time.monotonic() > deadline:
+                raise AdapterError(f"nobody pressed a button within {self.settings.prompt_timeout} s: {prompt}")
+
+    def settle(self) -> Settled:
+        settled = wait_until_settled(self.devices.camera, self.reference, self.settings.settle)
+        self.reference = settled.frame
+        return settled
+
+    def read(self, frame: np.ndarray) -> tuple[TableReading, Photo, Reading]:
+        photo = self.photo(frame)
+        started = time.perf_counter()
+        reading = self.devices.reader.read(frame)
+        elapsed = (time.perf_counter() - started) * 1000
+        raw = reading.to_json()
+        return reading, photo, Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1))
+
+    # ------------------------------------------------------------------ steps
+
+    def step_seating(self) -> None:
+        model = self.model
+        if self.settings.starter is not None:
+            self.record(StartOrderDrawn(draws=(), starter=self.settings.starter, photo=None))
+            return
+        due = judging.who_draws_next(model)
+        self.wait_press(f"start order: {', '.join(due)} each draw a tile and lay them left to right in that "
+                        f"order; then press a button")
+        frame = self.settle().frame
+        # no history helps here: look at a few frames and keep the surest read of the right count
+        looks = []
+        for look in range(1 + self.settings.second_looks):
+            reading, photo, raw = self.read(frame if not look else self.devices.camera.read())
+            sure = min((t.confidence for t in reading.tiles), default=0.0)
+            looks.append((len(reading.tiles) == len(due), sure, look, reading, photo, raw))
+            if looks[-1][0] and sure >= self.settings.rebuild.sure:
+                break
+        fits, _, _, reading, photo, raw = max(looks, key=lambda entry: entry[:3])
+        photos, raws = tuple(entry[4] for entry in looks), tuple(entry[5] for entry in looks)
+        if not fits:
+            self.devices.display.say(f"start order: {len(reading.tiles)} tiles seen, {len(due)} expected; lay them again")
+            return
+        order = sorted(range(len(reading.tiles)), key=lambda i: reading.tiles[i].center[0])
+        draws = tuple((name, reading.tiles[i].code) for name, i in zip(due, order))
+        self.record(judging.start_draw(model, draws, photo.sha256), photos=photos, readings=raws)
+
+    def step_dealing(self) -> None:
+        self.wait_press(f"deal 14 tiles to each of {', '.join(self.model.players)}; press a button when dealt")
+        self.record(Dealt(deal=self.model.deal + 1))
+
+    def step_turn_ready(self) -> None:
+        model = self.model
+        if model.tiles_counted != TILES_IN_GAME and model.alert_turn != model.turn:
+            self.record(CountAlert(turn=model.turn, table=model.table.tile_count, racks=sum(model.racks),
+                                   pool=model.pool, expected=TILES_IN_GAME,
+                                   disqualified=model.count_mismatch_disqualifies))
+            self.devices.display.say(f"ALERT: table {model.table.tile_count} + racks {sum(model.racks)} + pool "
+                                     f"{model.pool} is not {TILES_IN_GAME}")
+            return
+        frame = self.settle().frame
+        photo = self.photo(frame)
+        turn = model.turn + 1
+        self.record(TurnStarted(turn=turn, player=model.player, seconds=model.turn_seconds, photo=photo.sha256),
+                    photos=(photo,))
+        self.started_turn = turn
+
+    def step_turn_running(self) -> None:
+        model = self.model
+        seat = model.current + 1
+        if self.timer_turn != model.turn:
+            if self.started_turn != model.turn:  # the turn began in a process that is gone
+                self.record(TimerIncident(incident="restarted-after-resume",
+                                          detail=f"turn {model.turn}: the countdown starts again for seat {seat}"))
+            self.devices.timer.start_turn(seat, model.turn_seconds)
+            self.timer_turn = model.turn
+            self.devices.timer.show(f"{model.player[:10]} {model.turn}")
+        signal = self.devices.timer.wait(WAIT_SLICE)
+        if signal is None:
+            return
+        if signal.kind == "incident":
+            self.record(TimerIncident(incident="box", detail=signal.detail))
+        elif signal.kind == "expired":
+            self.pressed_at = time.perf_counter()
+            self.record(TurnEnded(turn=model.turn, cause="expired", button=None, seconds_left=0))
+        elif signal.kind == "pressed" and signal.seat == seat:
+            self.pressed_at = time.perf_counter()
+            self.record(TurnEnded(turn=model.turn, cause="button", button=signal.button,
+                                  seconds_left=signal.seconds_left))
+        elif signal.kind == "pressed" and signal.button == ARBITER and model.first_turn and self._redeal_allowed():
+            self.claim_redeal()
+        else:
+            self.devices.display.say(f"button {signal.button} ignored: it is {model.player}'s turn (seat {seat})")
+
+    def _redeal_allowed(self) -> bool:
+        return judging.ruleset_of(self.model).redeal_when is not RedealWhen.NEVER
+
+    def claim_redeal(self) -> None:
+        """The player shows the doubled tiles on the table: the camera reads what is new."""
+        frame = self.settle().frame
+        reading, photo, raw = self.read(frame)
+        shown, _ = _rack_tiles(reading, self.model.table, self.settings.rebuild)
+        event = judging.redeal_claim(self.model, shown)
+        self.record(event, photos=(photo,), readings=(raw,))
+        self.devices.display.say(f"redeal {'granted' if event.granted else 'refused'}: {event.reason}")
+        if event.granted:
+            self.devices.timer.stop()
+            self.timer_turn = None
+
+    def look(self, frame: np.ndarray, before: TableState):
+        """Read the settled table; when the read leaves doubts or loses a tile, look again at the next
+        frames (the table is still) and keep the read with the fewest problems. Every read is kept."""
+        melds_reading = judging.ruleset_of(self.model).melds_reading()
+        photos, raws, best, best_score = [], [], None, None
+        for look in range(1 + self.settings.second_looks):
+            if look:
+                frame = self.devices.camera.read()
+            reading, photo, raw = self.read(frame)
+            rebuilt = rebuild(reading, before, self.settings.rebuild, melds_reading)
+            photos.append(photo)
+            raws.append(raw)
+            # an invalid set means a penalty: worth another look before anyone is penalised
+            score = (rebuilt.problems, judging.invalid_sets(rebuilt.table, melds_reading))
+            if best_score is None or score < best_score:
+                best, best_score = (reading, photo, raw, rebuilt), score
+            if score == (0, 0):
+                break
+        return best, tuple(photos), tuple(raws)
+
+    def step_turn_reading(self) -> None:
+        started = time.perf_counter()
+        settled = self.settle()
+        (reading, photo, raw, rebuilt), photos, raws = self.look(settled.frame, self.model.table)
+        self.record(TableRead(purpose="turn", photo=photo.sha256, reading=raw.sha256, tiles=rebuilt.table.tiles,
+                              sets=rebuilt.table.sets, doubts=rebuilt.doubts, settled=rebuilt.settled),
+                    photos=photos, readings=raws)
+        self.timings.append({"turn": self.model.turn, "frames": settled.frames, "settle_ms": settled.seconds * 1000,
+                             "read_ms": raw.elapsed_ms, "reading_step_ms": (time.perf_counter() - started) * 1000})
+
+    def step_referee_check(self) -> None:
+        model = self.model
+        assert model.pending is not None
+        changes, note = self.devices.referee.settle_table(model, model.pending, model.pending_doubts)
+        self.record(RefereeCorrection(target="table", changes=tuple(changes), rack=None, note=note))
+
+    def step_turn_judging(self) -> None:
+        model = self.model
+        assert model.pending is not None
+        event = judging.judge(model, model.pending)
+        self.record(event)
+        if self.pressed_at is not None and self.timings:
+            self.timings[-1]["press_to_verdict_ms"] = (time.perf_counter() - self.pressed_at) * 1000
+            self.pressed_at = None
+        self.devices.display.verdict(event)
+        if event.restore_required:
+            self.show_restore(event)
+        self.timer_turn = None
+
+    def show_restore(self, event: TurnJudged) -> None:
+        photo = self.records.photo(self.model.turn_photo) if self.model.turn_photo else None
+        suffix = ".jpg" if photo is not None and photo.mime == "image/jpeg" else ".png"
+        self.devices.display.restore(event, photo.data if photo else None, suffix)
+        self.devices.timer.show("RESTORE TABLE")
+
+    def step_restoring(self) -> None:
+        """Read the table each time it settles after a change, until it matches the table before the turn."""
+        model = self.model
+        settled = self.settle_after_change()
+        if settled is None:  # the arbiter accepted the table as restored
+            reading, photo, raw = self.read(self.reference if self.reference is not None else self.devices.camera.read())
+            rebuilt = rebuild(reading, model.table, self.settings.rebuild)
+            self.record(RestoreChecked(photo=photo.sha256, reading=raw.sha256, matches=True,
+                                       differences=("accepted by the arbiter",), tiles=rebuilt.table.tiles,
+                                       sets=rebuilt.table.sets, by_referee=True), photos=(photo,), readings=(raw,))
+            return
+        (reading, photo, raw, rebuilt), photos, raws = self.look(settled.frame, model.table)
+        matches, differences = judging.same_table(model.table, rebuilt.table)
+        if not matches and differences == self.last_restore_differences:
+            return  # the same wrong table again: nothing new to record
+        self.last_restore_differences = None if matches else differences
+        self.record(RestoreChecked(photo=photo.sha256, reading=raw.sha256, matches=matches, differences=differences,
+                                   tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, by_referee=False),
+                    photos=photos, readings=raws)
+        if matches:
+            self.devices.display.say("    table restored")
+        else:
+            self.devices.display.say("    not restored yet: " + "; ".join(differences))
+
+    def settle_after_change(self) -> Settled | None:
+        """After a refused restore, wait for the table to change before reading it again."""
+        if self.last_restore_differences is None:
+            return self.settle()
+        reference = self.reference
+        while True:
+            signal = self.devices.timer.wait(0.01)
+            if signal is not None and signal.kind == "pressed" and signal.button == ARBITER:
+                return None
+            frame = self.devices.camera.read()
+            if reference is None or _differs(frame, reference):
+                return self.settle()
+
+    def step_revealing(self) -> None:
+        model = self.model
+        player = model.to_reveal()[0]
+        self.wait_press(f"game over: {player}, lay your rack open on the table (away from the sets), "
+                        f"then press a button")
+        frame = self.settle().frame
+        reading, photo, raw = self.read(frame)
+        rack_codes, doubts = _rack_tiles(reading, model.table, self.settings.rebuild)
+        expected = model.rack_of(player)
+        self.record(RackRevealed(player=player, codes=rack_codes, expected=expected, photo=photo.sha256,
+                                 reading=raw.sha256, doubts=doubts), photos=(photo,), readings=(raw,))
+        if doubts or len(rack_codes) != expected:
+            codes, note = self.devices.referee.check_rack(player, rack_codes, expected, doubts)
+            if codes is not None:
+                self.record(RefereeCorrection(target=f"rack:{player}", changes=(), rack=tuple(codes), note=note))
+
+    def step_scoring(self) -> None:
+        event = judging.score(self.model)
+        self.record(event)
+        self.devices.display.scores(event)
+
+
+STEPS: dict[State, Callable[[TableRunner], None]] = {
+    State.SEATING: TableRunner.step_seating,
+    State.DEALING: TableRunner.step_dealing,
+    State.TURN_READY: TableRunner.step_turn_ready,
+    State.TURN_RUNNING: TableRunner.step_turn_running,
+    State.TURN_READING: TableRunner.step_turn_reading,
+    State.REFEREE_CHECK: TableRunner.step_referee_check,
+    State.TURN_JUDGING: TableRunner.step_turn_judging,
+    State.RESTORING: TableRunner.step_restoring,
+    State.REVEALING: TableRunner.step_revealing,
+    State.SCORING: TableRunner.step_scoring,
+}
+
+
+def _differs(frame: np.ndarray, reference: np.ndarray, level: float = 1.5) -> bool:
+    a = cv2.cvtColor(small_grey(frame), cv2.COLOR_BGR2GRAY).astype(np.int16)
+    b = cv2.cvtColor(small_grey(reference), cv2.COLOR_BGR2GRAY).astype(np.int16)
+    return a.shape != b.shape or float(np.abs(a - b).mean()) > level
+
+
+def _rack_tiles(reading: TableReading, table: TableState, settings: RebuildSettings):
+    """The tiles read that are not the table's: matched by position, what is left over is the rack."""
+    width = tile_width(reading)
+    matched = match_by_position(reading, table, settings.keep_radius * width)
+    rack = [i for i in range(len(reading.tiles)) if i not in matched]
+    # in rows, left to right (a row's tiles differ by a pixel or two in height)
+    rack.sort(key=lambda i: (round(reading.tiles[i].center[1] / (1.5 * width)), reading.tiles[i].center[0]))
+    codes = tuple(reading.tiles[i].code for i in rack)
+    doubts = tuple(
+        (n, tuple([reading.tiles[i].code] + [c for c, _ in reading.tiles[i].alternatives]),
+         f"read {reading.tiles[i].code} at {reading.tiles[i].confidence:.2f}")
+        for n, i in enumerate(rack) if reading.tiles[i].confidence < settings.sure
+    )
+    return codes, doubts

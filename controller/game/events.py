@@ -1,0 +1,234 @@
+"""The recorded facts of a game. The game state is a fold over these (see `machine`).
+
+Each event is a frozen dataclass with plain JSON-able fields (str, int, bool, None and
+tuples of them), so its canonical JSON is stable and can be hash-chained. Decisions the
+controller took (a verdict, a start order, a score) are recorded as they were taken, so a
+replay never depends on a later version of the rules.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from typing import Any, ClassVar
+
+from .errors import EventDataError
+
+
+class EventKind(str, enum.Enum):
+    GAME_CREATED = "game-created"
+    START_ORDER_DRAWN = "start-order-drawn"
+    DEALT = "dealt"
+    REDEAL_CLAIMED = "redeal-claimed"
+    TURN_STARTED = "turn-started"
+    TURN_ENDED = "turn-ended"
+    TIMER_INCIDENT = "timer-incident"
+    TABLE_READ = "table-read"
+    REFEREE_CORRECTION = "referee-correction"
+    TURN_JUDGED = "turn-judged"
+    RESTORE_CHECKED = "restore-checked"
+    COUNT_ALERT = "count-alert"
+    RACK_REVEALED = "rack-revealed"
+    GAME_SCORED = "game-scored"
+
+
+# A tile as placed on the table: (code, x, y) in image pixels of the photo it was read from.
+PlacedTile = tuple[str, float, float]
+# A doubt the reader could not settle: (tile index, candidate codes best first, why).
+Doubt = tuple[int, tuple[str, ...], str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    kind: ClassVar[EventKind]
+
+    def payload(self) -> dict[str, Any]:
+        return {f.name: _to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def canonical_json(self) -> str:
+        return canonical_json({"kind": self.kind.value, "payload": self.payload()})
+
+
+@dataclasses.dataclass(frozen=True)
+class GameCreated(Event):
+    kind: ClassVar[EventKind] = EventKind.GAME_CREATED
+    variant: str
+    players: tuple[str, ...]  # in seat order, clockwise
+    turn_seconds: int
+    # the variant's facts the flow needs, copied from the rule set when the game was created
+    pool_out_ends_at_last_draw: bool
+    count_mismatch_disqualifies: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class StartOrderDrawn(Event):
+    kind: ClassVar[EventKind] = EventKind.START_ORDER_DRAWN
+    draws: tuple[tuple[str, str], ...]  # (player, tile code drawn)
+    starter: str | None  # None: a tie, draw again
+    photo: str | None  # sha256 of the photo of the drawn tiles
+
+
+@dataclasses.dataclass(frozen=True)
+class Dealt(Event):
+    kind: ClassVar[EventKind] = EventKind.DEALT
+    deal: int  # 1 for the first deal, 2 after a redeal, ...
+
+
+@dataclasses.dataclass(frozen=True)
+class RedealClaimed(Event):
+    kind: ClassVar[EventKind] = EventKind.REDEAL_CLAIMED
+    player: str
+    shown: tuple[str, ...]
+    granted: bool
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnStarted(Event):
+    kind: ClassVar[EventKind] = EventKind.TURN_STARTED
+    turn: int
+    player: str
+    seconds: int
+    photo: str | None  # sha256 of the photo taken at the start of the turn
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnEnded(Event):
+    kind: ClassVar[EventKind] = EventKind.TURN_ENDED
+    turn: int
+    cause: str  # "button" | "expired"
+    button: str | None  # "1".."4" seat buttons, "A" the arbiter's
+    seconds_left: int | None
+
+
+@dataclasses.dataclass(frozen=True)
+class TimerIncident(Event):
+    kind: ClassVar[EventKind] = EventKind.TIMER_INCIDENT
+    incident: str  # "device-reset" | "disconnected" | "reconnected" | "restarted-after-resume" ...
+    detail: str
+
+
+@dataclasses.dataclass(frozen=True)
+class TableRead(Event):
+    kind: ClassVar[EventKind] = EventKind.TABLE_READ
+    purpose: str  # "turn" | "restore"
+    photo: str | None
+    reading: str | None  # sha256 of the raw reading stored in the records
+    tiles: tuple[PlacedTile, ...]
+    sets: tuple[tuple[int, ...], ...]  # indices into tiles, each set in reading order
+    doubts: tuple[Doubt, ...]
+    settled: tuple[tuple[int, str, str, str], ...]  # (tile index, read code, chosen code, why)
+
+
+@dataclasses.dataclass(frozen=True)
+class RefereeCorrection(Event):
+    kind: ClassVar[EventKind] = EventKind.REFEREE_CORRECTION
+    target: str  # "table" or "rack:<player>"
+    changes: tuple[tuple[int, str], ...]  # table: (tile index, code the referee says)
+    rack: tuple[str, ...] | None  # rack: the codes the referee says
+    note: str
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnJudged(Event):
+    kind: ClassVar[EventKind] = EventKind.TURN_JUDGED
+    turn: int
+    player: str
+    outcome: str  # "legal" | "draw" | "penalty" | "relieved"
+    played: tuple[str, ...]
+    taken: tuple[str, ...]
+    violations: tuple[tuple[str, str], ...]  # (rule, detail)
+    draw: int  # tiles the player draws from the pool for this turn (no play, or the penalty)
+    penalty_points: int  # the score change, e.g. -50 (0 where the variant has none)
+    opened_now: bool  # this turn laid a legal initial meld
+    restore_required: bool  # the table must be put back as before the turn, checked by the camera
+    restore_to_rack: tuple[str, ...]
+    restore_table: tuple[tuple[str, ...], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class RestoreChecked(Event):
+    kind: ClassVar[EventKind] = EventKind.RESTORE_CHECKED
+    photo: str | None
+    reading: str | None
+    matches: bool
+    differences: tuple[str, ...]
+    tiles: tuple[PlacedTile, ...]
+    sets: tuple[tuple[int, ...], ...]
+    by_referee: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class CountAlert(Event):
+    kind: ClassVar[EventKind] = EventKind.COUNT_ALERT
+    turn: int
+    table: int
+    racks: int
+    pool: int
+    expected: int
+    disqualified: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class RackRevealed(Event):
+    kind: ClassVar[EventKind] = EventKind.RACK_REVEALED
+    player: str
+    codes: tuple[str, ...]
+    expected: int  # tiles the count says the rack holds
+    photo: str | None
+    reading: str | None
+    doubts: tuple[Doubt, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class GameScored(Event):
+    kind: ClassVar[EventKind] = EventKind.GAME_SCORED
+    end: str  # "empty-rack" | "pool-out"
+    winner: str
+    scores: tuple[tuple[str, int], ...]
+    wins: tuple[tuple[str, int], ...] | None
+
+
+EVENT_TYPES: dict[EventKind, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
+        TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
+    )
+}
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
+    """Rebuild an event from its recorded kind and payload; refuses unknown or missing fields."""
+    try:
+        event_kind = EventKind(kind)
+    except ValueError:
+        raise EventDataError(f"unknown event kind {kind!r}") from None
+    cls = EVENT_TYPES[event_kind]
+    if not isinstance(payload, dict):
+        raise EventDataError(f"event {kind!r}: payload must be an object, got {payload!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    missing, extra = names - set(payload), set(payload) - names
+    if missing or extra:
+        raise EventDataError(
+            f"event {kind!r}: missing fields {sorted(missing)!r}, unexpected fields {sorted(extra)!r}"
+        )
+    return cls(**{name: _from_json(payload[name]) for name in names})
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 2)  # pixel positions: 0.01 px is plenty, and keeps the JSON stable
+    return value
+
+
+def _from_json(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_from_json(v) for v in value)
+    return value

@@ -1,0 +1,140 @@
+"""A whole 4-player game from rendered frames: the real photo reader, the emulated timer box on a
+real pty driven through pyserial, the rules core, and a real SQLite records file.
+
+The recorded game (examples/demo/game.json) has legal turns, two draws, a turn that runs out of
+time with an invalid set (penalty, a wrong restore, then the right one), a joker swapped out and
+played on, and an empty rack that ends the game; the losers' racks are read off the table.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from controller.adapters.recorded_game import GameScript
+from controller.cli import main
+from controller.game.events import (
+    GameScored, RackRevealed, RestoreChecked, TableRead, TurnEnded, TurnJudged, TurnStarted,
+)
+from controller.game.machine import TableState
+from controller.records import Records
+from controller.records.views import semantic_log
+from controller.rules import scoring
+from controller.rules.tiles import parse_tiles
+
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "demo" / "game.json"
+GOLDEN = Path(__file__).with_name("golden") / "demo-events.json"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo")
+    code = main(["demo", "--out", str(out), "--quiet"])
+    records = Records(out / "demo.sqlite", create=False)
+    game = records.latest_game()
+    yield code, out, records, game, records.events(game)
+    records.close()
+
+
+def test_the_demo_game_finishes_with_an_intact_record(demo):
+    code, out, records, game, events = demo
+    assert code == 0
+    report = records.verify(game)
+    assert report.ok and report.events == len(events)
+    assert isinstance(events[-1], GameScored)
+
+
+def test_every_verdict_is_the_one_the_script_expects(demo):
+    _, _, _, _, events = demo
+    script = GameScript.load(SCRIPT)
+    verdicts = [e for e in events if isinstance(e, TurnJudged)]
+    assert [(v.player, v.outcome) for v in verdicts] == [(t.player, t.expect) for t in script.turns]
+
+
+def test_the_tables_read_are_the_tables_laid(demo):
+    _, _, _, _, events = demo
+    script = GameScript.load(SCRIPT)
+    reads = [TableState(e.tiles, e.sets).melds for e in events if isinstance(e, TableRead) and e.purpose == "turn"]
+    laid = [tuple(tuple(m) for m in turn.table.codes()) for turn in script.turns]
+    assert [sorted(r) for r in reads] == [sorted(m) for m in laid]
+
+
+def test_the_penalty_turn_ran_out_of_time_and_was_restored_after_a_wrong_try(demo):
+    _, _, _, _, events = demo
+    ended = {e.turn: e.cause for e in events if isinstance(e, TurnEnded)}
+    assert ended[6] == "expired" and all(cause == "button" for turn, cause in ended.items() if turn != 6)
+    checks = [e for e in events if isinstance(e, RestoreChecked)]
+    assert [c.matches for c in checks] == [False, True]
+    assert any("B1" in d for d in checks[0].differences)
+    penalty = next(e for e in events if isinstance(e, TurnJudged) and e.outcome == "penalty")
+    assert penalty.draw == 3 and set(penalty.restore_to_rack) == {"B1", "B2"}
+
+
+def test_the_joker_swap_is_read_where_the_joker_lay(demo):
+    _, _, _, _, events = demo
+    joker_turn = next(e for e in events if isinstance(e, TurnJudged) and e.turn == 7)
+    assert sorted(joker_turn.played) == ["O4", "O5", "R4"] and joker_turn.outcome == "legal"
+    read = [e for e in events if isinstance(e, TableRead) and e.purpose == "turn"][6]
+    melds = TableState(read.tiles, read.sets).melds
+    assert ("R3", "R4", "R5") in melds and ("O4", "O5", "J") in melds
+
+
+def test_racks_are_read_off_the_table_and_scored_by_the_rules_core(demo):
+    _, _, _, _, events = demo
+    script = GameScript.load(SCRIPT)
+    revealed = {e.player: e.codes for e in events if isinstance(e, RackRevealed)}
+    assert {p: sorted(c) for p, c in revealed.items()} == {p: sorted(c) for p, c in script.racks.items()}
+    assert all(len(e.codes) == e.expected for e in events if isinstance(e, RackRevealed))
+    expected = scoring.score_game(scoring.GameRecord(
+        players=script.players, starter="Ann", end=scoring.GameEnd.EMPTY_RACK, winner="Cat",
+        racks={p: parse_tiles(c) for p, c in script.racks.items()},
+        opened={"Ann": True, "Ben": False, "Cat": True, "Dan": True}, penalties={"Ben": 1}), "classic")
+    scored = events[-1]
+    assert scored.winner == "Cat" and dict(scored.scores) == expected.scores
+
+
+def test_every_turn_has_its_photos_and_readings_in_the_record(demo):
+    _, _, records, _, events = demo
+    for event in events:
+        if isinstance(event, TurnStarted):
+            assert records.photo(event.photo).mime == "image/jpeg"
+        if isinstance(event, TableRead):
+            assert records.photo(event.photo) is not None
+            assert len(records.reading(event.reading).reading["tiles"]) == len(event.tiles)
+
+
+def test_the_audit_page_of_the_penalty_turn_shows_photos_and_why(demo):
+    _, out, *_ = demo
+    page = (out / "audit-turn-6.html").read_text()
+    assert page.count("data:image/jpeg;base64,") >= 3  # start, end, restore checks
+    assert "penalty" in page and "invalid-set" in page and "B1 B2" in page
+
+
+def test_the_event_log_matches_the_golden_file(demo):
+    _, _, _, _, events = demo
+    log = semantic_log(events)
+    if os.environ.get("TILEREF_UPDATE_GOLDEN"):
+        GOLDEN.write_text(json.dumps(log, indent=1) + "\n")
+    assert log == json.loads(GOLDEN.read_text())
+
+
+def test_a_referee_correction_of_a_rack_is_recorded_and_rescored(demo, tmp_path, capsys):
+    import shutil
+
+    _, out, records, game, events = demo
+    copy = tmp_path / "copy.sqlite"
+    records.db.execute("PRAGMA wal_checkpoint(FULL)")
+    shutil.copy(out / "demo.sqlite", copy)
+    before = dict(events[-1].scores)
+    assert main(["correct", "--db", str(copy), "--game", str(game), "--rack", "Ann", "--tiles", "K5 K6 B13 O9",
+                 "--note", "the joker was Dan's"]) == 0
+    with Records(copy, create=False) as again:
+        assert again.verify(game).ok
+        tail = again.events(game)[-2:]
+    assert tail[0].kind.value == "referee-correction" and tail[0].note == "the joker was Dan's"
+    after = dict(tail[1].scores)
+    assert after["Ann"] == before["Ann"] + 30 and after["Cat"] == before["Cat"] - 30
+    assert main(["correct", "--db", str(copy), "--game", str(game), "--rack", "Cat", "--tiles", "K5"]) == 2
+    assert "Cat" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+"""`tileref play` wired to real parts: a folder of images as the camera, an emulated box on its own
+pty that the test presses (as players would), the real reader, and an SQLite file; then a
+second `play --resume` continues the same game."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import cv2
+import pytest
+
+from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+from controller.game.events import TurnJudged
+from controller.game.machine import State, fold
+from controller.records import Records
+from firmware_bridge.emulator_process import EmulatorProcess
+
+
+def wait_for(db, predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if db.exists():
+            try:
+                with Records(db, create=False) as records:
+                    events = records.events(records.latest_game())
+                if predicate(events):
+                    return events
+            except Exception:  # the file is being created by the other process
+                pass
+        time.sleep(0.05)
+    raise AssertionError("the game did not get there in time")
+
+
+def test_play_with_a_folder_camera_and_the_box_on_a_pty(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    renderer = SceneRenderer(SceneLayout(seed=5))
+    cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
+    db = tmp_path / "club.sqlite"
+    with EmulatorProcess(clock_rate=5) as box:
+        command = [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", box.port,
+                   "--variant", "japan-2017", "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
+        player = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            wait_for(db, lambda ev: fold(ev).state is State.DEALING)
+            box.press("A")  # dealt
+            wait_for(db, lambda ev: fold(ev).state is State.TURN_RUNNING)
+            time.sleep(1.0)  # the turn is recorded first, then the clock starts: a player presses after that
+            box.press("1")  # Ann ends her turn: the three tiles are her opening
+            events = wait_for(db, lambda ev: any(isinstance(e, TurnJudged) for e in ev) and
+                              fold(ev).state is State.TURN_RUNNING)
+        finally:
+            player.send_signal(signal.SIGINT)
+            output = player.communicate(timeout=30)[0].decode()
+        assert player.returncode == 130, output
+        verdict = next(e for e in events if isinstance(e, TurnJudged))
+        assert verdict.player == "Ann" and verdict.outcome == "legal" and sorted(verdict.played) == ["K10", "K11", "K12"]
+
+        # the table stays as it is; Ben's turn was running when play stopped: resume it
+        resumed = subprocess.Popen(command[:command.index("--variant")] + ["--db", str(db), "--resume"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            wait_for(db, lambda ev: sum(isinstance(e, TurnJudged) for e in ev) == 1 and
+                     any(e.kind.value == "timer-incident" for e in ev))
+            time.sleep(1.0)
+            box.press("2")  # Ben plays nothing: he draws
+            events = wait_for(db, lambda ev: sum(isinstance(e, TurnJudged) for e in ev) == 2)
+        finally:
+            resumed.send_signal(signal.SIGINT)
+            output = resumed.communicate(timeout=30)[0].decode()
+    second = [e for e in events if isinstance(e, TurnJudged)][1]
+    assert second.player == "Ben" and second.outcome == "draw", output
+    with Records(db, create=False) as records:
+        assert len(records.games()) == 1 and records.verify(1).ok
+        model = fold(records.events(1))
+    assert model.racks == (11, 15) and model.tiles_counted == 106
+
+
+@pytest.mark.parametrize("spec", ["/dev/no-such-serial-port"])
+def test_play_with_a_missing_timer_port_is_bad_input(tmp_path, spec, capsys):
+    from controller.cli import main
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "a.png"), SceneRenderer(SceneLayout(width=320, height=200, tile_width=20)).render(Scene(())))
+    code = main(["play", "--camera", str(frames), "--timer", spec, "--players", "A,B", "--db", str(tmp_path / "g.sqlite")])
+    assert code == 2 and spec in capsys.readouterr().err

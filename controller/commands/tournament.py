@@ -22,7 +22,11 @@ from controller.tournament import (
     score_hanchan,
     standings,
 )
+from controller.game.events import EventKind
+from controller.records import Records
+from controller.records.errors import RecordsError
 from controller.tournament.errors import InputFileError
+from controller.tournament.model import RummikubGameResult
 from controller.tournament.files import read_players_csv, read_results_csv, read_results_json, result_from_entry
 from controller.tournament.mahjong import parse_hanchan, scores_json, format_score
 from controller.tournament.model import GameKind
@@ -34,7 +38,7 @@ from controller.tournament.render import (
     standings_text,
 )
 
-ERRORS: tuple[type[BaseException], ...] = (TournamentError,)
+ERRORS: tuple[type[BaseException], ...] = (TournamentError, RecordsError)
 
 
 def _read(path: str, what: str) -> str:
@@ -150,6 +154,28 @@ def cmd_import(args, reader, what) -> int:
     return 0
 
 
+def played_game_result(records: Records, play_game: int, game: str) -> RummikubGameResult:
+    """The last score a table recorded for one game (after any referee correction), as the
+    result of tournament game `game`. A game whose hash chain is broken is refused."""
+    records.require_intact(play_game)
+    scored = [event for event in records.events(play_game) if event.kind is EventKind.GAME_SCORED]
+    if not scored:
+        raise InputFileError(f"game {play_game} in {str(records.path)!r} has not been scored yet")
+    final = scored[-1]
+    return RummikubGameResult(game=game, scores=dict(final.scores), winner=final.winner)
+
+
+def cmd_import_play(args) -> int:
+    with Records(args.play_db, create=False) as records:
+        result = played_game_result(records, args.play_game, args.game)
+    with TournamentStore(args.db) as store:
+        store.load(args.name)
+        store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}")
+    scores = ", ".join(f"{name} {points:+d}" for name, points in result.scores.items())
+    print(f"recorded {args.game} from table game {args.play_game}: winner {result.winner}; {scores}")
+    return 0
+
+
 def cmd_disqualify(args) -> int:
     with TournamentStore(args.db) as store:
         event = store.disqualify(args.name, args.round, args.table, args.reason)
@@ -262,6 +288,14 @@ def register(subparsers) -> None:
     p.add_argument("file")
     _db(p)
     p.set_defaults(handler=lambda a: cmd_import(a, read_results_csv, "results CSV"))
+
+    p = sub.add_parser("import-play", help="enter a game scored by `tileref play` from its records")
+    p.add_argument("name")
+    p.add_argument("--game", required=True, help="the tournament game, e.g. R1-T2-G1")
+    p.add_argument("--play-db", required=True, help="the table's SQLite records file")
+    p.add_argument("--play-game", type=int, required=True, help="the game id in that file")
+    _db(p)
+    p.set_defaults(handler=cmd_import_play)
 
     p = sub.add_parser("disqualify", help="warsaw: disqualify every player at a table (tile count wrong)")
     p.add_argument("name")

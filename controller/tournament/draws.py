@@ -6,7 +6,7 @@ who drew what, so the stored record can be read back and re-run.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .model import DrawEntry
 
@@ -77,21 +77,12 @@ def draw_tables_avoiding(
 
 def dice_seats(players: Sequence[str], rng: random.Random) -> tuple[list[str], list[DrawEntry]]:
     """Seed 003: seats 1, 2, 3, 4 from the highest die down; tied players roll again."""
-    entries: list[DrawEntry] = []
 
-    def order(group: list[str]) -> list[str]:
-        rolls = {player: rng.randint(1, 6) for player in group}
-        for player in group:
-            entries.append(DrawEntry(player, f"die {rolls[player]}", "seat"))
-        result: list[str] = []
-        for value in sorted(set(rolls.values()), reverse=True):
-            tied = [p for p in group if rolls[p] == value]
-            result.extend(order(tied) if len(tied) > 1 else tied)
-        return result
+    def roll(player: str) -> tuple[int, str]:
+        value = rng.randint(1, 6)
+        return value, f"die {value}"
 
-    seated = order(list(players))
-    entries.extend(DrawEntry(p, "seat order", f"seat {i}") for i, p in enumerate(seated, start=1))
-    return seated, entries
+    return _seats_highest_first(players, roll)
 
 
 def tile_seats(players: Sequence[str], rng: random.Random) -> tuple[list[str], list[DrawEntry]]:
@@ -99,16 +90,28 @@ def tile_seats(players: Sequence[str], rng: random.Random) -> tuple[list[str], l
     highest; equal numbers draw again."""
     pool = list(RUMMIKUB_TILE_VALUES)
     rng.shuffle(pool)
+
+    def draw(player: str) -> tuple[int, str]:
+        value = pool.pop()
+        return value, f"tile {'joker' if value == JOKER else value}"
+
+    return _seats_highest_first(players, draw)
+
+
+def _seats_highest_first(
+    players: Sequence[str], draw: Callable[[str], tuple[int, str]]
+) -> tuple[list[str], list[DrawEntry]]:
+    """Seat players by what each draws, highest first; tied players draw again among
+    themselves. Every draw and the resulting seats are recorded."""
     entries: list[DrawEntry] = []
 
     def order(group: list[str]) -> list[str]:
-        drawn = {player: pool.pop() for player in group}
+        drawn = {player: draw(player) for player in group}
         for player in group:
-            tile = "joker" if drawn[player] == JOKER else str(drawn[player])
-            entries.append(DrawEntry(player, f"tile {tile}", "seat"))
+            entries.append(DrawEntry(player, drawn[player][1], "seat"))
         result: list[str] = []
-        for value in sorted(set(drawn.values()), reverse=True):
-            tied = [p for p in group if drawn[p] == value]
+        for value in sorted({value for value, _ in drawn.values()}, reverse=True):
+            tied = [p for p in group if drawn[p][0] == value]
             result.extend(order(tied) if len(tied) > 1 else tied)
         return result
 

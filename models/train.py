@@ -48,11 +48,11 @@ class Recipe:
     real_crop_repeats: int = 6
     cls_epochs: int = 6
     cls_batch: int = 128
-    det_steps: int = 1600
+    det_steps: int = 2400
     det_batch: int = 12
     det_patch: int = 256
     det_long_side: int = 640
-    det_real_weight: int = 3  # each real photo counts as this many synthetic images
+    det_real_weight: int = 5  # each real photo counts as this many synthetic images
     seed: int = 20261122
 
 

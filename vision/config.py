@@ -15,12 +15,15 @@ DETECT_STRIDE = 16  # the detector input is padded to a multiple of this
 @dataclass(frozen=True)
 class VisionConfig:
     detect_long_side: int = 640  # the frame is resized so its long side is this before detection
-    detect_min_tile_width: float = 22.0  # detector pixels; a median tile narrower than this ...
+    # The first look misses some of the smallest tiles, so its median runs high: 26, not
+    # the 22 the detector reads well, still sends a full 1080p table to the second look.
+    detect_min_tile_width: float = 26.0  # detector pixels; a median tile narrower than this ...
     detect_max_tile_width: float = 80.0  # ... or wider than this makes the detector look again
     detect_tile_width: float = 40.0  # at the size that brings the median tile to this width
     detect_min_long_side: int = 320  # bounds of that second look (time and memory)
     detect_max_long_side: int = 1600
     core_threshold: float = 0.6  # probability above which a pixel is in a tile's core (tuned on training photos)
+    core_peak_threshold: float = 0.9  # a core's middle; two of these in one core blob are two tiles run together
     # A core blob is grown by this to give the face. 1/CORE_SHRINK would be exact for a
     # perfect net; the trained net's cores come out about 20% larger (median over the
     # training photos), so the factor is calibrated there (never on held-out photos).
@@ -28,6 +31,7 @@ class VisionConfig:
     face_threshold: float = 0.5  # probability above which a pixel is on a tile face
     face_grow: float = 1.0  # same calibration for the outline of a lone tile's face blob
     min_core_pixels: int = 4  # smaller blobs (at detector resolution) are noise
+    core_fragment_ratio: float = 0.25  # a core blob under this share of the largest core on its face blob is a crumb
     min_tile_side: float = 6.0  # detector-resolution pixels; narrower quads are dropped
     max_tile_aspect: float = 1.7  # long/short side of a core blob; one tile's is ~1.35, two side by side ~2
     tile_aspect: float = 0.74  # face width / height

@@ -8,6 +8,7 @@ Shrinking is what keeps tiles that touch in a meld apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -25,6 +26,14 @@ class TileCandidate:
     def center(self) -> tuple[float, float]:
         x, y = self.corners.mean(axis=0)
         return float(x), float(y)
+
+
+class _CoreBlob(NamedTuple):
+    rect: tuple  # cv2.minAreaRect of the blob, detector pixels x 2
+    score: float  # mean core probability
+    area: int  # pixels
+    peaks: int  # tile middles inside it (see _peaks_per_core)
+    face_blob: int  # label of the face blob it lies on (0: none)
 
 
 def resize_for_detector(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
@@ -63,24 +72,33 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     face_prob = _sigmoid(cv2.resize(maps[0].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR))
     core_prob = _sigmoid(cv2.resize(maps[1].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR))
     count, labels, stats, _ = cv2.connectedComponentsWithStats((core_prob > config.core_threshold).astype(np.uint8), connectivity=4)
+    peaks = _peaks_per_core(core_prob, labels, count, config)
     face_count, face_labels, face_stats, _ = cv2.connectedComponentsWithStats((face_prob > config.face_threshold).astype(np.uint8), connectivity=4)
     blobs = []
     for label in range(1, count):
         if stats[label, cv2.CC_STAT_AREA] < config.min_core_pixels:
             continue
         x0, y0, bw, bh = stats[label, :4]
-        sub = labels[y0: y0 + bh, x0: x0 + bw] == label
-        ys, xs = np.nonzero(sub)
+        mask = labels[y0: y0 + bh, x0: x0 + bw] == label
+        ys, xs = np.nonzero(mask)
         points = np.c_[xs + x0, ys + y0].astype(np.float32) + 0.5
-        score = float(core_prob[y0: y0 + bh, x0: x0 + bw][sub].mean())
-        blobs.append((cv2.minAreaRect(points), score, (x0, y0, sub)))
+        blobs.append(_CoreBlob(
+            rect=cv2.minAreaRect(points), score=float(core_prob[y0: y0 + bh, x0: x0 + bw][mask].mean()),
+            area=int(mask.sum()), peaks=int(peaks[label]),
+            face_blob=int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
+    blobs = _without_core_fragments(blobs, config)
     single_core = _typical_core(blobs, config)
     found: list[tuple[tuple, float, int]] = []  # (face rect, score, face blob label)
-    for rect, score, (x0, y0, sub) in blobs:
-        faces = _faces_of_blob(rect, config, single_core)
-        bh, bw = sub.shape
-        blob = int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][sub]).argmax()) if len(faces) == 1 else 0
-        found += [(face, score, blob) for face in faces]
+    cores_on_face = np.bincount([b.face_blob for b in blobs], minlength=face_count)
+    for core in blobs:
+        # A lone core on a face blob shaped like one tile is one tile, however its core came
+        # out; but two tiles side by side also make a face blob of about a tile's aspect, and
+        # their cores, run together, still show two middles.
+        alone = (core.face_blob > 0 and cores_on_face[core.face_blob] == 1 and core.peaks <= 1
+                 and _one_tile_shaped(face_stats[core.face_blob], face_labels, core.face_blob, config))
+        faces = [core.rect] if alone else _faces_of_blob(core.rect, config, single_core)
+        blob = core.face_blob if len(faces) == 1 else 0
+        found += [(face, core.score, blob) for face in faces]
     cores_per_face = np.bincount([b for _, _, b in found], minlength=face_count)
     out: list[TileCandidate] = []
     h, w = image_shape[:2]
@@ -103,9 +121,49 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     return tuple(out)
 
 
+def _peaks_per_core(core_prob: np.ndarray, labels: np.ndarray, count: int, config: VisionConfig) -> np.ndarray:
+    """How many tile middles (core_peak_threshold, fair size) each core blob holds.
+
+    Two neighbours' cores can join over a low ridge while each middle stays near 1, and
+    the face blob of two tiles side by side has about one tile's aspect; the peaks tell.
+    """
+    peak_count, peaks, peak_stats, _ = cv2.connectedComponentsWithStats((core_prob > config.core_peak_threshold).astype(np.uint8), connectivity=4)
+    area = peak_stats[1:, cv2.CC_STAT_AREA]
+    # every peak pixel is a core pixel, so any one of its pixels names its core blob
+    first = np.unique(peaks.ravel(), return_index=True)[1][1:]
+    core_of_peak = labels.ravel()[first]
+    largest = np.zeros(count, dtype=np.int64)
+    np.maximum.at(largest, core_of_peak, area)
+    fair = (area >= config.min_core_pixels) & (area >= config.core_fragment_ratio * largest[core_of_peak])
+    return np.bincount(core_of_peak[fair], minlength=count)
+
+
+def _without_core_fragments(blobs: list[_CoreBlob], config: VisionConfig) -> list[_CoreBlob]:
+    """Drop core blobs far smaller than the largest core on the same face blob.
+
+    A big lone tile's core can break into a main blob and crumbs (a joker's face printing);
+    neighbouring tiles of one set have cores of about the same size, so crumbs are not tiles.
+    """
+    largest: dict[int, int] = {}
+    for core in blobs:
+        largest[core.face_blob] = max(largest.get(core.face_blob, 0), core.area)
+    return [core for core in blobs if core.face_blob == 0 or core.area >= config.core_fragment_ratio * largest[core.face_blob]]
+
+
+def _one_tile_shaped(stats, face_labels, face_blob: int, config: VisionConfig) -> bool:
+    x0, y0, bw, bh = stats[:4]
+    ys, xs = np.nonzero(face_labels[y0: y0 + bh, x0: x0 + bw] == face_blob)
+    _, size, _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
+    return _tile_shaped(size, config)
+
+
+def _tile_shaped(size, config: VisionConfig) -> bool:
+    return min(size) > 0 and max(size) / min(size) < config.max_tile_aspect
+
+
 def _typical_core(blobs, config: VisionConfig) -> tuple[float, float] | None:
     """Median (width, height) of the core blobs that are plainly one tile each."""
-    sizes = [sorted(rect[1]) for rect, _, _ in blobs if min(rect[1]) > 0 and max(rect[1]) / min(rect[1]) <= config.max_tile_aspect]
+    sizes = [sorted(core.rect[1]) for core in blobs if min(core.rect[1]) > 0 and max(core.rect[1]) / min(core.rect[1]) <= config.max_tile_aspect]
     if len(sizes) < 3:
         return None
     w, h = np.median(np.array(sizes), axis=0)

@@ -47,14 +47,16 @@ class TileSegNet(nn.Module):
 class TileClassNet(nn.Module):
     def __init__(self):
         super().__init__()
+        # the first conv keeps full crop resolution: the strokes that tell 1 from 7 and 11
+        # from 12 are a pixel or two wide in a 40 x 56 crop of a small tile
         self.features = nn.Sequential(
-            _conv(3, 16, stride=2), _conv(16, 32), nn.MaxPool2d(2),  # 14 x 10
-            _conv(32, 48), _conv(48, 48), nn.MaxPool2d(2),  # 7 x 5
-            _conv(48, 64),
+            _conv(3, 24), _conv(24, 32, stride=2), _conv(32, 48), nn.MaxPool2d(2),  # 14 x 10
+            _conv(48, 64), _conv(64, 64), nn.MaxPool2d(2),  # 7 x 5
+            _conv(64, 96),
         )
         # flatten, not global pooling: where the number sits on the face tells up from down
         self.classifier = nn.Sequential(
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 7 * 5, 128), nn.ReLU(inplace=True), nn.Linear(128, CLASS_COUNT)
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 7 * 5, 128), nn.ReLU(inplace=True), nn.Linear(128, CLASS_COUNT)
         )
 
     def forward(self, x):

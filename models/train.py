@@ -45,8 +45,8 @@ MODELS_DIR = REPO / "models"
 class Recipe:
     det_synth_images: int = 600
     cls_synth_tables: int = 120
-    real_crop_repeats: int = 6
-    cls_epochs: int = 6
+    real_crop_repeats: int = 8
+    cls_epochs: int = 8
     cls_batch: int = 128
     det_steps: int = 2400
     det_batch: int = 12

@@ -69,21 +69,20 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     the face blob itself gives the sharper outline; in a meld the faces run together, so
     the core, grown back, gives it.
     """
-    face_prob = _sigmoid(cv2.resize(maps[0].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR))
-    core_prob = _sigmoid(cv2.resize(maps[1].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((core_prob > config.core_threshold).astype(np.uint8), connectivity=4)
-    peaks = _peaks_per_core(core_prob, labels, count, config)
-    face_count, face_labels, face_stats, _ = cv2.connectedComponentsWithStats((face_prob > config.face_threshold).astype(np.uint8), connectivity=4)
+    # thresholds compared in logit space: the sigmoid of a whole 4K map is needless work
+    face_logit = cv2.resize(maps[0].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    core_logit = cv2.resize(maps[1].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((core_logit > _logit(config.core_threshold)).astype(np.uint8), connectivity=4)
+    peaks = _peaks_per_core(core_logit, labels, count, config)
+    face_count, face_labels, face_stats, _ = cv2.connectedComponentsWithStats((face_logit > _logit(config.face_threshold)).astype(np.uint8), connectivity=4)
     blobs = []
     for label in range(1, count):
         if stats[label, cv2.CC_STAT_AREA] < config.min_core_pixels:
             continue
         x0, y0, bw, bh = stats[label, :4]
         mask = labels[y0: y0 + bh, x0: x0 + bw] == label
-        ys, xs = np.nonzero(mask)
-        points = np.c_[xs + x0, ys + y0].astype(np.float32) + 0.5
         blobs.append(_CoreBlob(
-            rect=cv2.minAreaRect(points), score=float(core_prob[y0: y0 + bh, x0: x0 + bw][mask].mean()),
+            rect=_mask_rect(mask, x0, y0), score=float(_sigmoid(core_logit[y0: y0 + bh, x0: x0 + bw][mask]).mean()),
             area=int(mask.sum()), peaks=int(peaks[label]),
             face_blob=int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
     blobs = _without_core_fragments(blobs, config)
@@ -105,10 +104,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     for face, score, blob in found:
         if blob > 0 and cores_per_face[blob] == 1:
             x0, y0, bw, bh = face_stats[blob, :4]
-            ys, xs = np.nonzero(face_labels[y0: y0 + bh, x0: x0 + bw] == blob)
-            xs, ys = xs + x0, ys + y0
-            outline = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32) + 0.5)
-            (fx, fy), (fw, fh), fa = outline
+            (fx, fy), (fw, fh), fa = _mask_rect(face_labels[y0: y0 + bh, x0: x0 + bw] == blob, x0, y0)
             if min(fw, fh) > 0 and max(fw, fh) / min(fw, fh) < config.max_tile_aspect:
                 face = ((fx, fy), (fw * config.face_grow, fh * config.face_grow), fa)
         if min(face[1]) < config.min_tile_side:
@@ -121,21 +117,26 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     return tuple(out)
 
 
-def _peaks_per_core(core_prob: np.ndarray, labels: np.ndarray, count: int, config: VisionConfig) -> np.ndarray:
+def _logit(p: float) -> float:
+    return float(np.log(p / (1.0 - p)))
+
+
+def _peaks_per_core(core_logit: np.ndarray, labels: np.ndarray, count: int, config: VisionConfig) -> np.ndarray:
     """How many tile middles (core_peak_threshold, fair size) each core blob holds.
 
     Two neighbours' cores can join over a low ridge while each middle stays near 1, and
     the face blob of two tiles side by side has about one tile's aspect; the peaks tell.
     """
-    peak_count, peaks, peak_stats, _ = cv2.connectedComponentsWithStats((core_prob > config.core_peak_threshold).astype(np.uint8), connectivity=4)
-    area = peak_stats[1:, cv2.CC_STAT_AREA]
-    # every peak pixel is a core pixel, so any one of its pixels names its core blob
-    first = np.unique(peaks.ravel(), return_index=True)[1][1:]
-    core_of_peak = labels.ravel()[first]
+    peak_count, peaks, peak_stats, _ = cv2.connectedComponentsWithStats((core_logit > _logit(config.core_peak_threshold)).astype(np.uint8), connectivity=4)
+    area = peak_stats[:, cv2.CC_STAT_AREA]
+    # every pixel of a peak lies in one core blob, so the largest core label over it names that blob
+    on_peak = peaks > 0
+    core_of_peak = np.zeros(peak_count, dtype=np.int64)
+    np.maximum.at(core_of_peak, peaks[on_peak], labels[on_peak])
     largest = np.zeros(count, dtype=np.int64)
-    np.maximum.at(largest, core_of_peak, area)
-    fair = (area >= config.min_core_pixels) & (area >= config.core_fragment_ratio * largest[core_of_peak])
-    return np.bincount(core_of_peak[fair], minlength=count)
+    np.maximum.at(largest, core_of_peak[1:], area[1:])
+    fair = (area[1:] >= config.min_core_pixels) & (area[1:] >= config.core_fragment_ratio * largest[core_of_peak[1:]])
+    return np.bincount(core_of_peak[1:][fair], minlength=count)
 
 
 def _without_core_fragments(blobs: list[_CoreBlob], config: VisionConfig) -> list[_CoreBlob]:
@@ -152,9 +153,15 @@ def _without_core_fragments(blobs: list[_CoreBlob], config: VisionConfig) -> lis
 
 def _one_tile_shaped(stats, face_labels, face_blob: int, config: VisionConfig) -> bool:
     x0, y0, bw, bh = stats[:4]
-    ys, xs = np.nonzero(face_labels[y0: y0 + bh, x0: x0 + bw] == face_blob)
-    _, size, _ = cv2.minAreaRect(np.c_[xs, ys].astype(np.float32))
+    _, size, _ = _mask_rect(face_labels[y0: y0 + bh, x0: x0 + bw] == face_blob, x0, y0)
     return _tile_shaped(size, config)
+
+
+def _mask_rect(mask: np.ndarray, x0: int, y0: int) -> tuple:
+    """cv2.minAreaRect of the centres of a blob's pixels, from its outline only (same hull, far fewer points)."""
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    points = (np.vstack([c.reshape(-1, 2) for c in contours]) + (x0 + 0.5, y0 + 0.5)).astype(np.float32)
+    return cv2.minAreaRect(points)
 
 
 def _tile_shaped(size, config: VisionConfig) -> bool:
@@ -202,6 +209,9 @@ def _faces_of_blob(rect, config: VisionConfig, single_core: tuple[float, float] 
         face_w = face_h * config.tile_aspect if single_core is None else single_core[0] * grow
         step, core_step = face_w, face_w / grow
     n = int(round((long_side - core_step) / step + 1))
+    # neighbours' centres lie a face apart; much closer, the blob is one tile nearer the camera
+    while n >= 2 and (long_side - core_step) / (n - 1) < config.min_split_spacing * step:
+        n -= 1
     if n < 2:
         return [((cx, cy), (rw * grow, rh * grow), angle)]
     spacing = (long_side - core_step) / (n - 1)

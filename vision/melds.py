@@ -32,7 +32,7 @@ class TileGroup:
 def _axes(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     right = (quad[1] - quad[0]) + (quad[2] - quad[3])
     up = (quad[0] - quad[3]) + (quad[1] - quad[2])
-    return right / max(np.linalg.norm(right), 1e-9), up / max(np.linalg.norm(up), 1e-9)
+    return right / max(math.hypot(*right), 1e-9), up / max(math.hypot(*up), 1e-9)
 
 
 def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]]:

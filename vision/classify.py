@@ -37,14 +37,21 @@ class TileGuess:
 def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, config: VisionConfig) -> tuple[TileGuess, ...]:
     if not candidates:
         return ()
-    crops = np.stack([rectify(image, c.corners) for c in candidates])
+    quads = [(k, quad) for k, c in enumerate(candidates) for quad in (c.corners, *c.other_turns)]
+    crops = np.stack([rectify(image, quad) for _, quad in quads])
     logits = np.concatenate([model(normalise_crops(crops[i: i + _BATCH])) for i in range(0, len(crops), _BATCH)])
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
+    best: dict[int, tuple[float, np.ndarray, np.ndarray]] = {}
+    for (k, quad), probs in zip(quads, p):
+        sureness = float(probs[:NOT_A_TILE].max())  # of one code in one orientation, and of a tile
+        if k not in best or sureness > best[k][0]:
+            best[k] = (sureness, quad, probs)
     out = []
-    for cand, probs in zip(candidates, p):
+    for k, cand in enumerate(candidates):
+        _, quad, probs = best[k]
         tile_p = float(1.0 - probs[NOT_A_TILE])
         code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
-        out.append(TileGuess(cand.corners, tile_p, code_orientation, cand.score))
+        out.append(TileGuess(quad, tile_p, code_orientation, cand.score))
     return tuple(out)

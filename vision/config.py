@@ -37,6 +37,8 @@ class VisionConfig:
     tile_aspect: float = 0.74  # face width / height
     merged_area_ratio: float = 1.6  # a core blob this many times the frame's typical core is several tiles
     min_split_spacing: float = 0.6  # cutting a blob into tiles whose centres lie closer than this many faces apart is refused
+    unsure_angle_aspect: float = 1.15  # a face squarer than this (a tile's is ~1.35) has an unsure angle ...
+    angle_tries: int = 12  # ... so the classifier also reads it turned in 180/angle_tries-degree steps and keeps the surest
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     alternatives: int = 3  # runner-up codes reported per tile
     meld_gap: float = 0.35  # max edge-to-edge gap between neighbours in a set, in tile widths (sets lie further apart)

@@ -21,6 +21,9 @@ from .geometry import order_upright
 class TileCandidate:
     corners: np.ndarray  # (4, 2) image pixels, TL TR BR BL with the top towards the image top
     score: float  # mean core probability of the blob
+    # Other quads to try when the face came out nearly square, so its angle is a guess:
+    # tile-shaped, same area and centre, turned in even steps (the classifier picks)
+    other_turns: tuple[np.ndarray, ...] = ()
 
     @property
     def center(self) -> tuple[float, float]:
@@ -113,8 +116,21 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         centre = quad.mean(axis=0)
         if not (0 <= centre[0] < w and 0 <= centre[1] < h):
             continue
-        out.append(TileCandidate(order_upright(quad), score))
+        out.append(TileCandidate(order_upright(quad), score, _other_turns(face, scale, config)))
     return tuple(out)
+
+
+def _other_turns(face, scale: float, config: VisionConfig) -> tuple[np.ndarray, ...]:
+    (cx, cy), (fw, fh), angle = face
+    if min(fw, fh) <= 0 or max(fw, fh) / min(fw, fh) >= config.unsure_angle_aspect:
+        return ()
+    width = np.sqrt(fw * fh * config.tile_aspect)
+    step = 180.0 / config.angle_tries
+    turns = []
+    for k in range(1, config.angle_tries):
+        quad = cv2.boxPoints(((cx, cy), (width, width / config.tile_aspect), angle + k * step)).astype(np.float64) / scale
+        turns.append(order_upright(quad))
+    return tuple(turns)
 
 
 def _logit(p: float) -> float:

@@ -1,0 +1,59 @@
+"""A face whose rectangle came out nearly square has an unsure angle: the classifier reads it
+turned in steps too and keeps the surest reading, which also gives the tile's real angle."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify import classify
+from vision.codes import CODES
+from vision.config import DEFAULT_CONFIG
+from vision.detect import TileCandidate, candidates_from_maps
+from vision.geometry import order_upright
+from vision.models import CLASSIFIER_FILE, load_model
+from vision.synth import render_table
+
+
+def _width_axis_angle(quad: np.ndarray) -> float:
+    dx, dy = quad[1] - quad[0]
+    return float(np.degrees(np.arctan2(dy, dx))) % 180.0
+
+
+def _angle_apart(a: float, b: float) -> float:
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
+
+
+@pytest.mark.parametrize("rotation", [35.0, 60.0, 125.0], ids=["turned-35", "turned-60", "turned-125"])
+def test_a_tile_given_a_square_box_at_the_wrong_angle_is_read_at_its_own(rotation):
+    r = render_table([["B8"]], 640, 480, seed=4, layout="scatter", hands=0, perspective_deg=0, rotation_deg=rotation, blur=0.0)
+    (tile,) = r.tiles
+    cx, cy = tile.center
+    side = float(np.sqrt(abs(cv2.contourArea(tile.corners.astype(np.float32)))))
+    square = ((cx, cy), (side, side), 0.0)  # the kind of box a round blob gives, square to the image
+    config = DEFAULT_CONFIG
+    width = np.sqrt(side * side * config.tile_aspect)
+    turns = tuple(order_upright(cv2.boxPoints(((cx, cy), (width, width / config.tile_aspect), k * 180.0 / config.angle_tries)).astype(np.float64))
+                  for k in range(1, config.angle_tries))
+    candidate = TileCandidate(order_upright(cv2.boxPoints(square).astype(np.float64)), 1.0, turns)
+    (guess,) = classify(r.image, (candidate,), load_model(CLASSIFIER_FILE, 1), config)
+    assert CODES[int(guess.code_probabilities.argmax())] == "B8"
+    assert _angle_apart(_width_axis_angle(guess.corners), _width_axis_angle(tile.corners)) <= 180.0 / config.angle_tries
+
+
+def _maps(face_box, core_box) -> np.ndarray:
+    face = np.full((60, 80), -8.0, np.float32)
+    core = np.full((60, 80), -8.0, np.float32)
+    x0, y0, x1, y1 = face_box
+    face[y0 // 2: y1 // 2, x0 // 2: x1 // 2] = 8.0
+    x0, y0, x1, y1 = core_box
+    core[y0 // 2: y1 // 2, x0 // 2: x1 // 2] = 8.0
+    return np.stack([face, core])
+
+
+def test_only_a_nearly_square_face_gets_other_turns_to_try():
+    (square,) = candidates_from_maps(_maps((50, 30, 90, 70), (60, 40, 80, 60)), 1.0, DEFAULT_CONFIG, (120, 160))
+    (tile_shaped,) = candidates_from_maps(_maps((56, 24, 84, 62), (62, 34, 78, 54)), 1.0, DEFAULT_CONFIG, (120, 160))
+    assert len(square.other_turns) == DEFAULT_CONFIG.angle_tries - 1
+    assert tile_shaped.other_turns == ()

@@ -90,6 +90,14 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
             face_blob=int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
     blobs = _without_core_fragments(blobs, config)
     single_core = _typical_core(blobs, config)
+    face_rects: dict[int, tuple] = {}  # face blob label -> its rectangle, each fitted once
+
+    def face_rect(face_blob: int) -> tuple:
+        if face_blob not in face_rects:
+            x0, y0, bw, bh = face_stats[face_blob, :4]
+            face_rects[face_blob] = _mask_rect(face_labels[y0: y0 + bh, x0: x0 + bw] == face_blob, x0, y0)
+        return face_rects[face_blob]
+
     found: list[tuple[tuple, float, int]] = []  # (face rect, score, face blob label)
     cores_on_face = np.bincount([b.face_blob for b in blobs], minlength=face_count)
     for core in blobs:
@@ -97,7 +105,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         # out; but two tiles side by side also make a face blob of about a tile's aspect, and
         # their cores, run together, still show two middles.
         alone = (core.face_blob > 0 and cores_on_face[core.face_blob] == 1 and core.peaks <= 1
-                 and _one_tile_shaped(face_stats[core.face_blob], face_labels, core.face_blob, config))
+                 and _tile_shaped(face_rect(core.face_blob)[1], config))
         faces = [core.rect] if alone else _faces_of_blob(core.rect, config, single_core)
         blob = core.face_blob if len(faces) == 1 else 0
         found += [(face, core.score, blob) for face in faces]
@@ -106,9 +114,8 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     h, w = image_shape[:2]
     for face, score, blob in found:
         if blob > 0 and cores_per_face[blob] == 1:
-            x0, y0, bw, bh = face_stats[blob, :4]
-            (fx, fy), (fw, fh), fa = _mask_rect(face_labels[y0: y0 + bh, x0: x0 + bw] == blob, x0, y0)
-            if min(fw, fh) > 0 and max(fw, fh) / min(fw, fh) < config.max_tile_aspect:
+            (fx, fy), (fw, fh), fa = face_rect(blob)
+            if _tile_shaped((fw, fh), config):
                 face = ((fx, fy), (fw * config.face_grow, fh * config.face_grow), fa)
         if min(face[1]) < config.min_tile_side:
             continue
@@ -165,12 +172,6 @@ def _without_core_fragments(blobs: list[_CoreBlob], config: VisionConfig) -> lis
     for core in blobs:
         largest[core.face_blob] = max(largest.get(core.face_blob, 0), core.area)
     return [core for core in blobs if core.face_blob == 0 or core.area >= config.core_fragment_ratio * largest[core.face_blob]]
-
-
-def _one_tile_shaped(stats, face_labels, face_blob: int, config: VisionConfig) -> bool:
-    x0, y0, bw, bh = stats[:4]
-    _, size, _ = _mask_rect(face_labels[y0: y0 + bh, x0: x0 + bw] == face_blob, x0, y0)
-    return _tile_shaped(size, config)
 
 
 def _mask_rect(mask: np.ndarray, x0: int, y0: int) -> tuple:

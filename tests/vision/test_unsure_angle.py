@@ -9,7 +9,7 @@ import pytest
 from vision.classify import classify
 from vision.codes import CODES
 from vision.config import DEFAULT_CONFIG
-from vision.detect import TileCandidate, candidates_from_maps
+from vision.detect import TileCandidate, _other_turns, candidates_from_maps
 from vision.geometry import order_upright
 from vision.models import CLASSIFIER_FILE, load_model
 from vision.synth import render_table
@@ -33,10 +33,7 @@ def test_a_tile_given_a_square_box_at_the_wrong_angle_is_read_at_its_own(rotatio
     side = float(np.sqrt(abs(cv2.contourArea(tile.corners.astype(np.float32)))))
     square = ((cx, cy), (side, side), 0.0)  # the kind of box a round blob gives, square to the image
     config = DEFAULT_CONFIG
-    width = np.sqrt(side * side * config.tile_aspect)
-    turns = tuple(order_upright(cv2.boxPoints(((cx, cy), (width, width / config.tile_aspect), k * 180.0 / config.angle_tries)).astype(np.float64))
-                  for k in range(1, config.angle_tries))
-    candidate = TileCandidate(order_upright(cv2.boxPoints(square).astype(np.float64)), 1.0, turns)
+    candidate = TileCandidate(order_upright(cv2.boxPoints(square).astype(np.float64)), 1.0, _other_turns(square, 1.0, config))
     (guess,) = classify(r.image, (candidate,), load_model(CLASSIFIER_FILE, 1), config)
     assert CODES[int(guess.code_probabilities.argmax())] == "B8"
     assert _angle_apart(_width_axis_angle(guess.corners), _width_axis_angle(tile.corners)) <= 180.0 / config.angle_tries

@@ -120,7 +120,8 @@ def main() -> int:
           f"turn: {accepted.tile_count} of 56")
     print(f"  of which: frames to a still table {statistics.median(p['settle_ms'] for p in parts):.0f} ms "
           f"(median {statistics.median(p['frames'] for p in parts):.0f} frames), "
-          f"reading {statistics.median(p['read_ms'] for p in parts):.0f} ms")
+          f"reading {statistics.median(p['read_ms'] for p in parts):.0f} ms "
+          f"(median {statistics.median(p['reads'] for p in parts):.0f} frames read and fused)")
     return 0
 
 

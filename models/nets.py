@@ -1,4 +1,4 @@
-"""The two networks behind `tileref read` (torch; training only, inference runs their ONNX export).
+"""The networks behind `tileref read` and the settle check (torch; training only, inference runs their ONNX export).
 
 TileSegNet: a light U-Net that marks, at half the input resolution, every pixel of a tile
 face (channel 0) and of the face shrunk to its middle (channel 1, "core"); cores of
@@ -61,3 +61,26 @@ class TileClassNet(nn.Module):
 
     def forward(self, x):
         return self.classifier(self.features(x))
+
+
+class OccluderNet(nn.Module):
+    """Marks what covers the table (hands, arms, sleeves, phones, cups) on a grid at 1/4 of a
+    192-pixel frame. Tiny on purpose: it runs on every frame while the table settles. Dilated
+    convs at 1/8 see most of the frame, because a forearm is told from a wood plank of the
+    same colour by its shape and where it comes from, not by its colour."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(_conv(3, 24, stride=2), _conv(24, 32, stride=2), _conv(32, 32))  # 1/4
+        self.context = nn.Sequential(
+            _conv(32, 64, stride=2), _conv(64, 64, dilation=2), _conv(64, 64, dilation=4), _conv(64, 64, dilation=8),
+        )  # 1/8
+        self.lateral = nn.Conv2d(64, 32, 1)
+        self.fuse = _conv(32, 32)
+        self.head = nn.Conv2d(32, 1, 1)
+
+    def forward(self, x):
+        near = self.stem(x)
+        far = self.context(near)
+        return self.head(self.fuse(near + self.lateral(F.interpolate(far, size=near.shape[-2:], mode="bilinear",
+                                                                     align_corners=False))))

@@ -1,11 +1,11 @@
 """The real photo set (Roboflow Universe rummikue/rummikub-nvypk-8cwem v1, CC BY 4.0) and its
-fixed train / held-out split.
+frozen three-way split.
 
 Labels are polygons; a tile is taken as the minimum-area rectangle around its polygon.
 Class ids index data.yaml's alphabetical `names` list ("black_1", "black_10", ...), so
-they are always mapped through that list. Held-out photos are listed by file stem in
-models/holdout.txt (about a fifth of the photos, chosen once with a seeded shuffle) and
-are never used for training.
+they are always mapped through that list. The split lives in models/split/: `train.txt`
+(trained on), `validation.txt` (everything is chosen on these) and `test.txt` (frozen:
+neither trained on nor looked at to choose anything), one file stem per line.
 """
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from vision.geometry import order_upright
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"
-HOLDOUT_LIST = Path(__file__).resolve().parent / "holdout.txt"
+SPLIT_DIR = Path(__file__).resolve().parent / "split"
+SPLITS = ("train", "validation", "test")
 
 _COLOUR_LETTER = {"black": "K", "blue": "B", "orange": "O", "red": "R"}
 
@@ -75,12 +76,24 @@ def all_photos(dataset: Path = DEFAULT_DATASET) -> list[Photo]:
     return [load_photo(dataset, p, names) for p in images]
 
 
-def holdout_stems() -> set[str]:
-    return {line.strip() for line in HOLDOUT_LIST.read_text().splitlines() if line.strip() and not line.startswith("#")}
+def split_stems(split: str) -> set[str]:
+    if split not in SPLITS:
+        raise ValueError(f"split {split!r} is not one of {SPLITS}")
+    lines = (SPLIT_DIR / f"{split}.txt").read_text().splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+def load_splits(dataset: Path = DEFAULT_DATASET) -> dict[str, list[Photo]]:
+    """{"train": [...], "validation": [...], "test": [...]}; a photo in no list is an error."""
+    stems = {split: split_stems(split) for split in SPLITS}
+    photos = all_photos(dataset)
+    unlisted = [p.stem for p in photos if not any(p.stem in s for s in stems.values())]
+    if unlisted:
+        raise ValueError(f"photos in {str(dataset)!r} not in any split of {str(SPLIT_DIR)!r}: {unlisted[:3]}")
+    return {split: [p for p in photos if p.stem in stems[split]] for split in SPLITS}
 
 
 def load_split(dataset: Path = DEFAULT_DATASET) -> tuple[list[Photo], list[Photo]]:
-    """(training photos, held-out photos)."""
-    held = holdout_stems()
-    photos = all_photos(dataset)
-    return [p for p in photos if p.stem not in held], [p for p in photos if p.stem in held]
+    """(training photos, validation photos) for the tile models' recipe. The test split is left out."""
+    splits = load_splits(dataset)
+    return splits["train"], splits["validation"]

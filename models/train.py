@@ -1,4 +1,5 @@
-"""Train the two models `tileref read` ships: models/tile_seg.onnx and models/tile_cls.onnx.
+"""Train the models tileref ships: models/tile_seg.onnx and models/tile_cls.onnx (`tileref read`),
+models/occluder.onnx (is anything over the table?, models/occluder_train.py).
 
 One command, from the repository root, after `pip install -e '.[train]'`:
 
@@ -9,7 +10,7 @@ Data (details in docs/vision.md):
 - synthetic tables drawn by vision/synth.py (seeded, so the same every run);
 - the real photos in ../shared/datasets/rummikub-photos (CC BY 4.0, Roboflow Universe
   project rummikue/rummikub-nvypk-8cwem v1), except the photos listed in
-  models/holdout.txt, which are never trained on (they are the validation set).
+  models/split/validation.txt and models/split/test.txt, which are never trained on.
 
 Everything is seeded; torch runs with deterministic settings on CPU.
 """
@@ -34,8 +35,9 @@ from vision.codes import CLASS_COUNT, CODE_INDEX, NOT_A_TILE  # noqa: E402
 from vision.config import CORE_SHRINK, CROP_HEIGHT, CROP_WIDTH  # noqa: E402
 from vision.detect import detector_tensor  # noqa: E402
 from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify  # noqa: E402
-from vision.synth import random_melds, render_table  # noqa: E402
+from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
 
+from models.occluder_train import OCCLUDER_SMOKE, OccluderRecipe, train_occluder  # noqa: E402
 from models.realdata import DEFAULT_DATASET, load_split  # noqa: E402
 
 MODELS_DIR = REPO / "models"
@@ -44,7 +46,7 @@ MODELS_DIR = REPO / "models"
 @dataclass(frozen=True)
 class Recipe:
     det_synth_images: int = 600
-    cls_synth_tables: int = 120
+    cls_synth_tables: int = 160
     real_crop_repeats: int = 8
     cls_epochs: int = 8
     cls_batch: int = 128
@@ -53,6 +55,9 @@ class Recipe:
     det_patch: int = 256
     det_long_side: int = 640
     det_real_weight: int = 5  # each real photo counts as this many synthetic images
+    # Share of synthetic tables drawn in another edition and typeface (vision.synth.training_designs:
+    # every edition and font family but the held-out ones); the rest keep the original look.
+    designs_share: float = 0.6
     seed: int = 20261122
 
 
@@ -62,7 +67,11 @@ SMOKE = Recipe(det_synth_images=4, cls_synth_tables=2, real_crop_repeats=1, cls_
 # ------------------------------------------------------------------ synthetic data
 
 
-def _det_sample(seed: int, long_side: int):
+def _designs(rng, share: float) -> dict:
+    return training_designs() if rng.random() < share else {}
+
+
+def _det_sample(seed: int, long_side: int, designs_share: float = 0.0):
     rng = np.random.default_rng(seed)
     aspect = rng.choice([16 / 9, 4 / 3, 3 / 4, 1.0])
     w = int(long_side * rng.uniform(0.8, 1.25))
@@ -74,18 +83,18 @@ def _det_sample(seed: int, long_side: int):
         melds = random_melds(rng, int(rng.integers(60, 107)))
     else:
         melds = random_melds(rng, int(rng.integers(1, 60)))
-    r = render_table(melds, w, h, seed=seed)
+    r = render_table(melds, w, h, seed=seed, **_designs(rng, designs_share))
     quads = [order_upright(t.corners) for t in r.tiles if t.visible > 0.5]
     return r.image, quads
 
 
-def _cls_sample(seed: int):
+def _cls_sample(seed: int, designs_share: float = 0.0):
     """Crops of every tile of one synthetic table, each with a known orientation, plus negatives."""
     rng = np.random.default_rng(seed)
     w = int(rng.choice([1280, 1600, 1920]))
     h = int(w * rng.choice([9 / 16, 3 / 4]))
     melds = random_melds(rng, int(rng.integers(40, 107)))
-    r = render_table(melds, w, h, seed=seed)
+    r = render_table(melds, w, h, seed=seed, **_designs(rng, designs_share))
     crops, masks = [], []
     for t in r.tiles:
         if t.visible < 0.7:
@@ -208,7 +217,7 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
 
     rng = np.random.default_rng(recipe.seed)
     t0 = time.time()
-    seeds = [recipe.seed + 1000 + i for i in range(recipe.cls_synth_tables)]
+    seeds = [(recipe.seed + 1000 + i, recipe.designs_share) for i in range(recipe.cls_synth_tables)]
     crops, masks = [], []
     for c, m in _pool_map(_cls_sample, seeds, workers):
         crops += c
@@ -310,7 +319,7 @@ def train_detector(recipe: Recipe, train_photos, out_path: Path, workers: int, l
 
     rng = np.random.default_rng(recipe.seed + 7)
     t0 = time.time()
-    args = [(recipe.seed + 50000 + i, recipe.det_long_side) for i in range(recipe.det_synth_images)]
+    args = [(recipe.seed + 50000 + i, recipe.det_long_side, recipe.designs_share) for i in range(recipe.det_synth_images)]
     samples = _pool_map(_det_sample, args, workers)
     synth_n = len(samples)
     for photo in train_photos:
@@ -363,7 +372,7 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="a few steps of everything, into models/work/smoke")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--out", type=Path, default=None, help="where the .onnx files go (default models/)")
-    parser.add_argument("--only", choices=["classifier", "detector"], default=None)
+    parser.add_argument("--only", choices=["classifier", "detector", "occluder"], default=None)
     parser.add_argument("--workers", type=int, default=2, help="processes drawing synthetic data")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (1 is faster on a busy machine)")
     args = parser.parse_args(argv)
@@ -374,6 +383,11 @@ def main(argv=None) -> int:
 
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
+    if args.only in (None, "classifier", "detector") and not args.smoke:
+        families = training_families()
+        if len(families) < 2:
+            parser.error(f"only {families} typeface families found: install the training fonts first "
+                         f"(models/install_training_fonts.sh; the held-out family is {HELD_OUT_FAMILY!r})")
     train_photos, holdout = load_split(args.dataset)
     if args.smoke:
         train_photos = train_photos[:2]
@@ -382,11 +396,14 @@ def main(argv=None) -> int:
     def log(msg):
         print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
 
-    log(f"{len(train_photos)} training photos, {len(holdout)} held out (never trained on)")
+    log(f"{len(train_photos)} training photos, {len(holdout)} validation photos (never trained on); the test split is not loaded")
     if args.only in (None, "classifier"):
         train_classifier(recipe, train_photos, out / "tile_cls.onnx", args.workers, log)
     if args.only in (None, "detector"):
         train_detector(recipe, train_photos, out / "tile_seg.onnx", args.workers, log)
+    if args.only in (None, "occluder"):
+        train_occluder(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), train_photos, out / "occluder.onnx",
+                       args.workers, log, _pool_map, _export)
     log(f"done: {out}")
     return 0
 

@@ -7,6 +7,7 @@ run them all. vision never imports controller.
 from .config import DEFAULT_CONFIG, VisionConfig
 from .errors import ImageReadError, ImageWriteError, ModelLoadError, VisionError
 from .image import load_image
+from .occluders import OccluderRegion, Occluders, find_occluders
 from .pipeline import TableReader, find_tiles, read_image, read_path
 from .reading import SetReading, TableReading, TileReading
 
@@ -15,12 +16,15 @@ __all__ = [
     "ImageReadError",
     "ImageWriteError",
     "ModelLoadError",
+    "OccluderRegion",
+    "Occluders",
     "SetReading",
     "TableReader",
     "TableReading",
     "TileReading",
     "VisionConfig",
     "VisionError",
+    "find_occluders",
     "find_tiles",
     "load_image",
     "read_image",

@@ -10,6 +10,9 @@ CROP_HEIGHT = 56
 # touching tiles in a meld give separate blobs; a blob is grown back by its inverse.
 CORE_SHRINK = 0.5
 DETECT_STRIDE = 16  # the detector input is padded to a multiple of this
+# The occluder net sees the frame small: a hand is large, and settling runs on every frame.
+OCCLUDER_LONG_SIDE = 192
+OCCLUDER_STRIDE = 8  # its input is padded to a multiple of this; its output is 1/4 of its input
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,12 @@ class VisionConfig:
     meld_angle_tolerance_deg: float = 20.0  # max angle between neighbours in one set
     low_confidence: float = 0.6  # tiles below this are named in a warning
     threads: int = 2  # onnxruntime intra-op threads
+    # Something over the table (hand, arm, sleeve, phone, cup): models/occluder.onnx marks it per
+    # cell of a 1/4-resolution grid; thresholds chosen on the validation photos (models/README.md).
+    occluder_threshold: float = 0.5  # probability above which a cell is covered
+    occluder_min_share: float = 0.006  # share of the frame a covered blob needs to count
+    occluder_change_level: int = 24  # with a reference: a cell whose colour moved less than this is unchanged
+    occluder_edge_margin: float = 0.08  # a region this close to a frame edge (share of the frame) reaches in from it
 
 
 DEFAULT_CONFIG = VisionConfig()

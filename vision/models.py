@@ -11,6 +11,7 @@ from .errors import ModelLoadError
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = MODELS_DIR / "tile_seg.onnx"
 CLASSIFIER_FILE = MODELS_DIR / "tile_cls.onnx"
+OCCLUDER_FILE = MODELS_DIR / "occluder.onnx"
 
 
 class OnnxModel:

@@ -1,43 +1,110 @@
 """Synthetic table photos with known answers: Rummikub tiles laid out in melds.
 
 `render_table(melds)` draws a table seen from above or at a slant, on a procedural wood,
-cloth, felt or plastic top, under uneven light, with optional shadows, hands and blur,
-and returns the image together with the ground truth (each tile's code, face corners
-and meld). It needs only numpy and OpenCV, so tests and the game flow can render frames
-at run time; the same seed always gives the same image.
+cloth, felt or plastic top, under uneven light, with optional shadows, hands, glare and
+blur, and returns the image together with the ground truth (each tile's code, face
+corners and meld). It needs only numpy and OpenCV, so tests and the game flow can render
+frames at run time; the same seed always gives the same image.
 
-Fonts are OpenCV's built-in Hershey faces (several faces, weights, slants and
-stretches), so nothing is downloaded or bundled.
+Tile sets differ between clubs, so the look of the tiles is data: an edition
+(`vision.tile_designs`) and a typeface family for the numbers (`vision.typefaces`), which
+`vision.tile_faces` draws onto each face. By default numbers use OpenCV's built-in Hershey
+faces and the "original" edition, which need nothing installed. One family and one
+edition are kept out of training (`HELD_OUT_FAMILY`, `HELD_OUT_EDITION`) to measure how
+the reader copes with a design it never saw; `training_designs()` and `unseen_designs()`
+are the style keywords for either side. This module is the renderer's one entry: the
+design modules' public names are importable from here as well.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 import cv2
 import numpy as np
 
 from .codes import CODES, JOKER_CODE
+from .tile_designs import (  # noqa: F401 - Edition, Ink, JokerDesign, training_editions re-exported
+    BGR,
+    EDITIONS,
+    HELD_OUT_EDITION,
+    TILE_ASPECT,
+    Edition,
+    Ink,
+    JokerDesign,
+    training_editions,
+)
+from .tile_faces import TileFaceStyle, table_face_style, tile_face  # noqa: F401 - TileFaceStyle re-exported
+from .typefaces import (  # noqa: F401 - the rest re-exported; _glyph for the glyph tests
+    HELD_OUT_FAMILY,
+    HERSHEY,
+    FontFace,
+    FontSource,
+    _glyph,
+    font_families,
+    training_families,
+)
 
-TILE_ASPECT = 0.74  # face width / height of a real tile (measured on the photos)
+__all__ = [
+    "BACKGROUNDS",
+    "EDITIONS",
+    "HELD_OUT_EDITION",
+    "HELD_OUT_FAMILY",
+    "HERSHEY",
+    "LAYOUTS",
+    "RANDOM",
+    "TILE_ASPECT",
+    "WOOD_TONES",
+    "Edition",
+    "FontFace",
+    "FontSource",
+    "Ink",
+    "JokerDesign",
+    "Rendered",
+    "RenderedTile",
+    "Style",
+    "TileFaceStyle",
+    "font_families",
+    "random_melds",
+    "render_table",
+    "table_face_style",
+    "tile_face",
+    "training_designs",
+    "training_editions",
+    "training_families",
+    "unseen_designs",
+]
 
 BACKGROUNDS = ("wood", "cloth", "felt", "plastic")
 LAYOUTS = ("rows", "scatter")
 
-# BGR ink of each colour letter; varied per render so no single shade is learned.
-_INK = {
-    "K": (30, 30, 32),
-    "B": (185, 95, 20),
-    "O": (30, 135, 240),
-    "R": (45, 35, 205),
-}
-_HERSHEY_FACES = (
-    cv2.FONT_HERSHEY_SIMPLEX,
-    cv2.FONT_HERSHEY_DUPLEX,
-    cv2.FONT_HERSHEY_TRIPLEX,
-    cv2.FONT_HERSHEY_COMPLEX,
-)
+# Asks a design option (edition, font family, wood tone, glare) to be drawn from the seed.
+RANDOM = "random"
+
+# Wood table tops, base colour ranges (BGR). "classic" is the range the renderer always drew.
+WOOD_TONES: Mapping[str, tuple[BGR, BGR]] = MappingProxyType({
+    "classic": ((20, 50, 90), (80, 120, 180)),
+    "birch": ((150, 195, 215), (185, 222, 242)),
+    "maple": ((110, 160, 200), (145, 190, 228)),
+    "oak": ((70, 120, 165), (100, 150, 195)),
+    "cherry": ((40, 70, 135), (65, 100, 170)),
+    "teak": ((30, 65, 110), (50, 90, 140)),
+    "walnut": ((20, 35, 55), (40, 55, 85)),
+    "grey-wash": ((120, 125, 125), (165, 168, 168)),
+})
+
+
+def training_designs() -> dict:
+    """Style keywords for training tables: any design but the held-out family and edition."""
+    return dict(edition=RANDOM, font_family=RANDOM, exclude_editions=(HELD_OUT_EDITION,),
+                exclude_families=(HELD_OUT_FAMILY,), wood=RANDOM, glare=RANDOM)
+
+
+def unseen_designs() -> dict:
+    """Style keywords for the "unseen design" figures: the held-out family on the held-out edition."""
+    return dict(edition=HELD_OUT_EDITION, font_family=HELD_OUT_FAMILY, wood=RANDOM, glare=RANDOM)
 
 
 @dataclass(frozen=True)
@@ -76,7 +143,13 @@ class Rendered:
 
 @dataclass(frozen=True)
 class Style:
-    """Everything random about a render; unset fields are drawn from the seed."""
+    """Everything random about a render; unset fields are drawn from the seed.
+
+    The design fields (edition ... glare) are the exception: unset, they keep the look the
+    renderer always had (and draw nothing from the seed, so old seeds give the same images);
+    `RANDOM` draws them from the seed, on a stream of their own so that the same seed lays
+    out the same table whatever design it is drawn in.
+    """
 
     background: str | None = None  # one of BACKGROUNDS
     layout: str | None = None  # "rows": melds in rows like a table in play; "scatter": melds anywhere at any angle
@@ -91,6 +164,12 @@ class Style:
     hands: int | None = None  # number of hands / occluders
     jpeg: int | None = None  # JPEG quality, 0 for none
     tile_jitter_deg: float | None = None  # per-tile rotation wobble inside a meld
+    edition: str | None = None  # tile set design, a key of EDITIONS or RANDOM; None: "original"
+    font_family: str | None = None  # typeface of the numbers, a key of font_families() or RANDOM; None: HERSHEY
+    exclude_editions: tuple[str, ...] = ()  # never drawn by edition=RANDOM (the held-out one when training)
+    exclude_families: tuple[str, ...] = ()  # never drawn by font_family=RANDOM
+    wood: str | None = None  # wood tone, a key of WOOD_TONES or RANDOM; None: "classic"
+    glare: int | str | None = None  # glare spots on table and tiles, or RANDOM (0-3); None: none
 
     @staticmethod
     def random(rng: np.random.Generator, **given) -> "Style":
@@ -113,7 +192,38 @@ class Style:
             tile_jitter_deg=float(rng.uniform(0, 3)),
         )
         drawn.update({k: v for k, v in given.items() if v is not None})
+        for key in ("exclude_editions", "exclude_families"):
+            if key in drawn:
+                drawn[key] = (drawn[key],) if isinstance(drawn[key], str) else tuple(drawn[key])
         return Style(**drawn)
+
+    def resolve_design(self, rng: np.random.Generator) -> "Style":
+        """This style with every RANDOM design field drawn and every design name checked."""
+        editions = _allowed("edition", self.edition, tuple(EDITIONS), self.exclude_editions, "EDITIONS")
+        # a family may be excluded without being installed: which fonts exist is up to the machine
+        families = _allowed("font family", self.font_family, tuple(font_families()), self.exclude_families,
+                            "font_families() (training fonts: models/install_training_fonts.sh, Pillow)",
+                            check_excluded=False)
+        woods = _allowed("wood tone", self.wood, tuple(WOOD_TONES), (), "WOOD_TONES")
+        edition = editions[int(rng.integers(len(editions)))] if self.edition == RANDOM else self.edition
+        family = families[int(rng.integers(len(families)))] if self.font_family == RANDOM else self.font_family
+        wood = woods[int(rng.integers(len(woods)))] if self.wood == RANDOM else self.wood
+        glare = int(rng.integers(0, 4)) if self.glare == RANDOM else int(self.glare or 0)
+        return replace(self, edition=edition or "original", font_family=family or HERSHEY,
+                       wood=wood or "classic", glare=glare)
+
+
+def _allowed(what: str, given: str | None, names: tuple[str, ...], excluded: Sequence[str], where: str,
+             check_excluded: bool = True):
+    """The names RANDOM may draw; refuses a name that does not exist (a misspelt exclusion
+    would let a held-out design into training)."""
+    for name in ([given] if given not in (None, RANDOM) else []) + (list(excluded) if check_excluded else []):
+        if name not in names:
+            raise ValueError(f"unknown {what} {name!r}; expected RANDOM or one of {where}: {list(names)}")
+    left = tuple(n for n in names if n not in set(excluded))
+    if given == RANDOM and not left:
+        raise ValueError(f"every {what} is excluded; nothing left to draw")
+    return left
 
 
 def render_table(
@@ -126,7 +236,8 @@ def render_table(
     """Draw `melds` (lists of codes; a one-tile list is a lone tile) on a table photo.
 
     Style keywords are the fields of `Style` (background, layout, perspective_deg, ...);
-    any left out are drawn from `seed`.
+    any left out are drawn from `seed`, except the design fields (edition, font_family,
+    wood, glare), which default to the original look. `Rendered.style` holds what was drawn.
     """
     for meld in melds:
         for code in meld:
@@ -135,16 +246,17 @@ def render_table(
     if width < 64 or height < 64:
         raise ValueError(f"image size {width}x{height} is too small to draw tiles on")
     rng = np.random.default_rng(seed)
-    chosen = Style.random(rng, **style)
+    chosen = Style.random(rng, **style).resolve_design(np.random.default_rng([seed, _DESIGN_STREAM]))
 
-    image = _background(rng, chosen.background, width, height)
+    image = _background(rng, chosen.background, width, height, chosen.wood)
     placements = _layout(rng, melds, chosen, width, height)
     plane_to_image = _camera(rng, chosen.perspective_deg, width, height, placements)
-    tiles = _draw_tiles(rng, image, melds, placements, plane_to_image)
+    tiles = _draw_tiles(rng, image, melds, placements, plane_to_image, chosen)
     occluded = np.zeros((height, width), np.uint8)
     _shadows(rng, image, chosen.shadows)
     _hands(rng, image, occluded, chosen.hands, tiles)
     _lighting(rng, image, chosen.light)
+    _glare(rng, image, chosen.glare, tiles)
     _degrade(rng, image, chosen, width)
     if chosen.jpeg:
         ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(chosen.jpeg)])
@@ -153,6 +265,9 @@ def render_table(
         RenderedTile(t.code, t.corners, t.meld, t.position, _visible_share(occluded, t.corners)) for t in tiles
     )
     return Rendered(image, final, tuple(tuple(m) for m in melds), chosen.__dict__.copy())
+
+
+_DESIGN_STREAM = 0x7E5167  # second word of the seed of the stream RANDOM designs are drawn from
 
 
 def random_melds(rng: np.random.Generator, tiles: int = 106) -> list[list[str]]:
@@ -210,13 +325,14 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell: int) -> np.nda
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def _background(rng: np.random.Generator, kind: str, w: int, h: int) -> np.ndarray:
+def _background(rng: np.random.Generator, kind: str, w: int, h: int, wood: str | None = None) -> np.ndarray:
     if kind not in BACKGROUNDS:
         raise ValueError(f"unknown background {kind!r}; expected one of {BACKGROUNDS}")
     scale = max(w, h) / 1000.0
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "wood":
-        base = np.array(rng.uniform([20, 50, 90], [80, 120, 180]), np.float32)
+        lo, hi = WOOD_TONES[wood or "classic"]
+        base = np.array(rng.uniform(lo, hi), np.float32)
         angle = rng.uniform(0, math.pi)
         along = xx * math.cos(angle) + yy * math.sin(angle)
         across = -xx * math.sin(angle) + yy * math.cos(angle)
@@ -398,132 +514,20 @@ def _camera(rng, tilt_deg, w, h, placements) -> np.ndarray:
     return H
 
 
-# ---------------------------------------------------------------------- tiles
+# --------------------------------------------------------- tiles on the table
 
 
-@dataclass(frozen=True)
-class _TileFaceStyle:
-    cream: tuple[float, float, float]
-    face: int
-    weight: float
-    slant: float
-    stretch: float
-    logo: bool
-    ring: bool
-
-
-def _face_style(rng) -> _TileFaceStyle:
-    cream = tuple(float(v) for v in rng.uniform([200, 225, 232], [238, 248, 255]))
-    return _TileFaceStyle(
-        cream=cream,
-        face=int(rng.choice(_HERSHEY_FACES)),
-        weight=float(rng.uniform(0.8, 1.6)),
-        slant=float(rng.normal(0, 0.06)),
-        stretch=float(rng.uniform(0.85, 1.2)),
-        logo=bool(rng.random() < 0.8),
-        ring=bool(rng.random() < 0.7),
-    )
-
-
-def _ink(rng, letter: str) -> tuple[float, float, float]:
-    base = np.array(_INK[letter], np.float32)
-    return tuple(float(v) for v in np.clip(base + rng.normal(0, 12, 3), 0, 255))
-
-
-def tile_face(code: str, height: int, rng: np.random.Generator, face_style: _TileFaceStyle | None = None) -> np.ndarray:
-    """One upright tile face, BGRA, `height` pixels tall (alpha: the rounded outline)."""
-    fs = face_style or _face_style(rng)
-    th = int(height)
-    tw = max(8, int(round(th * TILE_ASPECT)))
-    face = np.zeros((th, tw, 4), np.uint8)
-    radius = max(2, int(0.09 * tw))
-    alpha = np.zeros((th, tw), np.uint8)
-    cv2.rectangle(alpha, (radius, 0), (tw - 1 - radius, th - 1), 255, -1)
-    cv2.rectangle(alpha, (0, radius), (tw - 1, th - 1 - radius), 255, -1)
-    for cx, cy in ((radius, radius), (tw - 1 - radius, radius), (radius, th - 1 - radius), (tw - 1 - radius, th - 1 - radius)):
-        cv2.circle(alpha, (cx, cy), radius, 255, -1, cv2.LINE_AA)
-    cream = np.array(fs.cream, np.float32)
-    gradient = np.linspace(1.02, 0.95, th, dtype=np.float32)[:, None, None]
-    body = np.clip(cream[None, None, :] * gradient * np.ones((th, tw, 1), np.float32), 0, 255)
-    # bevel: a slightly darker rim
-    rim = max(1, int(0.04 * tw))
-    inner = cv2.erode(alpha, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8))
-    body[inner == 0] *= 0.9
-    face[..., :3] = body.astype(np.uint8)
-    face[..., 3] = alpha
-    number_center = (tw / 2, th * 0.38)
-    if fs.ring:
-        ring_col = tuple(float(v) * 0.95 for v in fs.cream)
-        cv2.circle(face, (int(tw / 2), int(th * 0.40)), int(tw * 0.36), ring_col + (255,), -1, cv2.LINE_AA)
-    if fs.logo:
-        logo_col = tuple(float(v) for v in np.array(fs.cream) * np.array([0.75, 0.85, 0.92]))
-        scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_TRIPLEX, max(2, int(th * 0.06)))
-        (lw, lh), _ = cv2.getTextSize("Rummikub", cv2.FONT_HERSHEY_TRIPLEX, scale, 1)
-        cv2.putText(face, "Rummikub", (int(tw / 2 - lw / 2), int(th * 0.86)), cv2.FONT_HERSHEY_TRIPLEX,
-                    scale, logo_col + (255,), 1, cv2.LINE_AA)
-    if code == JOKER_CODE:
-        _draw_joker(face, rng, number_center, tw, th)
-    else:
-        _draw_number(face, rng, code, fs, number_center, tw, th)
-    face[..., 3] = alpha
-    return face
-
-
-def _draw_number(face, rng, code, fs: _TileFaceStyle, center, tw, th) -> None:
-    text = code[1:]
-    ink = _ink(rng, code[0])
-    # draw big on its own canvas, then scale into place: gives stretch and slant freedom
-    big_h = 96
-    scale = cv2.getFontScaleFromHeight(fs.face, big_h)
-    thick = max(2, int(round(big_h * 0.11 * fs.weight)))
-    (bw, bh), base = cv2.getTextSize(text, fs.face, scale, thick)
-    canvas = np.zeros((bh + base + 2 * thick + 8, bw + 2 * thick + 8), np.uint8)
-    cv2.putText(canvas, text, (thick + 4, bh + thick + 4), fs.face, scale, 255, thick, cv2.LINE_AA)
-    ys, xs = np.nonzero(canvas)
-    canvas = canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
-    target_h = th * rng.uniform(0.27, 0.34)
-    target_w = canvas.shape[1] * target_h / canvas.shape[0] * fs.stretch
-    if target_w > tw * 0.8:
-        target_h *= tw * 0.8 / target_w
-        target_w = tw * 0.8
-    src = np.float32([[0, 0], [canvas.shape[1], 0], [0, canvas.shape[0]]])
-    cx, cy = center
-    x0, y0 = cx - target_w / 2, cy - target_h / 2
-    dst = np.float32([[x0 + fs.slant * target_h, y0], [x0 + target_w + fs.slant * target_h, y0], [x0, y0 + target_h]])
-    M = cv2.getAffineTransform(src, dst)
-    mask = cv2.warpAffine(canvas, M, (tw, th), flags=cv2.INTER_AREA if target_h < canvas.shape[0] else cv2.INTER_LINEAR)
-    a = (mask.astype(np.float32) / 255.0)[..., None]
-    face[..., :3] = (face[..., :3] * (1 - a) + np.array(ink, np.float32) * a).astype(np.uint8)
-
-
-def _draw_joker(face, rng, center, tw, th) -> None:
-    ink = _ink(rng, "R" if rng.random() < 0.5 else "K")
-    col = ink + (255,)
-    cx, cy = int(center[0]), int(th * 0.40)
-    r = int(tw * rng.uniform(0.26, 0.32))
-    t = max(1, int(r * 0.12))
-    cv2.circle(face, (cx, cy), r, col, t, cv2.LINE_AA)
-    eye = max(1, int(r * 0.13))
-    cv2.circle(face, (cx - int(r * 0.38), cy - int(r * 0.25)), eye, col, -1, cv2.LINE_AA)
-    cv2.circle(face, (cx + int(r * 0.38), cy - int(r * 0.25)), eye, col, -1, cv2.LINE_AA)
-    cv2.ellipse(face, (cx, cy + int(r * 0.1)), (int(r * 0.55), int(r * 0.45)), 0, 20, 160, col, t, cv2.LINE_AA)
-    if rng.random() < 0.5:  # hair / hat strokes seen on some joker faces
-        for k in range(-2, 3):
-            x = cx + int(k * r * 0.3)
-            cv2.line(face, (x, cy - r), (x + int(k * r * 0.1), cy - int(r * 1.25)), col, max(1, t // 2), cv2.LINE_AA)
-
-
-def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray) -> list[RenderedTile]:
+def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray, style: Style | None = None) -> list[RenderedTile]:
     h_img, w_img = image.shape[:2]
     out: list[RenderedTile] = []
-    face_style = _face_style(rng)  # one physical set per table
+    face_style = table_face_style(rng, style and style.edition, style and style.font_family)  # one physical set per table
     side_dir = rng.normal(0, 0.3, 2) + [0, 1]
     thickness = rng.uniform(0.08, 0.16)
     shadow_off = rng.normal(0, 0.08, 2)
     for p in placements:
         code = melds[p.meld][p.position]
         tw = p.size
-        th = tw / TILE_ASPECT
+        th = tw / face_style.aspect
         c, s = math.cos(p.angle), math.sin(p.angle)
         # plane coordinates of the upright face corners TL, TR, BR, BL
         local = np.array([[-tw / 2, -th / 2], [tw / 2, -th / 2], [tw / 2, th / 2], [-tw / 2, th / 2]])
@@ -669,6 +673,35 @@ def _lighting(rng, image, gain) -> None:
     tint = np.array(rng.normal(1.0, 0.05, 3), np.float32)
     out = image.astype(np.float32) * (field[..., None] * float(gain or 1.0)) * tint
     image[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _glare(rng, image, count, tiles) -> None:
+    """Soft reflections of a lamp: glossy tile faces shine much more than the table."""
+    if not count:
+        return
+    h, w = image.shape[:2]
+    faces = np.zeros((h, w), np.float32)
+    for t in tiles:
+        cv2.fillConvexPoly(faces, np.round(t.corners).astype(np.int32), 1.0)
+    for _ in range(int(count)):
+        if tiles and rng.random() < 0.7:
+            cx, cy = np.array(tiles[int(rng.integers(len(tiles)))].center) + rng.normal(0, 0.01 * max(w, h), 2)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        sigma = rng.uniform(0.008, 0.04) * max(w, h)
+        long, angle = rng.uniform(1.0, 2.5), rng.uniform(0, math.pi)
+        strength = rng.uniform(0.2, 0.6)  # stronger glare wipes numbers out that the label still names
+        reach = 3 * sigma * long
+        x0, y0, x1, y1 = _roi(np.array([[cx - reach, cy - reach], [cx + reach, cy + reach]]), w, h, 0)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        u = (xx - cx) * math.cos(angle) + (yy - cy) * math.sin(angle)
+        v = -(xx - cx) * math.sin(angle) + (yy - cy) * math.cos(angle)
+        spot = np.exp(-0.5 * ((u / (sigma * long)) ** 2 + (v / sigma) ** 2))
+        gain = (strength * spot * (0.3 + 0.7 * faces[y0:y1, x0:x1]))[..., None]
+        roi = image[y0:y1, x0:x1].astype(np.float32)
+        image[y0:y1, x0:x1] = np.clip(roi + (255 - roi) * gain, 0, 255).astype(np.uint8)
 
 
 def _degrade(rng, image, style: Style, width: int) -> None:

@@ -2,11 +2,14 @@
 
 `open_camera(spec)` picks the source from the text the user gave (`0`, `rtsp://...`,
 `game.mp4`, `frames/`). Every source gives BGR frames (numpy arrays) through `read()`.
-A folder is a recorded session: its images in name order, then the last one again and
-again (a table that no longer changes is still).
+A folder is a camera that drops snapshots into it (or a recorded session): each read takes
+the next image in name order, including images that appeared since, and when there is no
+newer one the last image again (a table that no longer changes is still).
 """
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Protocol
 
@@ -58,28 +61,99 @@ class CaptureSource:
 
 
 class FolderSource:
-    def __init__(self, folder: Path) -> None:
+    """Images in a folder, in name order, as they arrive.
+
+    Hidden files (a leading dot) are skipped: camera apps and `rsync` write there first and
+    rename when done. A JPEG or PNG that starts right but has no end yet is still being
+    written: it is tried again for up to `write_grace` seconds (the last image stands in
+    meanwhile). Anything else that does not decode is bad input at once. Images named before
+    the last one taken are not gone back to: a camera names them in time order."""
+
+    def __init__(self, folder: Path, write_grace: float = 2.0) -> None:
         self.folder = folder
-        self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if not self.paths:
-            raise CameraError(f"camera folder {str(folder)!r} holds no images ({', '.join(IMAGE_SUFFIXES)})")
-        self.index = 0
+        self.write_grace = write_grace
+        self.taken: str | None = None  # name of the last image taken
+        self.pending: list[Path] = []
+        self.scanned: tuple[int, float] | None = None  # (folder mtime, when) of the last listing
+        self.late_since: tuple[Path, float] | None = None
         self.last: np.ndarray | None = None
+        self._scan()
+        if not self.pending:
+            raise CameraError(f"camera folder {str(folder)!r} holds no images ({', '.join(IMAGE_SUFFIXES)})")
+
+    def _scan(self) -> None:
+        try:
+            mtime = os.stat(self.folder).st_mtime_ns
+            names = sorted(e.name for e in os.scandir(self.folder)
+                           if not e.name.startswith(".") and Path(e.name).suffix.lower() in IMAGE_SUFFIXES)
+        except OSError as error:
+            raise CameraError(f"camera folder {str(self.folder)!r} cannot be listed: {error.strerror}") from None
+        self.scanned = (mtime, time.monotonic())
+        self.pending = [self.folder / n for n in names if self.taken is None or n > self.taken]
+
+    def _maybe_scan(self) -> None:
+        """List the folder again when it changed (or, on file systems with a coarse clock, every second)."""
+        try:
+            mtime = os.stat(self.folder).st_mtime_ns
+        except OSError as error:
+            raise CameraError(f"camera folder {str(self.folder)!r} cannot be listed: {error.strerror}") from None
+        if self.scanned is None or mtime != self.scanned[0] or time.monotonic() - self.scanned[1] > 1.0:
+            self._scan()
 
     def read(self) -> np.ndarray:
-        if self.index < len(self.paths):
-            path = self.paths[self.index]
-            self.index += 1
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is None:
+        while True:
+            if not self.pending:
+                self._maybe_scan()
+            if not self.pending:
+                break
+            path = self.pending[0]
+            now = time.monotonic()
+            since = self.late_since[1] if self.late_since and self.late_since[0] == path else now
+            overdue = now - since > self.write_grace
+            late = not overdue and _being_written(path)
+            frame = None if late else cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is not None:
+                self.pending.pop(0)
+                self.taken, self.last, self.late_since = path.name, frame, None
+                break
+            if not late:
                 raise CameraError(f"camera folder image {str(path)!r} is not a readable image")
-            self.last = frame
+            self.late_since = (path, since)
+            if self.last is not None:
+                break  # the last image stands in while this one is being written
+            time.sleep(0.02)
         if self.last is None:
             raise CameraError(f"camera folder {str(self.folder)!r} gave no frame")
         return self.last
 
     def close(self) -> None:
         pass
+
+
+_FORMATS = {  # suffix: (first bytes, last bytes) of a whole file
+    ".jpg": (b"\xff\xd8\xff", b"\xff\xd9"), ".jpeg": (b"\xff\xd8\xff", b"\xff\xd9"),
+    ".png": (b"\x89PNG\r\n\x1a\n", b"IEND\xaeB`\x82"),
+}
+
+
+def _being_written(path: Path) -> bool:
+    """True for a file that looks like the start of an image whose end is not written yet (half a
+    JPEG decodes, grey at the bottom). A file that does not even start like one is broken, not late."""
+    if path.suffix.lower() not in _FORMATS:
+        return False
+    head, tail = _FORMATS[path.suffix.lower()]
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(len(head))
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - len(tail)))
+            end = handle.read(len(tail))
+    except OSError:
+        return True  # gone or locked for a moment: look again
+    if not head.startswith(start) or (len(start) == len(head) and start != head):
+        return False
+    return len(start) < len(head) or end != tail
 
 
 def open_camera(spec: str) -> FrameSource:

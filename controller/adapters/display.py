@@ -11,6 +11,8 @@ from typing import Protocol, TextIO
 
 from controller.game.events import GameScored, TurnJudged
 
+from .settle import WaitReason, WaitStatus
+
 
 class Display(Protocol):
     def say(self, text: str) -> None: ...
@@ -20,6 +22,10 @@ class Display(Protocol):
     def restore(self, event: TurnJudged, photo: bytes | None, suffix: str) -> None: ...
 
     def scores(self, event: GameScored) -> None: ...
+
+    def waiting(self, status: WaitStatus) -> None:
+        """Why the table is not read yet (said when that changes), then `SETTLED` once when it is."""
+        ...
 
 
 def describe_verdict(event: TurnJudged) -> str:
@@ -49,6 +55,10 @@ class ConsoleDisplay:
 
     def verdict(self, event: TurnJudged) -> None:
         self._print(describe_verdict(event))
+
+    def waiting(self, status: WaitStatus) -> None:
+        if not self.quiet:
+            self._print(status.detail if status.reason is WaitReason.SETTLED else f"waiting: {status.detail}")
 
     def restore(self, event: TurnJudged, photo: bytes | None, suffix: str) -> None:
         where = ""

@@ -1,6 +1,6 @@
 """A recorded game played back at a table: what the camera sees and which buttons are pressed.
 
-The script (JSON, e.g. examples/demo/game.json) gives the players, the tiles drawn for
+The script (JSON, e.g. controller/demo_games/game.json) gives the players, the tiles drawn for
 the start order, and for every turn the table as it lies when the player ends the turn
 (melds with grid places), whether the player presses the button or lets the time run
 out, and for a failed turn the tables laid while restoring. At the end it gives each

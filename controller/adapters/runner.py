@@ -20,9 +20,10 @@ from controller.game.events import (
     CountAlert, Dealt, Event, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
     TimerIncident, TurnEnded, TurnJudged, TurnStarted,
 )
+from controller.game.fusion import FusionSettings, fuse
 from controller.game.machine import TILES_IN_GAME, GameModel, State, TableState, apply, fold
 from controller.game.reading import TableReading
-from controller.game.rebuild import RebuildSettings, match_by_position, rebuild, tile_width
+from controller.game.rebuild import RebuildSettings, Rebuilt, match_by_position, rebuild, tile_width
 from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
 from controller.rules.variants import RedealWhen
 
@@ -31,12 +32,13 @@ from .display import Display
 from .errors import AdapterError
 from .reader import TableReader
 from .referee import Referee
-from .settle import SettleSettings, Settled, small_grey, wait_until_settled
+from .settle import SettleSettings, Settled, frame_difference, read_frame, wait_until_settled
 from .timer import TimerSignal, TurnTimer
 
 Observer = Callable[[GameModel, "Event | None"], None]
 ARBITER = "A"
 WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
+LOOK_RESTARTS = 2  # times a look starts over because the table was touched between its frames
 
 
 @dataclass
@@ -49,13 +51,31 @@ class TableDevices:
 
 
 @dataclass(frozen=True)
+class Look:
+    """What the runner saw of a still table: the fused reading and everything it came from."""
+
+    reading: TableReading  # fused from the frames read
+    photo: Photo  # of the frame whose sets the fused reading keeps
+    raw: Reading  # the fused reading as recorded (it names the readings it was fused from)
+    photos: tuple[Photo, ...]  # every frame read
+    raws: tuple[Reading, ...]  # every frame's reading, then the fused one
+
+    @property
+    def frames(self) -> int:
+        return len(self.photos)
+
+
+@dataclass(frozen=True)
 class RunnerSettings:
     settle: SettleSettings = SettleSettings()
     rebuild: RebuildSettings = RebuildSettings()
     photo_format: str = ".jpg"
     photo_quality: int = 85
     prompt_timeout: float | None = None  # seconds to wait for a button at a prompt (None: forever)
-    second_looks: int = 2  # more frames read when a read leaves doubts or loses a tile
+    # frames of the still table read and fused into one reading: two, and more up to this many
+    # while they disagree (a code or a tile), so that a flicker in one frame never reaches the judge
+    fusion_frames: int = 3
+    fusion: FusionSettings = FusionSettings()
     starter: str | None = None  # skip the start draw: this player starts
 
 
@@ -124,7 +144,8 @@ class TableRunner:
                 raise AdapterError(f"nobody pressed a button within {self.settings.prompt_timeout} s: {prompt}")
 
     def settle(self) -> Settled:
-        settled = wait_until_settled(self.devices.camera, self.reference, self.settings.settle)
+        settled = wait_until_settled(self.devices.camera, self.reference, self.settings.settle,
+                                     on_wait=self.devices.display.waiting)
         self.reference = settled.frame
         return settled
 
@@ -136,6 +157,41 @@ class TableRunner:
         raw = reading.to_json()
         return reading, photo, Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1))
 
+    def look_at(self, frame: np.ndarray) -> Look:
+        """Read the settled frame and the next ones (the table is still) and fuse the readings: two
+        frames, and one more while they disagree, up to `fusion_frames`. Every frame read is kept.
+
+        A next frame that differs from the settled one means the table was touched again after it
+        settled: what was read may be stale, so the look waits for the table and starts over."""
+        photos: list[Photo] = []
+        raws: list[Reading] = []
+        readings: list[TableReading] = []  # of the current still table
+        still = frame
+        restarts = 0
+        least = min(2, self.settings.fusion_frames)
+        while True:
+            reading, photo, raw = self.read(frame)
+            readings.append(reading)
+            photos.append(photo)
+            raws.append(raw)
+            fusion = fuse(readings, self.settings.fusion)
+            if len(readings) >= least and (fusion.agree or len(readings) >= self.settings.fusion_frames):
+                break
+            frame = read_frame(self.devices.camera, self.settings.settle)
+            if restarts < LOOK_RESTARTS and frame_difference(frame, still) > self.settings.settle.still_level:
+                restarts += 1
+                frame = self.settle().frame
+                still, readings = frame, []
+        fused_from = raws[len(raws) - len(readings):]
+        photo = photos[len(photos) - len(readings) + fusion.anchor]
+        if len(fused_from) == 1:
+            return Look(fusion.reading, photo, fused_from[0], tuple(photos), tuple(raws))
+        data = fusion.reading.to_json()
+        data["fused_from"] = [raw.sha256 for raw in fused_from]
+        elapsed = round(sum(raw.elapsed_ms or 0.0 for raw in fused_from), 1)
+        fused = Reading(reading_sha(data), photo.sha256, data, elapsed)
+        return Look(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,))
+
     # ------------------------------------------------------------------ steps
 
     def step_seating(self) -> None:
@@ -146,23 +202,14 @@ class TableRunner:
         due = judging.who_draws_next(model)
         self.wait_press(f"start order: {', '.join(due)} each draw a tile and lay them left to right in that "
                         f"order; then press a button")
-        frame = self.settle().frame
-        # no history helps here: look at a few frames and keep the surest read of the right count
-        looks = []
-        for look in range(1 + self.settings.second_looks):
-            reading, photo, raw = self.read(frame if not look else self.devices.camera.read())
-            sure = min((t.confidence for t in reading.tiles), default=0.0)
-            looks.append((len(reading.tiles) == len(due), sure, look, reading, photo, raw))
-            if looks[-1][0] and sure >= self.settings.rebuild.sure:
-                break
-        fits, _, _, reading, photo, raw = max(looks, key=lambda entry: entry[:3])
-        photos, raws = tuple(entry[4] for entry in looks), tuple(entry[5] for entry in looks)
-        if not fits:
+        seen = self.look_at(self.settle().frame)
+        reading = seen.reading
+        if len(reading.tiles) != len(due):
             self.devices.display.say(f"start order: {len(reading.tiles)} tiles seen, {len(due)} expected; lay them again")
             return
         order = sorted(range(len(reading.tiles)), key=lambda i: reading.tiles[i].center[0])
         draws = tuple((name, reading.tiles[i].code) for name, i in zip(due, order))
-        self.record(judging.start_draw(model, draws, photo.sha256), photos=photos, readings=raws)
+        self.record(judging.start_draw(model, draws, seen.photo.sha256), photos=seen.photos, readings=seen.raws)
 
     def step_dealing(self) -> None:
         self.wait_press(f"deal 14 tiles to each of {', '.join(self.model.players)}; press a button when dealt")
@@ -216,45 +263,32 @@ class TableRunner:
 
     def claim_redeal(self) -> None:
         """The player shows the doubled tiles on the table: the camera reads what is new."""
-        frame = self.settle().frame
-        reading, photo, raw = self.read(frame)
-        shown, _ = _rack_tiles(reading, self.model.table, self.settings.rebuild)
+        seen = self.look_at(self.settle().frame)
+        shown, _ = _rack_tiles(seen.reading, self.model.table, self.settings.rebuild)
         event = judging.redeal_claim(self.model, shown)
-        self.record(event, photos=(photo,), readings=(raw,))
+        self.record(event, photos=seen.photos, readings=seen.raws)
         self.devices.display.say(f"redeal {'granted' if event.granted else 'refused'}: {event.reason}")
         if event.granted:
             self.devices.timer.stop()
             self.timer_turn = None
 
-    def look(self, frame: np.ndarray, before: TableState):
-        """Read the settled table; when the read leaves doubts or loses a tile, look again at the next
-        frames (the table is still) and keep the read with the fewest problems. Every read is kept."""
+    def look(self, frame: np.ndarray, before: TableState) -> tuple[Look, Rebuilt]:
+        """The still table's fused reading, rebuilt on the table before."""
+        seen = self.look_at(frame)
         melds_reading = judging.ruleset_of(self.model).melds_reading()
-        photos, raws, best, best_score = [], [], None, None
-        for look in range(1 + self.settings.second_looks):
-            if look:
-                frame = self.devices.camera.read()
-            reading, photo, raw = self.read(frame)
-            rebuilt = rebuild(reading, before, self.settings.rebuild, melds_reading)
-            photos.append(photo)
-            raws.append(raw)
-            # an invalid set means a penalty: worth another look before anyone is penalised
-            score = (rebuilt.problems, judging.invalid_sets(rebuilt.table, melds_reading))
-            if best_score is None or score < best_score:
-                best, best_score = (reading, photo, raw, rebuilt), score
-            if score == (0, 0):
-                break
-        return best, tuple(photos), tuple(raws)
+        return seen, rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
 
     def step_turn_reading(self) -> None:
         started = time.perf_counter()
         settled = self.settle()
-        (reading, photo, raw, rebuilt), photos, raws = self.look(settled.frame, self.model.table)
-        self.record(TableRead(purpose="turn", photo=photo.sha256, reading=raw.sha256, tiles=rebuilt.table.tiles,
-                              sets=rebuilt.table.sets, doubts=rebuilt.doubts, settled=rebuilt.settled),
-                    photos=photos, readings=raws)
+        seen, rebuilt = self.look(settled.frame, self.model.table)
+        self.record(TableRead(purpose="turn", photo=seen.photo.sha256, reading=seen.raw.sha256,
+                              tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
+                              settled=rebuilt.settled),
+                    photos=seen.photos, readings=seen.raws)
         self.timings.append({"turn": self.model.turn, "frames": settled.frames, "settle_ms": settled.seconds * 1000,
-                             "read_ms": raw.elapsed_ms, "reading_step_ms": (time.perf_counter() - started) * 1000})
+                             "reads": seen.frames, "read_ms": seen.raw.elapsed_ms,
+                             "reading_step_ms": (time.perf_counter() - started) * 1000})
 
     def step_referee_check(self) -> None:
         model = self.model
@@ -286,20 +320,23 @@ class TableRunner:
         model = self.model
         settled = self.settle_after_change()
         if settled is None:  # the arbiter accepted the table as restored
-            reading, photo, raw = self.read(self.reference if self.reference is not None else self.devices.camera.read())
-            rebuilt = rebuild(reading, model.table, self.settings.rebuild)
-            self.record(RestoreChecked(photo=photo.sha256, reading=raw.sha256, matches=True,
+            frame = self.reference if self.reference is not None else read_frame(self.devices.camera,
+                                                                                  self.settings.settle)
+            seen = self.look_at(frame)
+            rebuilt = rebuild(seen.reading, model.table, self.settings.rebuild)
+            self.record(RestoreChecked(photo=seen.photo.sha256, reading=seen.raw.sha256, matches=True,
                                        differences=("accepted by the arbiter",), tiles=rebuilt.table.tiles,
-                                       sets=rebuilt.table.sets, by_referee=True), photos=(photo,), readings=(raw,))
+                                       sets=rebuilt.table.sets, by_referee=True), photos=seen.photos, readings=seen.raws)
             return
-        (reading, photo, raw, rebuilt), photos, raws = self.look(settled.frame, model.table)
+        seen, rebuilt = self.look(settled.frame, model.table)
         matches, differences = judging.same_table(model.table, rebuilt.table)
         if not matches and differences == self.last_restore_differences:
             return  # the same wrong table again: nothing new to record
         self.last_restore_differences = None if matches else differences
-        self.record(RestoreChecked(photo=photo.sha256, reading=raw.sha256, matches=matches, differences=differences,
-                                   tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, by_referee=False),
-                    photos=photos, readings=raws)
+        self.record(RestoreChecked(photo=seen.photo.sha256, reading=seen.raw.sha256, matches=matches,
+                                   differences=differences, tiles=rebuilt.table.tiles, sets=rebuilt.table.sets,
+                                   by_referee=False),
+                    photos=seen.photos, readings=seen.raws)
         if matches:
             self.devices.display.say("    table restored")
         else:
@@ -314,8 +351,8 @@ class TableRunner:
             signal = self.devices.timer.wait(0.01)
             if signal is not None and signal.kind == "pressed" and signal.button == ARBITER:
                 return None
-            frame = self.devices.camera.read()
-            if reference is None or _differs(frame, reference):
+            frame = read_frame(self.devices.camera, self.settings.settle)
+            if reference is None or frame_difference(frame, reference) > self.settings.settle.still_level:
                 return self.settle()
 
     def step_revealing(self) -> None:
@@ -323,12 +360,11 @@ class TableRunner:
         player = model.to_reveal()[0]
         self.wait_press(f"game over: {player}, lay your rack open on the table (away from the sets), "
                         f"then press a button")
-        frame = self.settle().frame
-        reading, photo, raw = self.read(frame)
-        rack_codes, doubts = _rack_tiles(reading, model.table, self.settings.rebuild)
+        seen = self.look_at(self.settle().frame)
+        rack_codes, doubts = _rack_tiles(seen.reading, model.table, self.settings.rebuild)
         expected = model.rack_of(player)
-        self.record(RackRevealed(player=player, codes=rack_codes, expected=expected, photo=photo.sha256,
-                                 reading=raw.sha256, doubts=doubts), photos=(photo,), readings=(raw,))
+        self.record(RackRevealed(player=player, codes=rack_codes, expected=expected, photo=seen.photo.sha256,
+                                 reading=seen.raw.sha256, doubts=doubts), photos=seen.photos, readings=seen.raws)
         if doubts or len(rack_codes) != expected:
             codes, note = self.devices.referee.check_rack(player, rack_codes, expected, doubts)
             if codes is not None:
@@ -352,12 +388,6 @@ STEPS: dict[State, Callable[[TableRunner], None]] = {
     State.REVEALING: TableRunner.step_revealing,
     State.SCORING: TableRunner.step_scoring,
 }
-
-
-def _differs(frame: np.ndarray, reference: np.ndarray, level: float = 1.5) -> bool:
-    a = cv2.cvtColor(small_grey(frame), cv2.COLOR_BGR2GRAY).astype(np.int16)
-    b = cv2.cvtColor(small_grey(reference), cv2.COLOR_BGR2GRAY).astype(np.int16)
-    return a.shape != b.shape or float(np.abs(a - b).mean()) > level
 
 
 def _rack_tiles(reading: TableReading, table: TableState, settings: RebuildSettings):

@@ -6,6 +6,12 @@ a grid place (`at`: row, column of its first tile), so the frames of one game sh
 same tile in the same spot from turn to turn. Tile faces come from `vision.synth.tile_face`;
 a hand reaching in from the bottom edge can be drawn over the table; each frame gets its
 own sensor noise, so consecutive frames of a still table differ a little, as with a camera.
+
+A layout can instead look like a real table: `faces="photo"` pastes crops of a real set
+(two different crops per code, so both copies of a code look like two tiles), `background`
+names a real table-top photo ("wood", "grey", "white"), and `hands="varied"` draws arms
+from any side with any skin tone, often in a sleeve (scene_photos.py, scene_hands.py).
+The defaults stay the green felt with rendered faces, so recorded games keep their frames.
 """
 from __future__ import annotations
 
@@ -17,6 +23,12 @@ import cv2
 import numpy as np
 
 from vision.synth import TILE_ASPECT, tile_face
+
+from .scene_hands import draw_arm
+from .scene_photos import TABLE_TOPS, face_crops, table_top
+
+FACES = ("rendered", "photo")
+HANDS = ("plain", "varied")
 
 
 @dataclass(frozen=True)
@@ -34,9 +46,25 @@ class SceneLayout:
     margin: int = 24
     gap: float = 1.02  # tile pitch along a meld, in tile widths
     row_pitch: float = 1.3  # in tile heights
-    background: tuple[int, int, int] = (52, 92, 38)  # BGR felt green
+    background: tuple[int, int, int] | str = (52, 92, 38)  # BGR felt colour, or a real table top: "wood", ...
     seed: int = 0
     noise: float = 2.0
+    faces: str = "rendered"  # or "photo": crops of a real set
+    hands: str = "plain"  # or "varied": arms from any side, any skin tone, sleeves
+
+    def __post_init__(self) -> None:
+        if isinstance(self.background, str):
+            if self.background not in TABLE_TOPS:
+                raise ValueError(f"layout background {self.background!r} is not a BGR colour or one of {', '.join(TABLE_TOPS)}")
+        else:
+            colour = tuple(int(v) for v in self.background)
+            if len(colour) != 3 or not all(0 <= v <= 255 for v in colour):
+                raise ValueError(f"layout background {self.background!r} is not a BGR colour or one of {', '.join(TABLE_TOPS)}")
+            object.__setattr__(self, "background", colour)  # JSON gives a list; a layout stays hashable
+        if self.faces not in FACES:
+            raise ValueError(f"layout faces {self.faces!r} is not one of {', '.join(FACES)}")
+        if self.hands not in HANDS:
+            raise ValueError(f"layout hands {self.hands!r} is not one of {', '.join(HANDS)}")
 
     @property
     def tile_height(self) -> int:
@@ -76,6 +104,11 @@ class Scene:
         return [list(m.tiles) for m in self.melds]
 
 
+def _body_colour(face: np.ndarray) -> np.ndarray:
+    """The tile's plastic, for its side: the face's bright level (a real face has ink anywhere near its top)."""
+    return np.percentile(face[..., :3][face[..., 3] > 0].astype(np.float32), 75, axis=0)
+
+
 def _stable_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "little")
 
@@ -86,7 +119,7 @@ class SceneRenderer:
 
     def __post_init__(self) -> None:
         self._faces: dict[tuple[str, int], np.ndarray] = {}
-        self._background = self._felt()
+        self._background = self._table()
         self._cache: dict[Scene, np.ndarray] = {}
         # a few fields of sensor noise, used in turn (drawing fresh noise for every frame is slow)
         rng = np.random.default_rng(_stable_seed("noise", self.layout.seed))
@@ -94,6 +127,12 @@ class SceneRenderer:
         for _ in range(5):
             field = rng.normal(0, self.layout.noise, (self.layout.height, self.layout.width, 3))
             self._noise.append((np.clip(field, 0, 255).astype(np.uint8), np.clip(-field, 0, 255).astype(np.uint8)))
+
+    def _table(self) -> np.ndarray:
+        lay = self.layout
+        if isinstance(lay.background, str):
+            return table_top(lay.background, lay.width, lay.height)
+        return self._felt()
 
     def _felt(self) -> np.ndarray:
         lay = self.layout
@@ -106,6 +145,8 @@ class SceneRenderer:
 
     def _face(self, code: str, copy: int) -> np.ndarray:
         key = (code, copy)
+        if key not in self._faces and self.layout.faces == "photo":
+            self._faces[key] = self._photo_face(code, copy)
         if key not in self._faces:
             # one physical set per table: the same seed gives every face the same print style
             rng = np.random.default_rng(_stable_seed("face", self.layout.seed))
@@ -114,6 +155,26 @@ class SceneRenderer:
             self._faces[key] = cv2.resize(face, (self.layout.tile_width, self.layout.tile_height),
                                           interpolation=cv2.INTER_AREA)
         return self._faces[key]
+
+    def _photo_face(self, code: str, copy: int) -> np.ndarray:
+        """A real crop of `code` (copy 0 and 1 are different crops), BGRA with a rounded outline."""
+        crops = face_crops()
+        if code not in crops:
+            raise ValueError(f"tile code {code!r} has no bundled face crop")
+        w, h = self.layout.tile_width, self.layout.tile_height
+        crop = crops[code][copy % len(crops[code])]
+        face = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+        radius = max(2, int(0.09 * w))
+        alpha = np.zeros((h, w), np.uint8)
+        cv2.rectangle(alpha, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+        cv2.rectangle(alpha, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+        for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius), (w - 1 - radius, h - 1 - radius)):
+            cv2.circle(alpha, (cx, cy), radius, 255, -1, cv2.LINE_AA)
+        # the crops are cut just inside the face; the bevel at its rim is drawn back in, slightly darker
+        rim = max(1, int(round(0.04 * w)))
+        inner = cv2.erode(alpha, np.ones((2 * rim + 1, 2 * rim + 1), np.uint8))
+        face[inner == 0] *= 0.88
+        return np.dstack([np.clip(face, 0, 255).astype(np.uint8), alpha])
 
     def render(self, scene: Scene) -> np.ndarray:
         """The scene without sensor noise (cached)."""
@@ -127,8 +188,11 @@ class SceneRenderer:
                 copy = copies.get(code, 0)
                 copies[code] = copy + 1
                 x, y = lay.tile_box(meld.row, meld.col + k)
-                self._paste(image, self._face(code, copy), x, y)
-        if scene.hand:
+                face = self._face(code, copy)
+                self._paste(image, face, x, y, _body_colour(face) if lay.faces == "photo" else None)
+        if scene.hand and self.layout.hands == "varied":
+            draw_arm(image, self._hand_target(scene), np.random.default_rng(_stable_seed("hand", lay.seed, scene)))
+        elif scene.hand:
             self._hand(image, scene)
         self._cache[scene] = image
         return image
@@ -141,7 +205,8 @@ class SceneRenderer:
         noise = self._noise[index % len(self._noise)]
         return cv2.subtract(cv2.add(image, noise[0]), noise[1])  # saturating, like a sensor
 
-    def _paste(self, image: np.ndarray, face: np.ndarray, x: int, y: int) -> None:
+    def _paste(self, image: np.ndarray, face: np.ndarray, x: int, y: int,
+               body: np.ndarray | None = None) -> None:
         h, w = face.shape[:2]
         H, W = image.shape[:2]
         if x < 0 or y < 0 or x + w > W or y + h > H:
@@ -156,20 +221,24 @@ class SceneRenderer:
         region = image[y0:y1, x0:x1]
         region[:] = (region * (1 - 0.45 * shade[..., None])).astype(np.uint8)
         side = image[y + sy // 2: y + h + sy // 2, x + 1: x + w - 1]
-        side[:] = (np.array(face[max(2, h // 12), w // 2, :3], np.float32) * 0.7).astype(np.uint8)
+        if body is None:
+            body = np.array(face[max(2, h // 12), w // 2, :3], np.float32)
+        side[:] = (body * 0.7).astype(np.uint8)
         alpha = face[..., 3:4].astype(np.float32) / 255.0
         roi = image[y: y + h, x: x + w]
         roi[:] = (roi * (1 - alpha) + face[..., :3] * alpha).astype(np.uint8)
 
-    def _hand(self, image: np.ndarray, scene: Scene) -> None:
-        """A hand and forearm reaching in from the bottom edge towards the last meld."""
-        lay = self.layout
-        H, W = image.shape[:2]
+    def _hand_target(self, scene: Scene) -> tuple[float, float]:
+        """Over the last meld (where a player just laid or moved tiles), or the middle of an empty table."""
         if scene.melds:
             meld = scene.melds[-1]
-            tx, ty = lay.center(meld.row, meld.col + len(meld.tiles) // 2)
-        else:
-            tx, ty = W / 2, H / 2
+            return self.layout.center(meld.row, meld.col + len(meld.tiles) // 2)
+        return self.layout.width / 2, self.layout.height / 2
+
+    def _hand(self, image: np.ndarray, scene: Scene) -> None:
+        """A hand and forearm reaching in from the bottom edge towards the last meld."""
+        H, W = image.shape[:2]
+        tx, ty = self._hand_target(scene)
         mask = np.zeros((H, W), np.uint8)
         size = int(0.12 * max(W, H))
         cv2.line(mask, (int(tx + size * 0.4), H + 20), (int(tx), int(ty + size * 0.4)), 255, int(size * 0.5))

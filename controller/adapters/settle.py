@@ -1,69 +1,141 @@
-"""Wait until the table is still and no hand is over it (frame differencing).
+"""Wait until the table is still and nothing is over it, and say why while waiting.
 
-A frame counts as still when it hardly differs from the one before (mean absolute grey
-difference on a small copy). A hand is a large blob that is skin-coloured, differs from
-the last settled photo of the table, and touches the edge of the picture (an arm always
-reaches in from a side; a tile lifted from a meld does not touch the edge). The table is
-settled after `still_frames` still frames in a row with no hand.
+Two tests per frame, the cheap one first:
+
+* still: the frame hardly differs from the one before (mean absolute grey difference on a
+  small copy). A frame that moves cannot be the settled one, so the net never sees it.
+* clear: vision's occluder net (`vision.occluders.find_occluders`) sees nothing over the
+  table. It is given the last settled frame as its reference, so what lay there before
+  (a knot in the wood, a cup that stays) is not taken for a hand; at a game's first wait,
+  and the first after a resume, there is none and the net decides alone.
+
+The table is settled after `still_frames` frames in a row that are both.
+
+A live camera that gives no frame for a moment (a USB hiccup, a stream reconnecting) is
+asked again, `camera_retries` times `camera_retry_pause` apart, before the wait fails; a
+recorded source (a folder, a video file) that fails is bad input and fails at once. Either
+way the runner records only after settling, so a failed wait loses nothing: the game resumes.
 """
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
+from enum import Enum
 from typing import Callable
 
 import cv2
 import numpy as np
 
-from .camera import FrameSource
-from .errors import CameraError
+from vision import occluders
+from vision.config import DEFAULT_CONFIG, VisionConfig
+from vision.errors import VisionError
 
-WORK_WIDTH = 240  # pixels: plenty to see a hand or a moving tile, cheap to compare
+from .camera import FrameSource
+from .errors import CameraError, ReaderError
+
+WORK_WIDTH = 240  # pixels: plenty to see a moving tile, cheap to compare
+CELL = 6  # pixels of that copy averaged into one cell (1/40 of the width: a tile covers a cell or more)
+
+
+class WaitReason(Enum):
+    TABLE_MOVING = "table moving"
+    SOMETHING_OVER_TABLE = "something over the table"
+    NO_FRAMES = "camera gives no frames"
+    SETTLED = "table clear"  # the wait is over; said only when a wait was said before
+
+
+@dataclass(frozen=True)
+class WaitStatus:
+    reason: WaitReason
+    detail: str  # what people at the table read: "something over the table, left edge", "table moving"
+    frames: int  # frames taken so far in this wait
 
 
 @dataclass(frozen=True)
 class SettleSettings:
     still_frames: int = 3
     max_frames: int = 600
-    still_level: float = 1.5  # mean absolute grey difference (0..255) below which a frame is still
-    changed_level: int = 30  # a pixel differing by more than this from the reference has changed
-    hand_share: float = 0.01  # share of the picture a skin blob must cover to be a hand
+    still_level: float = 8.0  # grey levels (0..255) no cell may change by for a frame to be still
     frame_interval: float = 0.0  # seconds between reads (a live camera paces itself)
+    camera_retries: int = 25  # failed reads in a row a live camera is allowed ...
+    camera_retry_pause: float = 0.2  # ... this many seconds apart (5 s in all) before the wait fails
+    vision: VisionConfig = DEFAULT_CONFIG  # the occluder net's thresholds
 
 
 @dataclass(frozen=True)
 class Settled:
     frame: np.ndarray
     frames: int  # frames taken
-    hand_frames: int  # frames refused because a hand was over the table
+    occluded_frames: int  # still frames refused because something was over the table
+    moving_frames: int
     seconds: float
 
 
 def small_grey(frame: np.ndarray) -> np.ndarray:
+    """A small grey copy to compare frames by (int16, so differences do not wrap)."""
     h, w = frame.shape[:2]
-    scale = WORK_WIDTH / float(w)
-    small = cv2.resize(frame, (WORK_WIDTH, max(1, int(round(h * scale)))), interpolation=cv2.INTER_AREA)
-    return small
+    size = (WORK_WIDTH, max(1, int(round(h * WORK_WIDTH / float(w)))))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return small.astype(np.int16)
 
 
-def hand_over_table(frame: np.ndarray, reference: np.ndarray | None, settings: SettleSettings = SettleSettings()) -> bool:
-    small = small_grey(frame)
-    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
-    skin = cv2.inRange(ycrcb, (40, 138, 77), (255, 178, 125))
-    if reference is not None:
-        ref = small_grey(reference)
-        if ref.shape == small.shape:
-            changed = np.abs(small.astype(np.int16) - ref.astype(np.int16)).max(axis=2) > settings.changed_level
-            skin = skin & (changed.astype(np.uint8) * 255)
-    skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
-    h, w = skin.shape
-    for label in range(1, count):
-        x, y, bw, bh, area = stats[label]
-        touches_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        if touches_edge and area >= settings.hand_share * h * w:
-            return True
-    return False
+def frame_difference(frame: np.ndarray, other: np.ndarray) -> float:
+    """The largest change of a cell's mean grey (0..255) between two frames; infinite when their shapes differ.
+
+    Cells, not the whole frame: one tile taken away, or an arm over a corner, changes a few cells a
+    lot and the frame's mean hardly at all; sensor noise averages out inside a cell."""
+    return _grey_difference(small_grey(frame), small_grey(other))
+
+
+def _cells(grey: np.ndarray) -> np.ndarray:
+    h, w = grey.shape
+    return cv2.resize(grey.astype(np.float32), (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
+
+
+def _grey_difference(a: np.ndarray, b: np.ndarray) -> float:
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.abs(_cells(a) - _cells(b)).max())
+
+
+class _Watch:
+    """Counts why frames were refused and tells `on_wait` when the reason (or where) changes."""
+
+    def __init__(self, on_wait: Callable[[WaitStatus], None] | None) -> None:
+        self.on_wait = on_wait
+        self.said: tuple[WaitReason, str] | None = None
+        self.counts: Counter[WaitReason] = Counter()
+        self.where: Counter[str] = Counter()
+
+    def refuse(self, reason: WaitReason, detail: str, frames: int, where: str = "") -> None:
+        self.counts[reason] += 1
+        if where:
+            self.where[where] += 1
+        self.say(reason, detail, frames)
+
+    def say(self, reason: WaitReason, detail: str, frames: int) -> None:
+        if self.on_wait is not None and self.said != (reason, detail):
+            self.said = (reason, detail)
+            self.on_wait(WaitStatus(reason, detail, frames))
+
+    def settled(self, frames: int) -> None:
+        if self.said is not None:
+            self.say(WaitReason.SETTLED, WaitReason.SETTLED.value, frames)
+
+    def held_up_by(self) -> str:
+        parts = []
+        for reason, count in self.counts.most_common():
+            if reason is WaitReason.SOMETHING_OVER_TABLE:
+                places = "; ".join(w for w, _ in self.where.most_common(3))
+                parts.append(f"{reason.value} ({places}) in {count} of them")
+            elif reason is WaitReason.TABLE_MOVING:
+                parts.append(f"moving in {count}")
+            else:
+                parts.append(f"no frame from the camera {count} times")
+        return ", ".join(parts) or "no reason seen"
 
 
 def wait_until_settled(
@@ -71,28 +143,71 @@ def wait_until_settled(
     reference: np.ndarray | None,
     settings: SettleSettings = SettleSettings(),
     sleep: Callable[[float], None] = time.sleep,
+    on_wait: Callable[[WaitStatus], None] | None = None,
 ) -> Settled:
-    """Read frames until `still_frames` in a row are still and show no hand."""
+    """Read frames until `still_frames` in a row are still with nothing over the table.
+
+    `reference` is the last settled frame (None: the net decides alone). `on_wait` hears why
+    the wait goes on each time that changes, and `SETTLED` at the end if it heard anything."""
     started = time.perf_counter()
     flush = getattr(camera, "flush", None)
     if flush is not None:
         flush()
+    watch = _Watch(on_wait)
     previous: np.ndarray | None = None
-    still = hands = 0
-    for taken in range(1, settings.max_frames + 1):
-        frame = camera.read()
-        grey = cv2.cvtColor(small_grey(frame), cv2.COLOR_BGR2GRAY).astype(np.int16)
-        moving = previous is None or previous.shape != grey.shape or np.abs(grey - previous).mean() > settings.still_level
+    taken = still = 0
+    while taken < settings.max_frames:
+        frame = read_frame(camera, settings, sleep,
+                           lambda: watch.refuse(WaitReason.NO_FRAMES, WaitReason.NO_FRAMES.value, taken))
+        taken += 1
+        grey = small_grey(frame)
+        difference = None if previous is None else _grey_difference(grey, previous)
         previous = grey
-        if moving:
+        if difference is None:
+            still = 0  # nothing to compare with yet
+        elif difference > settings.still_level:
             still = 0
-        elif hand_over_table(frame, reference, settings):
-            hands += 1
-            still = 0
+            watch.refuse(WaitReason.TABLE_MOVING, WaitReason.TABLE_MOVING.value, taken)
         else:
-            still += 1
-            if still >= settings.still_frames - 1:  # n still frames = n-1 still differences
-                return Settled(frame, taken, hands, time.perf_counter() - started)
+            seen = _occluders(frame, reference, settings.vision)
+            if not seen.clear:
+                still = 0
+                where = "; ".join(region.where for region in seen.regions)
+                watch.refuse(WaitReason.SOMETHING_OVER_TABLE, seen.describe(), taken, where)
+            else:
+                still += 1
+                if still >= settings.still_frames - 1:  # n still frames = n-1 still differences
+                    watch.settled(taken)
+                    return Settled(frame, taken, watch.counts[WaitReason.SOMETHING_OVER_TABLE],
+                                   watch.counts[WaitReason.TABLE_MOVING], time.perf_counter() - started)
         if settings.frame_interval:
             sleep(settings.frame_interval)
-    raise CameraError(f"the table did not settle within {settings.max_frames} frames (hand over it or moving)")
+    raise CameraError(f"the table did not settle within {settings.max_frames} frames: {watch.held_up_by()}")
+
+
+def read_frame(camera: FrameSource, settings: SettleSettings = SettleSettings(),
+               sleep: Callable[[float], None] = time.sleep, on_no_frame: Callable[[], None] | None = None) -> np.ndarray:
+    """The camera's next frame. A live camera that gives none is asked again (`on_no_frame` hears of
+    each failure) up to `camera_retries` times; any other source's failure is bad input and raised."""
+    started = time.perf_counter()
+    failures = 0
+    while True:
+        try:
+            return camera.read()
+        except CameraError as error:
+            if not getattr(camera, "live", False):
+                raise
+            failures += 1
+            if on_no_frame is not None:
+                on_no_frame()
+            if failures > settings.camera_retries:
+                raise CameraError(f"{WaitReason.NO_FRAMES.value}: {failures} reads in a row failed over "
+                                  f"{time.perf_counter() - started:.1f} s (last: {error})") from error
+            sleep(settings.camera_retry_pause)
+
+
+def _occluders(frame: np.ndarray, reference: np.ndarray | None, config: VisionConfig) -> occluders.Occluders:
+    try:
+        return occluders.find_occluders(frame, reference, config)
+    except VisionError as error:  # a missing model or a malformed frame: the game needs one kind of error
+        raise ReaderError(f"looking for something over the table failed: {error}") from error

@@ -12,8 +12,6 @@ from controller.rules.errors import RulesError
 
 ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEMO_SCRIPT = REPO_ROOT / "examples" / "demo" / "game.json"
 
 
 def register(subparsers) -> None:
@@ -53,7 +51,9 @@ def register(subparsers) -> None:
 
     demo = subparsers.add_parser("demo", help="play the bundled recorded game through the whole pipeline")
     demo.add_argument("--out", default="tileref-demo", help="directory for the records and audit pages")
-    demo.add_argument("--script", default=str(DEMO_SCRIPT), help="recorded game script (JSON)")
+    demo.add_argument("--script", default="game",
+                      help="a bundled game (game: felt, 11 turns; wood-game: a wooden top and real tile faces, "
+                           "22 turns) or the path of a recorded game script (JSON)")
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.set_defaults(handler=run_demo)
@@ -195,13 +195,14 @@ def run_demo(args: argparse.Namespace) -> int:
     from controller.adapters.referee import ScriptedReferee
     from controller.adapters.runner import RunnerSettings, TableDevices, TableRunner
     from controller.adapters.timer import open_timer
+    from controller.demo_games import bundled_game
     from controller.game import judging
     from controller.game.machine import GameModel, apply
     from controller.records import Records
     from controller.records.views import audit_html
 
     started = time.perf_counter()
-    script = GameScript.load(args.script)
+    script = GameScript.load(bundled_game(args.script) or args.script)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.sqlite"

@@ -2,7 +2,7 @@
 
     python examples/demo/check_reads.py [--seeds 7,8,9,10] [--tile-widths 40,44,48]
 
-Replays the turns of examples/demo/game.json the way the table controller sees them: each
+Replays the turns of controller/demo_games/game.json the way the table controller sees them: each
 turn's table is rendered (stable positions, sensor noise), read by the real reader (up to three
 looks, as the runner does) and rebuilt against the table accepted before it; then the racks laid
 open and the start draw. Prints, per layout, the turns whose table came out wrong. The demo's
@@ -23,11 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from controller.adapters.reader import VisionReader  # noqa: E402
 from controller.adapters.recorded_game import RACK_ROW, GameScript  # noqa: E402
 from controller.adapters.scene import Scene, SceneRenderer  # noqa: E402
+from controller.demo_games import bundled_game  # noqa: E402
 from controller.game.judging import invalid_sets, same_table  # noqa: E402
 from controller.game.machine import TableState  # noqa: E402
 from controller.game.rebuild import match_by_position, rebuild, tile_width  # noqa: E402
 
-SCRIPT = Path(__file__).with_name("game.json")
+SCRIPT = bundled_game("game")
 
 
 def check(script: GameScript, reader: VisionReader, seed: int, width: int) -> list[str]:

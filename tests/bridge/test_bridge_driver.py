@@ -90,7 +90,8 @@ def test_pause_holds_the_clock_and_resume_continues(timer):
 def test_duel_clock_hands_over_on_the_running_sides_button(box, timer):
     timer.configure(Mode.DUEL, 1800)
     timer.start(seat=1)
-    wait_for(timer, Tick, accept=lambda e: e.seat == 1)
+    # the first tick comes as the clock starts; press once seat 1's time has visibly run
+    wait_for(timer, Tick, accept=lambda e: e.seat == 1 and e.seconds_left < 1800)
     box.press("1")
     wait_for(timer, ButtonPressed)
     wait_for(timer, Tick, accept=lambda e: e.seat == 2)

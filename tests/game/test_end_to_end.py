@@ -1,7 +1,7 @@
 """A whole 4-player game from rendered frames: the real photo reader, the emulated timer box on a
 real pty driven through pyserial, the rules core, and a real SQLite records file.
 
-The recorded game (examples/demo/game.json) has legal turns, two draws, a turn that runs out of
+The recorded game (controller/demo_games/game.json) has legal turns, two draws, a turn that runs out of
 time with an invalid set (penalty, a wrong restore, then the right one), a joker swapped out and
 played on, and an empty rack that ends the game; the losers' racks are read off the table.
 """
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.demo_games import bundled_game
 from controller.adapters.recorded_game import GameScript
 from controller.cli import main
 from controller.game.events import (
@@ -24,7 +25,7 @@ from controller.records.views import semantic_log
 from controller.rules import scoring
 from controller.rules.tiles import parse_tiles
 
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "demo" / "game.json"
+SCRIPT = bundled_game("game")
 GOLDEN = Path(__file__).with_name("golden") / "demo-events.json"
 
 

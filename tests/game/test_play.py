@@ -3,16 +3,18 @@ pty that the test presses (as players would), the real reader, and an SQLite fil
 second `play --resume` continues the same game."""
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import cv2
 import pytest
 
 from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
-from controller.game.events import TurnJudged
+from controller.game.events import TurnJudged, TurnStarted
 from controller.game.machine import State, fold
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
@@ -87,3 +89,29 @@ def test_play_with_a_missing_timer_port_is_bad_input(tmp_path, spec, capsys):
     cv2.imwrite(str(frames / "a.png"), SceneRenderer(SceneLayout(width=320, height=200, tile_width=20)).render(Scene(())))
     code = main(["play", "--camera", str(frames), "--timer", spec, "--players", "A,B", "--db", str(tmp_path / "g.sqlite")])
     assert code == 2 and spec in capsys.readouterr().err
+
+
+REAL_PHOTOS = Path(__file__).resolve().parents[1] / "vision" / "data"
+
+
+@pytest.mark.parametrize("photo", ["melds.jpg", "full_grid.jpg"], ids=["melds-on-wood", "full-grid-on-wood"])
+def test_play_on_a_real_wooden_table_photo_reaches_the_first_turn_at_once(tmp_path, photo):
+    """The first wait of a game has no earlier frame to compare with: the table must settle on the
+    net's word alone (the skin-colour rule of old took the wood for a hand and waited 600 frames)."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    shutil.copy(REAL_PHOTOS / photo, frames / "0001.jpg")
+    db = tmp_path / "club.sqlite"
+    with EmulatorProcess(clock_rate=5) as box:
+        command = [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", box.port,
+                   "--variant", "classic", "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
+        player = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            wait_for(db, lambda ev: fold(ev).state is State.DEALING)
+            box.press("A")  # dealt
+            events = wait_for(db, lambda ev: fold(ev).state is State.TURN_RUNNING, timeout=30.0)
+        finally:
+            player.send_signal(signal.SIGINT)
+            output = player.communicate(timeout=30)[0].decode()
+    assert any(isinstance(e, TurnStarted) for e in events), output
+    assert "something over the table" not in output and "did not settle" not in output, output

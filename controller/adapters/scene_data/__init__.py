@@ -1,0 +1,1 @@
+"""Package data only: real tile faces and table tops for rendered scenes (see README.md here)."""

@@ -1,0 +1,108 @@
+"""Train models/occluder.onnx: what covers the table, per cell (run by `python -m models.train --only occluder`).
+
+Samples come from models/occluder_data.py: the real training photos (models/split/train.txt),
+tables drawn by vision/synth.py and plain tops, with procedural occluders composited on
+them. They are drawn once (seeded), then the net trains on them with flips.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.occluder_data import TRAIN_SEED, compose, net_target, table_frame
+from vision.occluders import occluder_input
+
+
+@dataclass(frozen=True)
+class OccluderRecipe:
+    samples: int = 10000
+    steps: int = 6000
+    batch: int = 24
+    lr: float = 3e-3
+    seed: int = TRAIN_SEED
+
+
+OCCLUDER_SMOKE = OccluderRecipe(samples=6, steps=3, batch=2)
+
+
+def _draw(seed, photo_paths):
+    rng = np.random.default_rng(seed)
+    photos = _photo_cache(photo_paths)
+    sample = compose(rng, table_frame(rng, photos, seed))
+    x, _ = occluder_input(sample.image)
+    return x[0], net_target(sample.mask)
+
+
+_PHOTOS: dict[tuple, list[np.ndarray]] = {}
+
+
+def _photo_cache(paths: tuple[str, ...]) -> list[np.ndarray]:
+    """Each worker decodes the photos once (small copies: samples are 384 pixels long)."""
+    if paths not in _PHOTOS:
+        photos = []
+        for p in paths:
+            image = cv2.imread(p)
+            scale = 768 / max(image.shape[:2])
+            photos.append(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
+        _PHOTOS[paths] = photos
+    return _PHOTOS[paths]
+
+
+def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: int, pool_map):
+    drawn = pool_map(_draw, [(recipe.seed + 300000 + i, photo_paths) for i in range(recipe.samples)], workers)
+    buckets: dict[tuple[int, int], list] = {}
+    for x, y in drawn:
+        buckets.setdefault(x.shape[1:], []).append((x, y))
+    return {shape: (np.stack([x for x, _ in items]), np.stack([y for _, y in items]).astype(np.float32))
+            for shape, items in buckets.items()}
+
+
+def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log, pool_map, export) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    from models.nets import OccluderNet
+
+    t0 = time.time()
+    buckets = draw_samples(recipe, tuple(str(p.image_path) for p in train_photos), workers, pool_map)
+    shapes = sorted(buckets)
+    sizes = np.array([len(buckets[s][0]) for s in shapes], float)
+    covered = sum(float((y > 0.5).mean()) * len(y) for _, y in buckets.values()) / sizes.sum()
+    log(f"occluder data: {int(sizes.sum())} samples in {len(shapes)} frame shapes, {covered:.1%} of cells covered "
+        f"({time.time() - t0:.0f} s)")
+    rng = np.random.default_rng(recipe.seed + 11)
+    torch.manual_seed(recipe.seed)
+    net = OccluderNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=recipe.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=recipe.lr, total_steps=max(recipe.steps, 1), pct_start=0.1)
+    running = None
+    for step in range(recipe.steps):
+        net.train()
+        xs, ys = buckets[shapes[int(rng.choice(len(shapes), p=sizes / sizes.sum()))]]
+        pick = rng.integers(len(xs), size=recipe.batch)
+        x, y = xs[pick], ys[pick]
+        if rng.random() < 0.5:
+            x, y = x[..., ::-1], y[..., ::-1]
+        if rng.random() < 0.5:
+            x, y = x[..., ::-1, :], y[..., ::-1, :]
+        x = torch.from_numpy(np.ascontiguousarray(x))
+        y = torch.from_numpy(np.ascontiguousarray(y))[:, None]
+        logits = net(x)
+        bce = F.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor(2.0))
+        p = torch.sigmoid(logits)
+        dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)
+        loss = bce + 0.5 * dice
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        running = loss.item() if running is None else 0.98 * running + 0.02 * loss.item()
+        if (step + 1) % 100 == 0 or step + 1 == recipe.steps:
+            log(f"occluder step {step + 1}/{recipe.steps}: loss {running:.4f} ({time.time() - t0:.0f} s)")
+    net.eval()
+    export(net, torch.zeros(1, 3, 144, 192), out_path, {"image": {0: "n", 2: "h", 3: "w"}, "covered": {0: "n", 2: "h4", 3: "w4"}},
+           "image", "covered")

@@ -1,0 +1,289 @@
+"""Fusing the readings of several frames of a still table into one: flickers die, tiles stay."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.game.fusion import fuse, fuse_readings
+from controller.game.reading import ReadTile, TableReading
+
+CODES = [f"{colour}{n}" for colour in "KBOR" for n in range(1, 14)] + ["J"]
+WIDTH, HEIGHT = 40.0, 54.0  # a tile's face in pixels; the next tile of a meld lies 45 px away
+
+
+def tile(code: str, x: float, y: float, confidence: float = 0.95, alternatives=()) -> ReadTile:
+    corners = ((x - WIDTH / 2, y - HEIGHT / 2), (x + WIDTH / 2, y - HEIGHT / 2),
+               (x + WIDTH / 2, y + HEIGHT / 2), (x - WIDTH / 2, y + HEIGHT / 2))
+    return ReadTile(code, confidence, (x, y), corners, tuple(alternatives))
+
+
+def place(n: int) -> tuple[float, float]:
+    return 40.0 + 45.0 * (n % 12), 50.0 + 80.0 * (n // 12)
+
+
+@st.composite
+def read_tiles(draw, code=None):
+    """A tile as the reader gives it: its code, how sure, and up to two runners-up below it."""
+    code = code or draw(st.sampled_from(CODES))
+    confidence = draw(st.floats(0.5, 0.99))
+    others = draw(st.lists(st.sampled_from([c for c in CODES if c != code]), max_size=2, unique=True))
+    left, alternatives = 1.0 - confidence, []
+    for other in others:
+        p = draw(st.floats(0.0, min(left, confidence)))
+        alternatives.append((other, p))
+        left -= p
+    alternatives.sort(key=lambda a: -a[1])
+    return code, confidence, tuple(alternatives)
+
+
+@st.composite
+def tables(draw, min_tiles=1):
+    """One frame's reading of a table: tiles on a grid, cut into sets in reading order."""
+    reads = draw(st.lists(read_tiles(), min_size=min_tiles, max_size=30))
+    tiles = tuple(tile(code, *place(n), confidence, alternatives) for n, (code, confidence, alternatives) in enumerate(reads))
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(tiles) - 1)), max_size=len(tiles) // 3)))
+    bounds = [0] + [c for c in cuts if c < len(tiles)] + [len(tiles)]
+    sets = tuple(tuple(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a)
+    return TableReading(tiles, sets, ("a warning",), 640, 480)
+
+
+def shifted(reading: TableReading, draw) -> TableReading:
+    """The same still table in another frame: each centre a pixel or three away (sensor noise)."""
+    moved = []
+    for t in reading.tiles:
+        dx, dy = draw(st.floats(-3, 3)), draw(st.floats(-3, 3))
+        moved.append(tile(t.code, t.center[0] + dx, t.center[1] + dy, t.confidence, t.alternatives))
+    return dataclasses.replace(reading, tiles=tuple(moved))
+
+
+def without(reading: TableReading, k: int) -> TableReading:
+    """The frame missed tile k (the reader did not find it)."""
+    renumber = {i: i - (i > k) for i in range(len(reading.tiles)) if i != k}
+    sets = tuple(tuple(renumber[i] for i in s if i != k) for s in reading.sets)
+    return dataclasses.replace(reading, tiles=reading.tiles[:k] + reading.tiles[k + 1:],
+                               sets=tuple(s for s in sets if s))
+
+
+def recoded(reading: TableReading, k: int, code: str, confidence: float, alternatives=()) -> TableReading:
+    t = reading.tiles[k]
+    tiles = list(reading.tiles)
+    tiles[k] = tile(code, t.center[0], t.center[1], confidence, alternatives)
+    return dataclasses.replace(reading, tiles=tuple(tiles))
+
+
+def at(reading: TableReading, x: float, y: float) -> ReadTile:
+    return min(reading.tiles, key=lambda t: (t.center[0] - x) ** 2 + (t.center[1] - y) ** 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(reading=tables())
+def test_fusing_one_reading_gives_that_reading(reading):
+    assert fuse_readings([reading]) == reading
+    assert fuse([reading]).agree
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), reading=tables())
+def test_a_code_flickering_in_one_of_three_frames_never_survives(data, reading):
+    frames = [reading, shifted(reading, data.draw), shifted(reading, data.draw)]
+    k = data.draw(st.integers(0, len(reading.tiles) - 1), label="flickering tile")
+    odd = data.draw(st.integers(0, 2), label="frame it flickers in")
+    true = reading.tiles[k].code
+    flicker, sure, alternatives = data.draw(read_tiles(code=data.draw(st.sampled_from([c for c in CODES if c != true]))))
+    sure = data.draw(st.floats(sure, 1.0), label="however sure")
+    frames[odd] = recoded(frames[odd], k, flicker, sure, alternatives)
+    fusion = fuse(frames)
+    x, y = reading.tiles[k].center
+    assert at(fusion.reading, x, y).code == true
+    assert [t.code for t in fusion.reading.tiles] == [t.code for t in reading.tiles]
+    assert not fusion.agree and any(flicker in d for d in fusion.disagreements)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), reading=tables(min_tiles=2))
+def test_a_tile_missing_from_one_of_three_frames_survives_with_its_set(data, reading):
+    frames = [reading, shifted(reading, data.draw), shifted(reading, data.draw)]
+    k = data.draw(st.integers(0, len(reading.tiles) - 1), label="missed tile")
+    odd = data.draw(st.integers(0, 2), label="frame that missed it")
+    frames[odd] = without(frames[odd], k)
+    fused = fuse_readings(frames)
+    assert len(fused.tiles) == len(reading.tiles)
+    assert sorted(t.code for t in fused.tiles) == sorted(t.code for t in reading.tiles)
+    x, y = reading.tiles[k].center
+    assert at(fused, x, y).code == reading.tiles[k].code
+    # the sets are the table's sets (a tile the chosen frame missed joins its neighbour's set)
+    as_codes = lambda r: sorted(sorted(r.tiles[i].code for i in s) for s in r.sets)  # noqa: E731
+    assert as_codes(fused) == as_codes(reading)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), reading=tables())
+def test_a_tile_seen_in_one_of_three_frames_only_is_dropped(data, reading):
+    ghost = tile("R7", 40.0 + 45.0 * 5, 50.0 + 80.0 * 5, 0.99)  # below every generated row
+    frames = [reading, shifted(reading, data.draw), shifted(reading, data.draw)]
+    odd = data.draw(st.integers(0, 2), label="frame that saw it")
+    frames[odd] = dataclasses.replace(frames[odd], tiles=frames[odd].tiles + (ghost,))
+    fused = fuse_readings(frames)
+    assert len(fused.tiles) == len(reading.tiles)
+    assert all(t.center[1] < ghost.center[1] - 40 for t in fused.tiles)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), reading=tables())
+def test_positions_are_the_mean_of_the_frames_and_corners_follow(data, reading):
+    frames = [reading, shifted(reading, data.draw), shifted(reading, data.draw)]
+    fused = fuse_readings(frames)
+    for n, t in enumerate(fused.tiles):
+        for axis in (0, 1):
+            mean = sum(f.tiles[n].center[axis] for f in frames) / 3
+            assert t.center[axis] == pytest.approx(mean, abs=1e-9)
+        assert t.width == pytest.approx(WIDTH)
+        assert sum(c[0] for c in t.corners) / 4 == pytest.approx(t.center[0])
+
+
+@pytest.mark.parametrize("reads, code, sure", [
+    pytest.param([("R5", 0.9), ("R5", 0.9)], "R5", 0.9, id="two-agree-keep-the-code-and-confidence"),
+    pytest.param([("R5", 0.95), ("R5", 0.95), ("R6", 0.99)], "R5", 0.95 * 2 / 3, id="two-of-three-win-over-a-sure-flicker"),
+    pytest.param([("R5", 0.6), ("R6", 0.9)], "R6", 0.45, id="two-disagree-the-higher-mean-wins"),
+    pytest.param([("B1", 0.7), ("K1", 0.8), ("O1", 0.75)], "K1", 0.8 / 3, id="three-disagree-the-higher-mean-wins"),
+])
+def test_how_codes_combine(reads, code, sure):
+    frames = [TableReading((tile(c, 100, 100, p),), ((0,),)) for c, p in reads]
+    fused = fuse_readings(frames).tiles[0]
+    assert fused.code == code and fused.confidence == pytest.approx(sure)
+
+
+def test_the_runner_up_codes_are_pooled_too():
+    frames = [TableReading((tile("O9", 100, 100, 0.7, [("O6", 0.2)]),), ()),
+              TableReading((tile("O9", 101, 99, 0.8, [("B9", 0.1)]),), ())]
+    fused = fuse_readings(frames).tiles[0]
+    assert fused.code == "O9" and fused.confidence == pytest.approx(0.75)
+    assert [c for c, _ in fused.alternatives] == ["O6"]  # as many runners-up as a frame gave
+    assert fused.alternatives[0][1] == pytest.approx(0.1)
+
+
+def test_frames_that_agree_say_so_and_a_second_frame_without_a_tile_does_not():
+    reading = TableReading((tile("K1", 40, 50), tile("K2", 85, 50)), ((0, 1),))
+    assert fuse([reading, reading]).agree
+    fusion = fuse([reading, without(reading, 1)])
+    assert not fusion.agree and "seen in 1 of 2 frames" in fusion.disagreements[0]
+    assert [t.code for t in fusion.reading.tiles] == ["K1"]  # one frame of two is no majority
+
+
+def test_fusing_nothing_is_an_error():
+    from controller.game.errors import GameError
+
+    with pytest.raises(GameError, match="none"):
+        fuse([])
+
+
+def test_a_tile_the_chosen_frame_missed_joins_its_set_in_place():
+    run = [tile(f"K{n}", *place(n - 1)) for n in range(1, 6)]
+    group = [tile(code, *place(6 + k)) for k, code in enumerate(["O7", "R7", "B7"])]
+    reading = TableReading(tuple(run + group), ((0, 1, 2, 3, 4), (5, 6, 7)))
+    missed = without(reading, 2)  # misses K3 but reads every other tile right: the most in agreement
+    flickers_a = recoded(recoded(reading, 0, "B1", 0.9), 5, "O8", 0.9)
+    flickers_b = recoded(recoded(reading, 1, "B2", 0.9), 6, "R8", 0.9)
+    fusion = fuse([missed, flickers_a, flickers_b])
+    assert fusion.anchor == 0
+    fused = fusion.reading
+    assert [[fused.tiles[i].code for i in s] for s in fused.sets] == [["K1", "K2", "K3", "K4", "K5"], ["O7", "R7", "B7"]]
+
+
+# ------------------------------------------------------------------ the runner's looks
+# The reader is scripted here (its flickers are what is tested); the frames are rendered and go
+# through the real settle loop and the real occluder net.
+
+
+class ScriptedReader:
+    def __init__(self, readings):
+        self.readings = list(readings)
+        self.calls = 0
+
+    def read(self, frame):
+        self.calls += 1
+        return self.readings.pop(0)
+
+
+class Frames:
+    def __init__(self, frames):
+        self.frames = list(frames)
+
+    def read(self):
+        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+
+    def close(self):
+        pass
+
+
+@pytest.fixture()
+def make_runner(tmp_path):
+    from controller.adapters.display import ConsoleDisplay
+    from controller.adapters.runner import TableDevices, TableRunner
+    from controller.game import judging
+    from controller.records import Records
+
+    records = Records(tmp_path / "looks.sqlite")
+    game = records.new_game("classic", ("Ann", "Ben"))
+    records.append(game, judging.game_created("classic", ("Ann", "Ben")))
+
+    def make(frames, readings):
+        devices = TableDevices(Frames(frames), None, ScriptedReader(readings), ConsoleDisplay(quiet=True), None)
+        return TableRunner(records, game, devices)
+
+    yield make
+    records.close()
+
+
+@pytest.fixture(scope="module")
+def still_frames():
+    from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+
+    renderer = SceneRenderer(SceneLayout(width=640, height=400, tile_width=32, seed=3))
+    scene = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [0, 0]}])
+    return renderer, scene, [renderer.frame(scene, i) for i in range(8)]
+
+
+def three_tiles(code_of_middle="K2", confidence=0.95):
+    return TableReading((tile("K1", 40, 50), tile(code_of_middle, 85, 50, confidence), tile("K3", 130, 50)), ((0, 1, 2),))
+
+
+def test_the_runner_reads_two_frames_and_stops_when_they_agree(make_runner, still_frames):
+    _, _, frames = still_frames
+    runner = make_runner(frames[1:], [three_tiles(), three_tiles(), three_tiles()])
+    seen = runner.look_at(frames[0])
+    assert seen.frames == 2 and runner.devices.reader.calls == 2
+    assert seen.raw.reading["fused_from"] == [raw.sha256 for raw in seen.raws[:2]] and seen.raws[-1] == seen.raw
+
+
+def test_the_runner_reads_a_third_frame_when_two_disagree_and_the_flicker_dies(make_runner, still_frames):
+    _, _, frames = still_frames
+    runner = make_runner(frames[1:], [three_tiles(), three_tiles("B2", 0.97), three_tiles()])
+    seen = runner.look_at(frames[0])
+    assert seen.frames == 3 and len(seen.raws) == 4  # every frame's reading is recorded, and the fused one
+    assert [t.code for t in seen.reading.tiles] == ["K1", "K2", "K3"]
+    assert len(seen.raw.reading["tiles"]) == 3 and seen.raw.photo == seen.photo.sha256
+
+
+def test_the_runner_reads_no_more_than_its_setting(make_runner, still_frames):
+    _, _, frames = still_frames
+    runner = make_runner(frames[1:], [three_tiles(), three_tiles("B2"), three_tiles("O2"), three_tiles()])
+    seen = runner.look_at(frames[0])
+    assert seen.frames == runner.settings.fusion_frames == 3
+
+
+def test_a_table_touched_between_frames_is_waited_for_and_read_again(make_runner, still_frames):
+    renderer, scene, frames = still_frames
+    from controller.adapters.scene import Scene
+
+    more = Scene(scene.melds + Scene.of([{"tiles": ["O5", "O6", "O7"], "at": [3, 3]}]).melds)
+    touched = [renderer.frame(more.with_hand(), 10), renderer.frame(more.with_hand(), 11)] + \
+        [renderer.frame(more, i) for i in range(12, 20)]
+    runner = make_runner(touched, [three_tiles()] + [three_tiles("B2")] * 3)
+    runner.reference = frames[0]
+    seen = runner.look_at(frames[0])
+    # the first read was of the table before it was touched: recorded, but not fused
+    assert seen.frames == 3 and seen.raw.reading["fused_from"] == [raw.sha256 for raw in seen.raws[1:3]]
+    assert [t.code for t in seen.reading.tiles] == ["K1", "B2", "K3"]

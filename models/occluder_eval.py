@@ -159,15 +159,15 @@ def tally(maps, threshold: float, min_share: float, design: str | None = None) -
 
 def choose_thresholds(validation_maps) -> tuple[float, float, Tally]:
     """The threshold and minimum share with the fewest mistakes on validation; among equals, the
-    pair with the widest margin (the middle of the run of equally good thresholds)."""
-    thresholds = [round(t, 2) for t in np.arange(0.2, 0.91, 0.05)]
+    largest minimum share (a stray cell or two should never decide), then the middle threshold."""
+    thresholds = [round(t, 2) for t in np.arange(0.2, 0.96, 0.05)]
     shares = [0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.012]
     scores = {(t, s): tally(validation_maps, t, s) for t in thresholds for s in shares}
     best = min(x.refused + x.accepted for x in scores.values())
     good = [k for k, x in scores.items() if x.refused + x.accepted == best]
-    t = sorted({k[0] for k in good})[len({k[0] for k in good}) // 2]
-    s_options = sorted(k[1] for k in good if k[0] == t)
-    s = s_options[len(s_options) // 2]
+    s = max(k[1] for k in good)
+    options = sorted(k[0] for k in good if k[1] == s)
+    t = options[len(options) // 2]
     return t, s, scores[(t, s)]
 
 

@@ -7,7 +7,9 @@ Two tests per frame, the cheap one first:
 * clear: vision's occluder net (`vision.occluders.find_occluders`) sees nothing over the
   table. It is given the last settled frame as its reference, so what lay there before
   (a knot in the wood, a cup that stays) is not taken for a hand; at a game's first wait,
-  and the first after a resume, there is none and the net decides alone.
+  and the first after a resume, there is none and the net decides alone, until what it
+  sees has stayed exactly still for `first_wait_patience` frames: then that frame becomes
+  the reference (a hand is never that still), and the display says so.
 
 The table is settled after `still_frames` frames in a row that are both.
 
@@ -60,6 +62,10 @@ class SettleSettings:
     frame_interval: float = 0.0  # seconds between reads (a live camera paces itself)
     camera_retries: int = 25  # failed reads in a row a live camera is allowed ...
     camera_retry_pause: float = 0.2  # ... this many seconds apart (5 s in all) before the wait fails
+    # With no reference (a game's first wait), something that stays exactly still this many
+    # frames in a row is taken as part of the table: a reflection or a cup the net takes for
+    # something never moves, a hand does. It is said, so the referee can look.
+    first_wait_patience: int = 50
     vision: VisionConfig = DEFAULT_CONFIG  # the occluder net's thresholds
 
 
@@ -155,7 +161,7 @@ def wait_until_settled(
         flush()
     watch = _Watch(on_wait)
     previous: np.ndarray | None = None
-    taken = still = 0
+    taken = still = stuck = 0  # stuck: still frames in a row refused for something over the table
     while taken < settings.max_frames:
         frame = read_frame(camera, settings, sleep,
                            lambda: watch.refuse(WaitReason.NO_FRAMES, WaitReason.NO_FRAMES.value, taken))
@@ -166,14 +172,19 @@ def wait_until_settled(
         if difference is None:
             still = 0  # nothing to compare with yet
         elif difference > settings.still_level:
-            still = 0
+            still = stuck = 0
             watch.refuse(WaitReason.TABLE_MOVING, WaitReason.TABLE_MOVING.value, taken)
         else:
             seen = _occluders(frame, reference, settings.vision)
             if not seen.clear:
                 still = 0
+                stuck += 1
                 where = "; ".join(region.where for region in seen.regions)
                 watch.refuse(WaitReason.SOMETHING_OVER_TABLE, seen.describe(), taken, where)
+                if reference is None and stuck >= settings.first_wait_patience:
+                    reference = frame  # from now on only what changes against this frame counts
+                    watch.say(WaitReason.SOMETHING_OVER_TABLE,
+                              f"{seen.describe()}: still for {stuck} frames, taken as part of the table", taken)
             else:
                 still += 1
                 if still >= settings.still_frames - 1:  # n still frames = n-1 still differences

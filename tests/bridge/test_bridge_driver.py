@@ -44,7 +44,8 @@ def test_a_turn_ends_with_the_players_button(box, timer):
     timer.configure(Mode.TURN, 60)
     state = timer.start(seat=3)
     assert (state.phase, state.seat, state.ms_left) == (Phase.RUNNING, 3, 60_000)
-    wait_for(timer, Tick, accept=lambda e: e.seat == 3)
+    # the first tick comes as the clock starts; press once the turn's time has visibly run
+    wait_for(timer, Tick, accept=lambda e: e.seat == 3 and e.seconds_left < 60)
     box.press("3")
     pressed, _ = wait_for(timer, ButtonPressed)
     assert (pressed.button, pressed.seat, pressed.running_seat) == ("3", 3, 3)

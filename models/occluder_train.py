@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.fitting import export, fit_steps, pool_map
 from models.occluder_data import TRAIN_SEED, compose, net_target, table_frame
 from vision.occluders import occluder_input
 
@@ -52,7 +53,7 @@ def _photo_cache(paths: tuple[str, ...]) -> list[np.ndarray]:
     return _PHOTOS[paths]
 
 
-def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: int, pool_map):
+def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: int):
     drawn = pool_map(_draw, [(recipe.seed + 300000 + i, photo_paths) for i in range(recipe.samples)], workers)
     buckets: dict[tuple[int, int], list] = {}
     for x, y in drawn:
@@ -61,14 +62,14 @@ def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: 
             for shape, items in buckets.items()}
 
 
-def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log, pool_map, export) -> None:
+def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
     import torch.nn.functional as F
 
     from models.nets import OccluderNet
 
     t0 = time.time()
-    buckets = draw_samples(recipe, tuple(str(p.image_path) for p in train_photos), workers, pool_map)
+    buckets = draw_samples(recipe, tuple(str(p.image_path) for p in train_photos), workers)
     shapes = sorted(buckets)
     sizes = np.array([len(buckets[s][0]) for s in shapes], float)
     covered = sum(float((y > 0.5).mean()) * len(y) for _, y in buckets.values()) / sizes.sum()
@@ -77,11 +78,8 @@ def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers
     rng = np.random.default_rng(recipe.seed + 11)
     torch.manual_seed(recipe.seed)
     net = OccluderNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=recipe.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=recipe.lr, total_steps=max(recipe.steps, 1), pct_start=0.1)
-    running = None
-    for step in range(recipe.steps):
-        net.train()
+
+    def next_batch():
         xs, ys = buckets[shapes[int(rng.choice(len(shapes), p=sizes / sizes.sum()))]]
         pick = rng.integers(len(xs), size=recipe.batch)
         x, y = xs[pick], ys[pick]
@@ -89,20 +87,14 @@ def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers
             x, y = x[..., ::-1], y[..., ::-1]
         if rng.random() < 0.5:
             x, y = x[..., ::-1, :], y[..., ::-1, :]
-        x = torch.from_numpy(np.ascontiguousarray(x))
-        y = torch.from_numpy(np.ascontiguousarray(y))[:, None]
-        logits = net(x)
+        return torch.from_numpy(np.ascontiguousarray(x)), torch.from_numpy(np.ascontiguousarray(y))[:, None]
+
+    def loss_of(logits, y):
         bce = F.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor(2.0))
         p = torch.sigmoid(logits)
         dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)
-        loss = bce + 0.5 * dice
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        running = loss.item() if running is None else 0.98 * running + 0.02 * loss.item()
-        if (step + 1) % 100 == 0 or step + 1 == recipe.steps:
-            log(f"occluder step {step + 1}/{recipe.steps}: loss {running:.4f} ({time.time() - t0:.0f} s)")
-    net.eval()
+        return bce + 0.5 * dice
+
+    fit_steps(net, recipe.steps, recipe.lr, next_batch, loss_of, log, "occluder", t0)
     export(net, torch.zeros(1, 3, 144, 192), out_path, {"image": {0: "n", 2: "h", 3: "w"}, "covered": {0: "n", 2: "h4", 3: "w4"}},
            "image", "covered")

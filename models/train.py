@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing as mp
 import sys
 import time
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from vision.detect import detector_tensor  # noqa: E402
 from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify  # noqa: E402
 from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
 
+from models.fitting import export, fit_steps, pool_map  # noqa: E402
 from models.occluder_train import OCCLUDER_SMOKE, OccluderRecipe, train_occluder  # noqa: E402
 from models.realdata import DEFAULT_DATASET, load_split  # noqa: E402
 
@@ -201,15 +201,6 @@ def _augment_crops(rng, crops: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------------ training
 
 
-def _pool_map(fn, args, workers):
-    if workers <= 1 or len(args) < 4:
-        return [fn(*a) if isinstance(a, tuple) else fn(a) for a in args]
-    with mp.get_context("fork").Pool(workers) as pool:
-        if isinstance(args[0], tuple):
-            return pool.starmap(fn, args, chunksize=4)
-        return pool.map(fn, args, chunksize=4)
-
-
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
 
@@ -219,7 +210,7 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
     t0 = time.time()
     seeds = [(recipe.seed + 1000 + i, recipe.designs_share) for i in range(recipe.cls_synth_tables)]
     crops, masks = [], []
-    for c, m in _pool_map(_cls_sample, seeds, workers):
+    for c, m in pool_map(_cls_sample, seeds, workers):
         crops += c
         masks += m
     synth_n = len(crops)
@@ -263,7 +254,7 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
             right += int(allowed[torch.arange(len(idx)), logits.argmax(1)].sum())
         log(f"classifier epoch {epoch + 1}/{recipe.cls_epochs}: loss {total / len(X):.4f}, train acc {right / len(X):.4f} ({time.time() - t0:.0f} s)")
     net.eval()
-    _export(net, torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH), out_path, {"crops": {0: "n"}, "logits": {0: "n"}}, "crops", "logits")
+    export(net, torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH), out_path, {"crops": {0: "n"}, "logits": {0: "n"}}, "crops", "logits")
 
 
 def _det_targets(shape, quads, scale):
@@ -320,7 +311,7 @@ def train_detector(recipe: Recipe, train_photos, out_path: Path, workers: int, l
     rng = np.random.default_rng(recipe.seed + 7)
     t0 = time.time()
     args = [(recipe.seed + 50000 + i, recipe.det_long_side, recipe.designs_share) for i in range(recipe.det_synth_images)]
-    samples = _pool_map(_det_sample, args, workers)
+    samples = pool_map(_det_sample, args, workers)
     synth_n = len(samples)
     for photo in train_photos:
         image = cv2.imread(str(photo.image_path))
@@ -329,42 +320,24 @@ def train_detector(recipe: Recipe, train_photos, out_path: Path, workers: int, l
 
     torch.manual_seed(recipe.seed)
     net = TileSegNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(recipe.det_steps, 1), pct_start=0.1)
-    running = None
-    for step in range(recipe.det_steps):
-        net.train()
+
+    def next_batch():
         imgs, tgts = [], []
         for i in rng.integers(len(samples), size=recipe.det_batch):
             image, quads = samples[i]
             img, tgt = _det_augment(rng, image, quads, recipe.det_long_side, recipe.det_patch)
             imgs.append(img)
             tgts.append(tgt)
-        x = torch.from_numpy(detector_tensor(np.stack(imgs)))
-        y = torch.from_numpy(np.stack(tgts).astype(np.float32))
-        logits = net(x)
+        return torch.from_numpy(detector_tensor(np.stack(imgs))), torch.from_numpy(np.stack(tgts).astype(np.float32))
+
+    def loss_of(logits, y):
         bce = F.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor([1.0, 2.0]).view(1, 2, 1, 1))
         p = torch.sigmoid(logits)
         dice = 1 - (2 * (p * y).sum((0, 2, 3)) + 1) / (p.sum((0, 2, 3)) + y.sum((0, 2, 3)) + 1)
-        loss = bce + dice.mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        running = loss.item() if running is None else 0.98 * running + 0.02 * loss.item()
-        if (step + 1) % 100 == 0 or step + 1 == recipe.det_steps:
-            log(f"detector step {step + 1}/{recipe.det_steps}: loss {running:.4f} ({time.time() - t0:.0f} s)")
-    net.eval()
-    _export(net, torch.zeros(1, 3, 256, 320), out_path, {"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h2", 3: "w2"}}, "image", "maps")
+        return bce + dice.mean()
 
-
-def _export(net, example, path: Path, axes, input_name, output_name) -> None:
-    import torch
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with torch.no_grad():
-        torch.onnx.export(net, (example,), str(path), input_names=[input_name], output_names=[output_name],
-                          dynamic_axes=axes, opset_version=17, dynamo=False)
+    fit_steps(net, recipe.det_steps, 4e-3, next_batch, loss_of, log, "detector", t0)
+    export(net, torch.zeros(1, 3, 256, 320), out_path, {"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h2", 3: "w2"}}, "image", "maps")
 
 
 def main(argv=None) -> int:
@@ -403,7 +376,7 @@ def main(argv=None) -> int:
         train_detector(recipe, train_photos, out / "tile_seg.onnx", args.workers, log)
     if args.only in (None, "occluder"):
         train_occluder(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), train_photos, out / "occluder.onnx",
-                       args.workers, log, _pool_map, _export)
+                       args.workers, log)
     log(f"done: {out}")
     return 0
 

@@ -14,6 +14,7 @@ MIN_SIDE = 32  # pixels; anything smaller cannot hold a readable tile
 _JPEG_START = b"\xff\xd8"
 _JPEG_END = b"\xff\xd9"
 _PNG_START = b"\x89PNG\r\n\x1a\n"
+IMAGE_SIGNATURES = (_JPEG_START, _PNG_START)  # the formats whose end can be checked
 
 
 def load_image(path: str | os.PathLike) -> np.ndarray:
@@ -36,12 +37,20 @@ def load_image(path: str | os.PathLike) -> np.ndarray:
     return check_image(image, name)
 
 
+def truncated_image(data: bytes) -> str | None:
+    """What is missing from a JPEG or PNG cut off before its end, or None (whole, or another format)."""
+    if data.startswith(_JPEG_START) and _JPEG_END not in data[-4096:]:
+        return "truncated JPEG (no end-of-image marker)"
+    if data.startswith(_PNG_START) and b"IEND" not in data[-64:]:
+        return "truncated PNG (no IEND chunk)"
+    return None
+
+
 def _check_complete(name: str, data: bytes) -> None:
     """OpenCV quietly pads a cut-off JPEG with grey; refuse it instead of reading half a table."""
-    if data.startswith(_JPEG_START) and _JPEG_END not in data[-4096:]:
-        raise ImageReadError(f"{name!r}: truncated JPEG (no end-of-image marker)")
-    if data.startswith(_PNG_START) and b"IEND" not in data[-64:]:
-        raise ImageReadError(f"{name!r}: truncated PNG (no IEND chunk)")
+    missing = truncated_image(data)
+    if missing:
+        raise ImageReadError(f"{name!r}: {missing}")
 
 
 def check_image(image: np.ndarray, name: str = "image") -> np.ndarray:

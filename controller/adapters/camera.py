@@ -16,6 +16,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.image import IMAGE_SIGNATURES, truncated_image
+
 from .errors import CameraError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -130,30 +132,18 @@ class FolderSource:
         pass
 
 
-_FORMATS = {  # suffix: (first bytes, last bytes) of a whole file
-    ".jpg": (b"\xff\xd8\xff", b"\xff\xd9"), ".jpeg": (b"\xff\xd8\xff", b"\xff\xd9"),
-    ".png": (b"\x89PNG\r\n\x1a\n", b"IEND\xaeB`\x82"),
-}
-
-
 def _being_written(path: Path) -> bool:
     """True for a file that looks like the start of an image whose end is not written yet (half a
     JPEG decodes, grey at the bottom). A file that does not even start like one is broken, not late."""
-    if path.suffix.lower() not in _FORMATS:
+    if path.suffix.lower() not in (".jpg", ".jpeg", ".png"):
         return False
-    head, tail = _FORMATS[path.suffix.lower()]
     try:
-        with open(path, "rb") as handle:
-            start = handle.read(len(head))
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - len(tail)))
-            end = handle.read(len(tail))
+        data = path.read_bytes()
     except OSError:
         return True  # gone or locked for a moment: look again
-    if not head.startswith(start) or (len(start) == len(head) and start != head):
-        return False
-    return len(start) < len(head) or end != tail
+    if any(signature.startswith(data) for signature in IMAGE_SIGNATURES):
+        return True  # not even its signature written yet
+    return truncated_image(data) is not None
 
 
 def open_camera(spec: str) -> FrameSource:

@@ -2,8 +2,9 @@
 
 Two tests per frame, the cheap one first:
 
-* still: the frame hardly differs from the one before (mean absolute grey difference on a
-  small copy). A frame that moves cannot be the settled one, so the net never sees it.
+* still: no cell of a small grey copy (40 cells across) changed its mean by more than
+  `still_level` since the frame before. A frame that moves cannot be the settled one, so the
+  net never sees it.
 * clear: vision's occluder net (`vision.occluders.find_occluders`) sees nothing over the
   table. It is given the last settled frame as its reference, so what lay there before
   (a knot in the wood, a cup that stays) is not taken for a hand; at a game's first wait,

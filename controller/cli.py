@@ -15,6 +15,7 @@ from typing import Sequence
 COMMAND_MODULES = (
     "controller.commands.rules",
     "controller.commands.read",
+    "controller.commands.calibrate",
     "firmware_bridge.cli",
     "controller.commands.game",
     "controller.commands.tournament",

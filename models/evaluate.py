@@ -17,7 +17,7 @@ import argparse
 from collections import Counter
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -28,11 +28,16 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from vision import TableReader  # noqa: E402
+from vision.config import DEFAULT_CALIBRATION, CalibrationConfig  # noqa: E402
 from vision.synth import random_melds, render_table, training_designs, unseen_designs  # noqa: E402
 
 from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
 
 SYNTH_SEED_BASE = 9_000_000  # far from the training seeds
+CALIBRATION_SEED_BASE = 9_500_000  # the rendered calibration photos
+# Calibration settings are chosen on "seen" designs at these seeds (--choose-calibration),
+# never on the measuring seeds above nor on the held-out design.
+CALIBRATION_CHOICE_SEED_BASE = 8_000_000
 SPLIT_TITLES = {
     "train": "train split (trained on)",
     "validation": "validation split (never trained on; thresholds, rules and recipe settings were chosen here)",
@@ -124,20 +129,33 @@ DESIGNS = {
     "seen": training_designs,  # any edition and typeface the training draws from
     "unseen": unseen_designs,  # the held-out typeface family on the held-out edition
 }
+CALIBRATION_CANDIDATES = {
+    "none (shipped reading)": None,
+    "shipped settings": DEFAULT_CALIBRATION,
+    "weight decay 0.0003": replace(DEFAULT_CALIBRATION, weight_decay=0.0003),
+    "weight decay 0.001": replace(DEFAULT_CALIBRATION, weight_decay=0.001),
+}
 CONFUSION_GROUPS = (("1", "4", "7"), ("6", "9"), ("10", "13"), ("11", "12"))
 
 
 def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int, designs: str = "original",
-                       confusions: Counter | None = None) -> tuple[Tally, float]:
+                       confusions: Counter | None = None, calibrated: CalibrationConfig | None = None,
+                       seed_base: int = SYNTH_SEED_BASE) -> tuple[Tally, float]:
+    """Read `tables` rendered full tables; with `calibrated`, each through a profile fitted on
+    one rendered calibration photo of the same set (edition and typeface, another seed)."""
     total = Tally()
     seconds = 0.0
+    profiles: dict = {}
     for k in range(tables):
-        seed = SYNTH_SEED_BASE + 1000 * width + k
+        seed = seed_base + 1000 * width + k
         rng = np.random.default_rng(seed)
         melds = random_melds(rng, 106)
         r = render_table(melds, width, height, seed=seed, hands=0, layout="rows", **DESIGNS[designs]())
+        table_reader = reader
+        if calibrated is not None:
+            table_reader = replace(reader, profile=_profile_for(r.style, reader, width, height, calibrated, profiles))
         start = time.perf_counter()
-        reading = reader.read(r.image)
+        reading = table_reader.read(r.image)
         seconds += time.perf_counter() - start
         labels = [(tile.code, tile.corners) for tile in r.tiles]
         t, matched = match(labels, reading, f"synthetic {width}x{height} seed {seed}")
@@ -153,6 +171,35 @@ def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int
         t.sets_right_images = int(expected == got)
         total.add(t)
     return total, seconds / max(tables, 1)
+
+
+def _profile_for(style: dict, reader: TableReader, width: int, height: int, settings, cache: dict):
+    """The profile of the set a rendered table shows, calibrated on a photo of that set's layout."""
+    from vision.calibrate import calibrate
+    from vision.errors import CalibrationError
+    from vision.layouts import DEFAULT_LAYOUT
+    from vision.synth import render_layout
+
+    # A club calibrates with the camera and light it plays under: the photo shares the
+    # table's camera, light and surface, but not its seed (tiles, jitter, noise differ).
+    camera = {k: style[k] for k in ("edition", "font_family", "wood", "background", "perspective_deg", "blur",
+                                    "noise", "light", "jpeg", "glare")}
+    key = tuple(sorted(camera.items()))
+    if key not in cache:
+        cache[key] = None  # refused three times: the shipped reading (counted in REFUSED_CALIBRATIONS)
+        for attempt in range(3):  # a club whose photo is refused takes another
+            seed = CALIBRATION_SEED_BASE + 10 * len(cache) + attempt
+            photo = render_layout(DEFAULT_LAYOUT.pages[0], width, height, seed=seed, **camera)
+            try:
+                cache[key] = calibrate([(f"seed {seed}", photo.image)], DEFAULT_LAYOUT, settings=settings,
+                                       reader=reader).profile
+                break
+            except CalibrationError as error:
+                REFUSED_CALIBRATIONS.append(str(error))
+    return cache[key]
+
+
+REFUSED_CALIBRATIONS: list[str] = []
 
 
 def confusion_lines(confusions: Counter) -> list[str]:
@@ -197,6 +244,10 @@ def main(argv=None) -> int:
     parser.add_argument("--synthetic", type=int, default=None, metavar="N", help="N synthetic 106-tile tables per size")
     parser.add_argument("--designs", choices=sorted(DESIGNS), default="original",
                         help="synthetic tables in the original look, in the training designs, or in the held-out ones")
+    parser.add_argument("--calibrated", action="store_true",
+                        help="synthetic tables read through a profile calibrated on one rendered photo of each set")
+    parser.add_argument("--choose-calibration", type=int, default=None, metavar="N",
+                        help="compare calibration settings on N tables per setting of the seen designs (choice seeds)")
     parser.add_argument("--disagreements", action="store_true", help="list confident disagreements with training labels")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--models", type=Path, default=None, help="directory with tile_seg.onnx and tile_cls.onnx")
@@ -204,7 +255,7 @@ def main(argv=None) -> int:
     parser.add_argument("--occluder-model", type=Path, default=None, help="another occluder.onnx to choose thresholds for")
     args = parser.parse_args(argv)
     everything = not (args.real or args.synthetic or args.disagreements or args.occluders
-                      or args.choose_occluder_thresholds)
+                      or args.choose_occluder_thresholds or args.choose_calibration)
     reader = TableReader() if args.models is None else TableReader(detector_path=args.models / "tile_seg.onnx", classifier_path=args.models / "tile_cls.onnx")
     splits = load_splits(args.dataset)
     train = splits["train"]
@@ -242,13 +293,24 @@ def main(argv=None) -> int:
         n = args.synthetic or 10
         for w, h in ((1920, 1080), (3840, 2160)):
             confusions: Counter = Counter()
-            t, seconds = evaluate_synthetic(reader, w, h, n, args.designs, confusions)
-            print("\n".join(t.lines(f"synthetic full tables {w}x{h}, {args.designs} designs")))
+            t, seconds = evaluate_synthetic(reader, w, h, n, args.designs, confusions,
+                                            DEFAULT_CALIBRATION if args.calibrated else None)
+            how = ", each set calibrated on one rendered photo" if args.calibrated else ", no profile"
+            print("\n".join(t.lines(f"synthetic full tables {w}x{h}, {args.designs} designs{how}")))
+            if args.calibrated:
+                print(f"  calibration photos refused (another was taken, up to 3): {len(REFUSED_CALIBRATIONS)}")
             print("\n".join(confusion_lines(confusions)))
             print(f"  sets all right      {100.0 * t.sets_right_images / max(t.images, 1):.2f}% of tables; mean read {seconds * 1000:.0f} ms")
             print(f"  orientation right   {100.0 * t.oriented_right / max(t.found, 1):.2f}% of found tiles (upright vs turned half round)")
             for m in t.mistakes[: args.show_mistakes]:
                 print("   ", m)
+    if args.choose_calibration:
+        for name, settings in CALIBRATION_CANDIDATES.items():
+            t, _ = evaluate_synthetic(reader, 1920, 1080, args.choose_calibration, "seen", None, settings,
+                                      CALIBRATION_CHOICE_SEED_BASE)
+            print(f"calibration {name}: codes right {100.0 * t.code_right / max(t.labelled, 1):.2f}% "
+                  f"({t.code_right}/{t.labelled}), tables with no mistake {t.perfect_images}/{t.images}, "
+                  f"calibration photos refused so far {len(REFUSED_CALIBRATIONS)}")
     if args.disagreements:
         lines = disagreements(reader, train)
         print(f"training-photo labels the model confidently contradicts: {len(lines)}")

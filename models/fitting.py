@@ -41,10 +41,13 @@ def fit_steps(net, steps: int, lr: float, next_batch: Callable, loss_of: Callabl
     net.eval()
 
 
-def export(net, example, path: Path, axes, input_name, output_name) -> None:
+def export(net, example, path: Path, axes, input_name, output_names: str | tuple[str, ...]) -> None:
+    """Write `net` to ONNX; a net whose forward returns a tuple names each output."""
     import torch
+
+    output_names = (output_names,) if isinstance(output_names, str) else tuple(output_names)
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with torch.no_grad():
-        torch.onnx.export(net, (example,), str(path), input_names=[input_name], output_names=[output_name],
+        torch.onnx.export(net, (example,), str(path), input_names=[input_name], output_names=list(output_names),
                           dynamic_axes=axes, opset_version=17, dynamo=False)

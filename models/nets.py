@@ -62,6 +62,23 @@ class TileClassNet(nn.Module):
     def forward(self, x):
         return self.classifier(self.features(x))
 
+    def with_embedding(self, x):
+        """(logits, embedding): the embedding is what the last layer sees, so a club's set
+        profile (vision/profile.py) can refit that layer without torch."""
+        embedding = self.classifier[:-1](self.features(x))
+        return self.classifier[-1](embedding), embedding
+
+
+class ExportedClassifier(nn.Module):
+    """The classifier as it ships: logits and the embedding both as outputs."""
+
+    def __init__(self, net: TileClassNet):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return self.net.with_embedding(x)
+
 
 class OccluderNet(nn.Module):
     """Marks what covers the table (hands, arms, sleeves, phones, cups) on a grid at 1/4 of a

@@ -204,7 +204,7 @@ def _augment_crops(rng, crops: np.ndarray) -> np.ndarray:
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
 
-    from models.nets import TileClassNet
+    from models.nets import ExportedClassifier, TileClassNet
 
     rng = np.random.default_rng(recipe.seed)
     t0 = time.time()
@@ -254,7 +254,8 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
             right += int(allowed[torch.arange(len(idx)), logits.argmax(1)].sum())
         log(f"classifier epoch {epoch + 1}/{recipe.cls_epochs}: loss {total / len(X):.4f}, train acc {right / len(X):.4f} ({time.time() - t0:.0f} s)")
     net.eval()
-    export(net, torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH), out_path, {"crops": {0: "n"}, "logits": {0: "n"}}, "crops", "logits")
+    export(ExportedClassifier(net), torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH), out_path,
+           {"crops": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}}, "crops", ("logits", "embedding"))
 
 
 def _det_targets(shape, quads, scale):

@@ -14,6 +14,7 @@ from .codes import CODES, NOT_A_TILE
 from .config import VisionConfig
 from .detect import TileCandidate
 from .geometry import normalise_crops, rectify
+from .profile import SetProfile
 
 _BATCH = 64
 
@@ -34,12 +35,14 @@ class TileGuess:
         return float(self.code_orientation[:, 1].sum())
 
 
-def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, config: VisionConfig) -> tuple[TileGuess, ...]:
+def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, config: VisionConfig,
+             profile: SetProfile | None = None) -> tuple[TileGuess, ...]:
+    """Read each candidate; with a set profile, through the club set's refitted last layer."""
     if not candidates:
         return ()
     quads = [(k, quad) for k, c in enumerate(candidates) for quad in (c.corners, *c.other_turns)]
     crops = np.stack([rectify(image, quad) for _, quad in quads])
-    logits = np.concatenate([model(normalise_crops(crops[i: i + _BATCH])) for i in range(0, len(crops), _BATCH)])
+    logits = np.concatenate([crop_logits(model, crops[i: i + _BATCH], profile) for i in range(0, len(crops), _BATCH)])
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
@@ -55,3 +58,12 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
         code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
         out.append(TileGuess(quad, tile_p, code_orientation, cand.score))
     return tuple(out)
+
+
+def crop_logits(model, crops: np.ndarray, profile: SetProfile | None = None) -> np.ndarray:
+    """Classifier logits of rectified uint8 crops, through the profile when there is one."""
+    x = normalise_crops(crops)
+    if profile is None:
+        return model(x)
+    logits, embedding = model.outputs(x, ("logits", "embedding"))
+    return profile.adjust(logits, embedding)

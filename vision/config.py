@@ -58,3 +58,28 @@ class VisionConfig:
 
 
 DEFAULT_CONFIG = VisionConfig()
+
+
+@dataclass(frozen=True)
+class CalibrationConfig:
+    """How `vision.calibrate` fits a set profile; chosen on rendered tables of the training
+    designs (models/README.md), never on the held-out design."""
+
+    row_gap: float = 0.5  # tile heights between centres that start a new row of the layout
+    missing_gap: float = 1.5  # a gap this many tile pitches wide in a row holds a missing tile
+    out_of_place_margin: float = 0.05  # cosine a tile must sit nearer another code's tile than its own copy's
+    out_of_place_confidence: float = 0.9  # ... and the shipped reading must be this sure of another code
+    jitters: int = 12  # jittered re-crops per tile (position, size, angle, light, blur)
+    jitter_shift: float = 0.05  # of the face width
+    jitter_scale: float = 0.06
+    jitter_angle_deg: float = 4.0
+    jitter_corner: float = 0.04  # each corner on its own, of the face width
+    background_crops: int = 3  # "not a tile" crops of bare table per tile
+    steps: int = 300  # full-batch Adam steps on the residual last layer
+    learning_rate: float = 0.03
+    weight_decay: float = 0.0  # pulls the residual towards zero: the shipped reading stays the prior
+    fit_bias: bool = False  # a bias learns the layout's class mix, not the set's look
+    seed: int = 0
+
+
+DEFAULT_CALIBRATION = CalibrationConfig()

@@ -16,3 +16,15 @@ class ModelLoadError(VisionError):
 
 class ImageWriteError(VisionError):
     """An output image (annotation) cannot be written where asked."""
+
+
+class ProfileError(VisionError):
+    """A set profile file is missing, malformed, or fitted to another classifier."""
+
+
+class CalibrationError(VisionError):
+    """Calibration photos do not show the layout: a row or tile missing, a tile out of place."""
+
+
+class LayoutError(CalibrationError):
+    """A calibration layout file cannot be used (unknown code, empty, uneven pages)."""

@@ -15,7 +15,7 @@ OCCLUDER_FILE = MODELS_DIR / "occluder.onnx"
 
 
 class OnnxModel:
-    """One onnxruntime session with a single input and a single output."""
+    """One onnxruntime session with a single input; calling it gives the first output."""
 
     def __init__(self, path: Path, threads: int):
         import onnxruntime as ort
@@ -33,10 +33,17 @@ class OnnxModel:
         except Exception as error:  # onnxruntime raises its own untyped errors
             raise ModelLoadError(f"model file {str(path)!r} cannot be loaded: {error}") from None
         self.input_name = self.session.get_inputs()[0].name
+        self.output_names = tuple(o.name for o in self.session.get_outputs())
         self.path = Path(path)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        return self.session.run(None, {self.input_name: x})[0]
+        return self.session.run(self.output_names[:1], {self.input_name: x})[0]
+
+    def outputs(self, x: np.ndarray, names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+        missing = [n for n in names if n not in self.output_names]
+        if missing:
+            raise ModelLoadError(f"model file {str(self.path)!r} has no output(s) {missing}; it has {list(self.output_names)}")
+        return tuple(self.session.run(list(names), {self.input_name: x}))
 
 
 @functools.lru_cache(maxsize=8)

@@ -16,6 +16,7 @@ from .geometry import quad_size
 from .image import check_image, load_image
 from .melds import best_codes, find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
+from .profile import SetProfile
 from .reading import SetReading, TableReading, TileReading
 
 MAX_COPIES = 2  # of any code in one full set (jokers included)
@@ -56,14 +57,18 @@ class TableReader:
     config: VisionConfig = DEFAULT_CONFIG
     detector_path: Path = DETECTOR_FILE
     classifier_path: Path = CLASSIFIER_FILE
+    profile: SetProfile | None = None  # a club set's calibration (tileref calibrate); None: the shipped reading
 
     def read(self, image: np.ndarray) -> TableReading:
         image = check_image(image)
         config = self.config
         detector = load_model(self.detector_path, config.threads)
         classifier = load_model(self.classifier_path, config.threads)
+        if self.profile is not None:
+            self.profile.check_classifier(self.classifier_path)
         candidates = find_tiles(image, config, detector)
-        guesses = [g for g in classify(image, candidates, classifier, config) if g.tile_probability >= config.min_tile_confidence]
+        guesses = [g for g in classify(image, candidates, classifier, config, self.profile)
+                   if g.tile_probability >= config.min_tile_confidence]
         guesses = _drop_overlaps(guesses)
         return _assemble(image, guesses, config)
 
@@ -147,13 +152,14 @@ def _warnings(tiles: list[TileReading], w: int, h: int, config: VisionConfig) ->
 _DEFAULT_READER = TableReader()
 
 
-def read_image(image: np.ndarray, config: VisionConfig | None = None) -> TableReading:
-    """Read a BGR (or grey, or BGRA) uint8 image of a table."""
-    reader = _DEFAULT_READER if config is None else TableReader(config)
-    return reader.read(image)
+def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None) -> TableReading:
+    """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration."""
+    if config is None and profile is None:
+        return _DEFAULT_READER.read(image)
+    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image)
 
 
-def read_path(path: str | os.PathLike, config: VisionConfig | None = None) -> TableReading:
+def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None) -> TableReading:
     """Read an image file; ImageReadError names the file when it is not a usable image."""
     image = load_image(path)
-    return read_image(image, config)
+    return read_image(image, config, profile)

@@ -170,6 +170,7 @@ class Style:
     exclude_families: tuple[str, ...] = ()  # never drawn by font_family=RANDOM
     wood: str | None = None  # wood tone, a key of WOOD_TONES or RANDOM; None: "classic"
     glare: int | str | None = None  # glare spots on table and tiles, or RANDOM (0-3); None: none
+    meld_per_row: bool | None = None  # "rows" layout: each meld on a row of its own (a calibration layout)
 
     @staticmethod
     def random(rng: np.random.Generator, **given) -> "Style":
@@ -267,7 +268,20 @@ def render_table(
     return Rendered(image, final, tuple(tuple(m) for m in melds), chosen.__dict__.copy())
 
 
+def render_layout(rows: Sequence[Sequence[str]], width: int = 1920, height: int = 1080, seed: int = 0,
+                  **design) -> Rendered:
+    """A calibration photo: `rows` of codes laid out row under row, upright, as a club would
+    for `tileref calibrate`, in the given design (edition, font_family, wood, ...)."""
+    rng = np.random.default_rng([seed, _LAYOUT_STREAM])
+    settings = dict(layout="rows", meld_per_row=True, upside_down=0.0, hands=0, fill=0.92,
+                    rotation_deg=float(rng.normal(0, 2)), perspective_deg=float(rng.uniform(0, 10)),
+                    tile_jitter_deg=float(rng.uniform(0, 2)), shadows=0)
+    settings.update(design)
+    return render_table(rows, width, height, seed=seed, **settings)
+
+
 _DESIGN_STREAM = 0x7E5167  # second word of the seed of the stream RANDOM designs are drawn from
+_LAYOUT_STREAM = 0xCA11B  # and of the calibration photo's camera
 
 
 def random_melds(rng: np.random.Generator, tiles: int = 106) -> list[list[str]]:
@@ -405,10 +419,12 @@ def _layout(rng, melds, style: Style, w: int, h: int) -> list[_Placement]:
         # pack the rows for the frame as the turned layout will see it
         turned = abs(math.sin(math.radians(style.rotation_deg or 0.0))) > 0.7
         frame_w, frame_h = (h, w) if turned else (w, h)
-        for row_width in np.linspace(max(lengths, default=1.0), sum(lengths) + gap_x * len(melds), 40):
+        widths = [max(lengths, default=1.0)] if style.meld_per_row else \
+            np.linspace(max(lengths, default=1.0), sum(lengths) + gap_x * len(melds), 40)
+        for row_width in widths:
             rows, cur, cur_w = [], [], 0.0
             for i, length in enumerate(lengths):
-                if cur and cur_w + gap_x + length > row_width:
+                if cur and (style.meld_per_row or cur_w + gap_x + length > row_width):
                     rows.append(cur)
                     cur, cur_w = [], 0.0
                 cur_w += (gap_x if cur else 0.0) + length

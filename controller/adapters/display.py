@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from controller.game.events import GameScored, TurnJudged
+from controller.game.events import GameScored, TableUnrestorable, TurnJudged
 
 from .settle import WaitReason, WaitStatus
 
@@ -21,11 +21,27 @@ class Display(Protocol):
 
     def restore(self, event: TurnJudged, photo: bytes | None, suffix: str) -> None: ...
 
+    def unrestorable(self, event: TableUnrestorable) -> None: ...
+
     def scores(self, event: GameScored) -> None: ...
 
     def waiting(self, status: WaitStatus) -> None:
         """Why the table is not read yet (said when that changes), then `SETTLED` once when it is."""
         ...
+
+
+def describe_unrestorable(event: TableUnrestorable) -> str:
+    """What happens to a failed turn's table that could not be restored, as the table says it."""
+    sets = "  ".join("[" + " ".join(s) + "]" for s in event.kept) or "(empty table)"
+    parts = [f"    CANNOT BE RESTORED: {'lay' if event.relay else 'keep'} the table as {sets}"]
+    if event.to_offender:
+        parts.append(f"{event.player} takes {' '.join(event.to_offender)}")
+    if event.to_pool:
+        parts.append(f"to the end of the pool: {' '.join(event.to_pool)}")
+    if event.missing:
+        parts.append(f"not on the table at all: {' '.join(event.missing)}")
+    parts.append(f"{event.player}'s rack {event.rack_change:+d} tiles before the penalty draw")
+    return "; ".join(parts)
 
 
 def describe_verdict(event: TurnJudged) -> str:
@@ -70,6 +86,9 @@ class ConsoleDisplay:
         sets = "  ".join("[" + " ".join(s) + "]" for s in event.restore_table) or "(empty table)"
         back = " ".join(event.restore_to_rack) or "nothing"
         self._print(f"    RESTORE{where}: back to {event.player}'s rack: {back}; lay the table as: {sets}")
+
+    def unrestorable(self, event: TableUnrestorable) -> None:
+        self._print(describe_unrestorable(event))
 
     def scores(self, event: GameScored) -> None:
         self._print(f"game over ({event.end}); winner {event.winner}")

@@ -47,18 +47,24 @@ def convert(result: Any, width: int = 0, height: int = 0) -> TableReading:
 class VisionReader:
     """The real reader: the ONNX model of `vision/`, loaded once and kept."""
 
-    def __init__(self) -> None:
+    def __init__(self, profile_path: str | None = None) -> None:
+        """`profile_path`: a club set's profile from `tileref calibrate` (None: the shipped reading)."""
         try:
             import vision
+            from vision.profile import load_profile
             self._read = vision.read_image
         except (ImportError, AttributeError) as error:
             raise ReaderError(f"the photo reader (vision.read_image) is not available: {error}") from None
+        try:
+            self.profile = None if profile_path is None else load_profile(profile_path)
+        except vision.VisionError as error:
+            raise ReaderError(str(error)) from None
         self.last_ms = 0.0
 
     def read(self, frame: np.ndarray) -> TableReading:
         started = time.perf_counter()
         try:
-            result = self._read(frame)
+            result = self._read(frame, profile=self.profile)
         except Exception as error:  # the reader's own errors vary; the game needs one kind
             raise ReaderError(f"reading the table photo failed: {error}") from error
         self.last_ms = (time.perf_counter() - started) * 1000

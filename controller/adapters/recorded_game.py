@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from controller.game.errors import GameSetupError
-from controller.game.events import Event, RestoreChecked
+from controller.game.events import Event, RedealClaimed, RestoreChecked, TurnEnded, TurnJudged, TurnStarted
 from controller.game.machine import GameModel, State
 from controller.rules.errors import RulesError
 from controller.rules.tiles import check_tile_counts, parse_tiles
@@ -32,6 +32,7 @@ from controller.rules.tiles import check_tile_counts, parse_tiles
 from .scene import Scene, SceneLayout, SceneRenderer
 
 HAND_FRAMES = 2  # frames with a hand over the table before the table lies still
+ALARM_FRAMES = 8  # frames of the still table at the alarm before more tiles are laid (settle 3, read 2, spare)
 RACK_ROW = 6  # grid row where a loser lays the rack open
 
 
@@ -39,14 +40,32 @@ class ScriptError(GameSetupError):
     """A recorded-game script that is malformed or impossible (names the problem)."""
 
 
+ACTIONS = ("press", "expire", "redeal", "skip")
+NOTICES = ("before-next-turn", "after-next-turn-started")
+
+
 @dataclass(frozen=True)
 class ScriptedTurn:
     player: str
-    action: str  # "press" | "expire" | "redeal" (arbiter button at the first turn, showing `shown`)
-    table: Scene  # the table when the turn ends
+    # "press" | "expire" | "redeal" (arbiter button at the first turn, showing `shown`) | "skip" (japan-2017:
+    # the turn ends without the countdown, by the next seat's button)
+    action: str
+    table: Scene  # the table when the turn ends (with "after_alarm": as it lay at the alarm)
     restoring: tuple[Scene, ...]  # failed turn: tables laid while restoring, before the right one
     expect: str | None  # the verdict the script expects (checked by tests, shown by the demo)
     shown: tuple[str, ...] = ()  # redeal: the doubled tiles laid on the table
+    after_alarm: Scene | None = None  # expire: the table once tiles were laid after the alarm
+    give_up: bool = False  # failed turn: after the restoring tries the arbiter gives the restore up
+    settled: Scene | None = None  # given up: the table as laid once the rule set settled it
+    notice: str | None = None  # the arbiter notices an invalid set in this turn's table, and when
+
+
+@dataclass(frozen=True)
+class RedealAsk:
+    """world: right after a deal, `player` lays `shown` open and asks for a redeal."""
+
+    player: str
+    shown: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,8 @@ class GameScript:
     clock_rate: float
     referee: dict[str, Any]
     think_seconds: float = 0.25  # a player's time between the clock starting and the button
+    starter: str | None = None  # who starts without a start draw (world: the youngest, or drawn by lot)
+    redeal_asks: tuple[RedealAsk, ...] = ()  # world: the redeal asked after deal 1, 2, ...
 
     @staticmethod
     def load(path: str | Path) -> "GameScript":
@@ -78,18 +99,25 @@ class GameScript:
             layout = SceneLayout(**data.get("layout", {}))
             turns = []
             for n, turn in enumerate(data["turns"], start=1):
-                if turn["action"] not in ("press", "expire", "redeal"):
-                    raise ScriptError(f"{where}: turn {n} action {turn['action']!r} is not 'press', 'expire' or 'redeal'")
+                if turn["action"] not in ACTIONS:
+                    raise ScriptError(f"{where}: turn {n} action {turn['action']!r} is not one of {ACTIONS!r}")
+                if turn.get("notice") not in (None,) + NOTICES:
+                    raise ScriptError(f"{where}: turn {n} notice {turn['notice']!r} is not one of {NOTICES!r}")
                 turns.append(ScriptedTurn(
                     player=turn["player"], action=turn["action"], table=Scene.of(turn["table"]),
                     restoring=tuple(Scene.of(t) for t in turn.get("restoring", ())), expect=turn.get("expect"),
                     shown=tuple(turn.get("shown", ())),
+                    after_alarm=Scene.of(turn["after_alarm"]) if "after_alarm" in turn else None,
+                    give_up=bool(turn.get("give_up", False)),
+                    settled=Scene.of(turn["settled"]) if "settled" in turn else None,
+                    notice=turn.get("notice"),
                 ))
             script = GameScript(
-                variant=data["variant"], players=tuple(data["players"]), start_draw=tuple(data["start_draw"]),
+                variant=data["variant"], players=tuple(data["players"]), start_draw=tuple(data.get("start_draw", ())),
                 turns=tuple(turns), racks={k: tuple(v) for k, v in data.get("racks", {}).items()},
                 layout=layout, clock_rate=float(data.get("clock_rate", 30.0)), referee=data.get("referee", {}),
-                think_seconds=float(data.get("think_seconds", 0.25)),
+                think_seconds=float(data.get("think_seconds", 0.25)), starter=data.get("starter"),
+                redeal_asks=tuple(RedealAsk(ask["player"], tuple(ask["shown"])) for ask in data.get("redeal_asks", ())),
             )
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, ScriptError):
@@ -103,8 +131,11 @@ class GameScript:
             for n, turn in enumerate(self.turns, start=1):
                 if turn.player not in self.players:
                     raise ScriptError(f"{where}: turn {n} is played by {turn.player!r}, not a player")
-                for scene in (turn.table,) + turn.restoring:
+                extra = tuple(scene for scene in (turn.after_alarm, turn.settled) if scene is not None)
+                for scene in (turn.table,) + turn.restoring + extra:
                     check_tile_counts(parse_tiles(c for m in scene.codes() for c in m), f"{where}: turn {n}")
+            if self.starter is not None and self.starter not in self.players:
+                raise ScriptError(f"{where}: starter {self.starter!r} is not a player")
             final = [c for m in self.turns[-1].table.codes() for c in m] if self.turns else []
             racks = [c for rack in self.racks.values() for c in rack]
             check_tile_counts(parse_tiles(final + racks), f"{where}: final table and racks")
@@ -149,7 +180,9 @@ class RecordedTable:
         """The table at the start of `turn` (1-based). A turn the script expects to fail leaves it as it was."""
         scene = Scene(())
         for n, scripted in enumerate(self.script.turns[: turn - 1], start=1):
-            if scripted.expect not in ("penalty", "redeal"):
+            if scripted.settled is not None:
+                scene = scripted.settled
+            elif scripted.expect not in ("penalty", "redeal"):
                 scene = scripted.table
         return scene
 
@@ -162,6 +195,23 @@ class RecordedTable:
         state = model.state
         if isinstance(event, RestoreChecked) and not event.matches:
             self.restore_attempts[model.turn] = self.restore_attempts.get(model.turn, 0) + 1
+        if isinstance(event, TurnJudged) and self.turn_script(event.turn).notice == "before-next-turn":
+            self._prompt(("notice", event.turn))  # the arbiter: that set is not what the camera read
+        if isinstance(event, TurnStarted) and event.turn > 1 and \
+                self.turn_script(event.turn - 1).notice == "after-next-turn-started":
+            self._prompt(("notice", event.turn - 1))
+        if state is State.REDEAL_WINDOW:
+            self.lay(Scene(()))
+            asks = self.script.redeal_asks
+            if model.deal <= len(asks) and not isinstance(event, RedealClaimed):
+                ask = asks[model.deal - 1]
+                self.lay(Scene.of([{"tiles": list(ask.shown), "at": [RACK_ROW, 0]}]))
+                self._prompt(("redeal", model.deal), str(model.players.index(ask.player) + 1))
+            else:
+                self._prompt(("redeal-window", model.deal))
+            return
+        if state is State.SEATING and not self.script.start_draw:
+            return  # the starter is given or drawn by lot: nothing to lay
         if state is State.SEATING:
             draws = self.script.start_draw
             self.lay(Scene.of([{"tiles": list(draws), "at": [RACK_ROW, 0]}]))  # in a row, in seat order
@@ -172,13 +222,29 @@ class RecordedTable:
         elif state is State.TURN_READY:
             self.lay(self.table_before(model.turn + 1))
         elif state in (State.TURN_READING, State.REFEREE_CHECK, State.TURN_JUDGING):
-            self.lay(self.turn_script(model.turn).table)
+            turn = self.turn_script(model.turn)
+            if turn.after_alarm is not None and isinstance(event, TurnEnded) and event.cause == "expired":
+                # the table lies still at the alarm a moment, then hands lay more tiles from the rack
+                self.queue = [turn.table] * ALARM_FRAMES + [turn.after_alarm.with_hand()] * HAND_FRAMES + \
+                    [turn.after_alarm]
+            else:
+                self.lay(turn.after_alarm if turn.after_alarm is not None else turn.table)
         elif state is State.TURN_RUNNING and event is None:
             self.lay(self.table_before(model.turn))  # resumed: the play happens when the clock restarts
         elif state is State.RESTORING:
             tries = self.restore_attempts.get(model.turn, 0)
-            restoring = self.turn_script(model.turn).restoring
-            self.lay(restoring[tries] if tries < len(restoring) else self.table_before(model.turn))
+            turn = self.turn_script(model.turn)
+            judgement = model.judgement
+            if judgement is not None and not judgement.penalty and turn.after_alarm is not None:
+                self.lay(turn.table)  # the tiles laid after the alarm go back to the rack
+            elif judgement is not None and judgement.settlement is not None and turn.settled is not None:
+                self.lay(turn.settled)
+            elif tries < len(turn.restoring):
+                self.lay(turn.restoring[tries])
+            elif turn.give_up:
+                self._prompt(("give-up", model.turn))  # the table stays as the last try
+            else:
+                self.lay(self.table_before(model.turn))
         elif state is State.REVEALING:
             player = model.to_reveal()[0]
             rack = self.script.racks.get(player, ())
@@ -198,10 +264,27 @@ class RecordedTable:
             if isinstance(event, RestoreChecked) and not event.matches:
                 self.restore_attempts[turn] = self.restore_attempts.get(turn, 0) + 1
 
-    def _prompt(self, key: object) -> None:
+    def _prompt(self, key: object, button: str = "A") -> None:
         if key != self.prompted:  # one press per prompt, even when the state is seen again
             self.prompted = key
-            self.press("A")
+            self.press(button)
+
+    def on_clock_armed(self, model: GameModel, seat: int) -> None:
+        """japan-2017: the clock waits for its player. A simple turn is played without it and ended by the
+        next seat's button; any other turn starts the clock with the player's own button."""
+        turn = self.turn_script(model.turn)
+        if turn.action == "skip":
+            self.lay(turn.table)
+            self._press_later(str(seat % len(model.players) + 1))
+        elif turn.action == "redeal":
+            self.on_clock_started(model, seat)
+        else:
+            self._press_later(str(seat))
+
+    def _press_later(self, button: str) -> None:
+        presser = threading.Timer(self.script.think_seconds, self.press, args=(button,))
+        presser.daemon = True
+        presser.start()
 
     def on_clock_started(self, model: GameModel, seat: int) -> None:
         """The player plays: the table changes, then the button (or the clock runs out)."""
@@ -234,6 +317,10 @@ class RecordedTimer:
     def start_turn(self, seat: int, seconds: int) -> None:
         self.timer.start_turn(seat, seconds)
         self.table.on_clock_started(self.model_of(), seat)
+
+    def arm(self, seat: int, seconds: int) -> None:
+        self.timer.arm(seat, seconds)
+        self.table.on_clock_armed(self.model_of(), seat)
 
     def stop(self) -> None:
         self.timer.stop()

@@ -30,6 +30,11 @@ class Referee(Protocol):
         """None to accept the rack as read, or the corrected codes; and a note."""
         ...
 
+    def notice_table(self, model: GameModel, table: TableState) -> tuple[tuple[tuple[int, str], ...], str]:
+        """The arbiter's button between turns: an invalid set was noticed. The tiles of the accepted
+        table that are not what was read ((tile index, code), ...; empty: nothing), and a note."""
+        ...
+
 
 class ConsoleReferee:
     def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
@@ -56,6 +61,17 @@ class ConsoleReferee:
                     print(f"  {error}", file=self.out)
         return tuple(changes), "settled by the referee at the table"
 
+    def notice_table(self, model, table):
+        sets = "  ".join(f"[{' '.join(f'{i}:{table.tiles[i][0]}' for i in s)}]" for s in table.sets)
+        answer = self._ask(f"referee: the table is {sets or '(empty)'}; which tiles are misread? "
+                           f"'index code ...' pairs, Enter for none: ")
+        words = answer.split()
+        try:
+            changes = tuple((int(words[k]), parse_tile(words[k + 1]).code) for k in range(0, len(words) - 1, 2))
+        except (ValueError, RulesError) as error:
+            raise RefereeError(f"not 'index code' pairs: {answer!r} ({error})") from None
+        return changes, "an invalid set noticed at the table"
+
     def check_rack(self, player, codes, expected, doubts):
         answer = self._ask(f"referee: {player}'s rack read as {' '.join(codes) or '(empty)'} "
                            f"({len(codes)} tiles, {expected} expected). Enter to accept, or type the codes: ")
@@ -68,12 +84,26 @@ class ConsoleReferee:
 
 
 class ScriptedReferee:
-    """Answers from a script: {"table": {turn: {tile index: code}}, "racks": {player: [codes]}}."""
+    """Answers from a script: {"table": {turn: {tile index: code}}, "racks": {player: [codes]},
+    "notices": {turn: [[code as read, code it is], ...]}} (a notice names tiles by code, the first
+    tile of the accepted table read so, because a script cannot know the reader's tile order)."""
 
-    def __init__(self, table: dict | None = None, racks: dict | None = None) -> None:
+    def __init__(self, table: dict | None = None, racks: dict | None = None, notices: dict | None = None) -> None:
         self.table = {int(k): {int(i): c for i, c in v.items()} for k, v in (table or {}).items()}
         self.racks = dict(racks or {})
+        self.notices = {int(k): [tuple(pair) for pair in v] for k, v in (notices or {}).items()}
         self.asked: list[str] = []
+
+    def notice_table(self, model, table):
+        self.asked.append(f"notice turn {model.turn}")
+        changes, used = [], set()
+        for read, really in self.notices.get(model.turn, ()):
+            index = next((i for i, tile in enumerate(table.tiles) if tile[0] == read and i not in used), None)
+            if index is None:
+                raise RefereeError(f"turn {model.turn}: the script corrects {read!r}, which is not on the table")
+            used.add(index)
+            changes.append((index, really))
+        return tuple(changes), "an invalid set noticed (scripted referee)"
 
     def settle_table(self, model, table, doubts):
         answers = self.table.get(model.turn, {})

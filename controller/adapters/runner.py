@@ -8,6 +8,7 @@ moment restarts from the records into the same state and simply does that step a
 """
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -17,15 +18,15 @@ import numpy as np
 
 from controller.game import judging
 from controller.game.events import (
-    CountAlert, Dealt, Event, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
-    TimerIncident, TurnEnded, TurnJudged, TurnStarted,
+    CountAlert, DealAccepted, Dealt, Event, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn,
+    TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
 )
 from controller.game.fusion import FusionSettings, fuse
 from controller.game.machine import TILES_IN_GAME, GameModel, State, TableState, apply, fold
 from controller.game.reading import TableReading
 from controller.game.rebuild import RebuildSettings, Rebuilt, match_by_position, rebuild, tile_width
 from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
-from controller.rules.variants import RedealWhen
+from controller.rules.variants import RedealWhen, StartBy
 
 from .camera import FrameSource
 from .display import Display
@@ -38,6 +39,7 @@ from .timer import TimerSignal, TurnTimer
 Observer = Callable[[GameModel, "Event | None"], None]
 ARBITER = "A"
 WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
+NOTICE_WINDOW = 0.05  # seconds the still table waits for the arbiter's button before the next turn starts
 LOOK_RESTARTS = 2  # times a look starts over because the table was touched between its frames
 
 
@@ -90,7 +92,9 @@ class TableRunner:
         records.require_intact(game_id)
         self.model = fold(records.events(game_id))
         self.reference: np.ndarray | None = None  # the last settled frame (to tell a hand from the table)
-        self.timer_turn: int | None = None  # the turn whose countdown this process started
+        self.timer_turn: int | None = None  # the turn whose countdown this process set up (armed or started)
+        self.clock_running = False  # the countdown of `timer_turn` runs (not merely armed)
+        self.start_clock_for: int | None = None  # a turn whose player already pressed to start the clock
         self.started_turn: int | None = None  # the turn this process recorded as started
         self.pressed_at: float | None = None
         self.last_restore_differences: tuple[str, ...] | None = None
@@ -199,6 +203,10 @@ class TableRunner:
         if self.settings.starter is not None:
             self.record(StartOrderDrawn(draws=(), starter=self.settings.starter, photo=None))
             return
+        if judging.ruleset_of(model).start_by is StartBy.LOT:  # world: the youngest (--starter) or drawn by lot
+            after = self.record(judging.starter_by_lot(model, secrets.randbelow(len(model.players))))
+            self.devices.display.say(f"start: drawn by lot, {after.starter} starts")
+            return
         due = judging.who_draws_next(model)
         self.wait_press(f"start order: {', '.join(due)} each draw a tile and lay them left to right in that "
                         f"order; then press a button")
@@ -215,6 +223,16 @@ class TableRunner:
         self.wait_press(f"deal 14 tiles to each of {', '.join(self.model.players)}; press a button when dealt")
         self.record(Dealt(deal=self.model.deal + 1))
 
+    def step_redeal_window(self) -> None:
+        """world: right after the deal anyone with enough doubled tiles may ask for a redeal for everyone."""
+        model = self.model
+        signal = self.wait_press("redeal? a player dealt three doubled tiles presses their seat button and lays "
+                                 "them open; the arbiter's button starts play")
+        if signal.button == ARBITER or signal.seat is None or not 1 <= signal.seat <= len(model.players):
+            self.record(DealAccepted(deal=model.deal))
+            return
+        self.claim_redeal(model.players[signal.seat - 1])
+
     def step_turn_ready(self) -> None:
         model = self.model
         if model.tiles_counted != TILES_IN_GAME and model.alert_turn != model.turn:
@@ -225,6 +243,9 @@ class TableRunner:
                                      f"{model.pool} is not {TILES_IN_GAME}")
             return
         frame = self.settle().frame
+        if self.arbiter_pressed(NOTICE_WINDOW):
+            self.notice_invalid_set()  # before the next turn starts: the last turn may be judged again
+            return
         photo = self.photo(frame)
         turn = model.turn + 1
         self.record(TurnStarted(turn=turn, player=model.player, seconds=model.turn_seconds, photo=photo.sha256),
@@ -233,44 +254,89 @@ class TableRunner:
 
     def step_turn_running(self) -> None:
         model = self.model
+        rules = judging.ruleset_of(model)
         seat = model.current + 1
         if self.timer_turn != model.turn:
             if self.started_turn != model.turn:  # the turn began in a process that is gone
                 self.record(TimerIncident(incident="restarted-after-resume",
                                           detail=f"turn {model.turn}: the countdown starts again for seat {seat}"))
-            self.devices.timer.start_turn(seat, model.turn_seconds)
             self.timer_turn = model.turn
-            self.devices.timer.show(f"{model.player[:10]} {model.turn}")
+            if rules.timer_skip_for_simple_turns and self.start_clock_for != model.turn:
+                # japan-2017: each player starts their own clock, so a simple turn may skip it (000)
+                self.devices.timer.arm(seat, model.turn_seconds)
+                self.clock_running = False
+                self.devices.timer.show(f"{model.player[:10]} {seat}=go")
+            else:
+                self.start_clock(seat)
         signal = self.devices.timer.wait(WAIT_SLICE)
         if signal is None:
             return
+        next_seat = (model.current + 1) % len(model.players) + 1
         if signal.kind == "incident":
             self.record(TimerIncident(incident="box", detail=signal.detail))
         elif signal.kind == "expired":
             self.pressed_at = time.perf_counter()
             self.record(TurnEnded(turn=model.turn, cause="expired", button=None, seconds_left=0))
+        elif signal.kind == "pressed" and signal.seat == seat and not self.clock_running:
+            self.start_clock(seat)
         elif signal.kind == "pressed" and signal.seat == seat:
             self.pressed_at = time.perf_counter()
             self.record(TurnEnded(turn=model.turn, cause="button", button=signal.button,
                                   seconds_left=signal.seconds_left))
+        elif signal.kind == "pressed" and signal.seat == next_seat and not self.clock_running:
+            # the next player starts their own clock: this turn ended without one (a draw or one tile)
+            self.pressed_at = time.perf_counter()
+            self.record(TurnEnded(turn=model.turn, cause="skipped", button=signal.button, seconds_left=None))
+            self.start_clock_for = model.turn + 1
         elif signal.kind == "pressed" and signal.button == ARBITER and model.first_turn and self._redeal_allowed():
-            self.claim_redeal()
+            self.claim_redeal(model.player)
+        elif signal.kind == "pressed" and signal.button == ARBITER:
+            self.notice_invalid_set()  # after the turn started: a set noticed now stands
         else:
             self.devices.display.say(f"button {signal.button} ignored: it is {model.player}'s turn (seat {seat})")
 
-    def _redeal_allowed(self) -> bool:
-        return judging.ruleset_of(self.model).redeal_when is not RedealWhen.NEVER
+    def start_clock(self, seat: int) -> None:
+        self.devices.timer.start_turn(seat, self.model.turn_seconds)
+        self.clock_running = True
+        self.devices.timer.show(f"{self.model.player[:10]} {self.model.turn}")
 
-    def claim_redeal(self) -> None:
+    def _redeal_allowed(self) -> bool:
+        return judging.ruleset_of(self.model).redeal_when is RedealWhen.OWN_FIRST_TURN
+
+    def claim_redeal(self, player: str) -> None:
         """The player shows the doubled tiles on the table: the camera reads what is new."""
         seen = self.look_at(self.settle().frame)
         shown, _ = _rack_tiles(seen.reading, self.model.table, self.settings.rebuild)
-        event = judging.redeal_claim(self.model, shown)
+        event = judging.redeal_claim(self.model, shown, player)
         self.record(event, photos=seen.photos, readings=seen.raws)
         self.devices.display.say(f"redeal {'granted' if event.granted else 'refused'}: {event.reason}")
-        if event.granted:
+        if event.granted and self.timer_turn is not None:
             self.devices.timer.stop()
             self.timer_turn = None
+            self.clock_running = False
+
+    def arbiter_pressed(self, seconds: float) -> bool:
+        """Whether the arbiter's button is pressed within `seconds` (other presses are not for now)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            signal = self.devices.timer.wait(left)
+            if signal is not None and signal.kind == "pressed" and signal.button == ARBITER:
+                return True
+        return False
+
+    def notice_invalid_set(self) -> None:
+        """Someone noticed an invalid set the verdict missed: the referee says what the table really holds."""
+        model = self.model
+        changes, note = self.devices.referee.notice_table(model, model.table)
+        if not changes:
+            self.devices.display.say("arbiter: nothing to correct on the table")
+            return
+        after = self.record(RefereeCorrection(target="table", changes=tuple(changes), rack=None, note=note))
+        if after.state is State.TURN_JUDGING:
+            self.devices.display.say(f"noticed before the next turn started: turn {after.turn} is judged again")
+        else:
+            self.devices.display.say("noticed after the next turn started: the set stands; whoever adds to it or "
+                                     "rearranges it must make it valid")
 
     def look(self, frame: np.ndarray, before: TableState) -> tuple[Look, Rebuilt]:
         """The still table's fused reading, rebuilt on the table before."""
@@ -279,6 +345,10 @@ class TableRunner:
         return seen, rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
 
     def step_turn_reading(self) -> None:
+        model = self.model
+        if model.ended_by == "expired" and model.at_alarm is None and judging.ruleset_of(model).rack_locked_after_alarm:
+            self.read_at_alarm()
+            return
         started = time.perf_counter()
         settled = self.settle()
         seen, rebuilt = self.look(settled.frame, self.model.table)
@@ -289,6 +359,15 @@ class TableRunner:
         self.timings.append({"turn": self.model.turn, "frames": settled.frames, "settle_ms": settled.seconds * 1000,
                              "reads": seen.frames, "read_ms": seen.raw.elapsed_ms,
                              "reading_step_ms": (time.perf_counter() - started) * 1000})
+
+    def read_at_alarm(self) -> None:
+        """japan-2017: after the alarm no tile may leave the rack. The first still, clear table after the
+        alarm is the table at the alarm; tiles that appear later go back and do not count."""
+        seen, rebuilt = self.look(self.settle().frame, self.model.table)
+        self.record(TableRead(purpose="alarm", photo=seen.photo.sha256, reading=seen.raw.sha256,
+                              tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
+                              settled=rebuilt.settled),
+                    photos=seen.photos, readings=seen.raws)
 
     def step_referee_check(self) -> None:
         model = self.model
@@ -308,6 +387,7 @@ class TableRunner:
         if event.restore_required:
             self.show_restore(event)
         self.timer_turn = None
+        self.clock_running = False
 
     def show_restore(self, event: TurnJudged) -> None:
         photo = self.records.photo(self.model.turn_photo) if self.model.turn_photo else None
@@ -316,20 +396,25 @@ class TableRunner:
         self.devices.timer.show("RESTORE TABLE")
 
     def step_restoring(self) -> None:
-        """Read the table each time it settles after a change, until it matches the table before the turn."""
+        """Read the table each time it settles after a change, until it shows the sets it must (the table
+        before the turn, or what stays of one that could not be restored). The arbiter's button gives up
+        restoring a failed turn's table (the rule set settles it), or accepts the table as it lies."""
         model = self.model
         settled = self.settle_after_change()
-        if settled is None:  # the arbiter accepted the table as restored
+        if settled is None:
             frame = self.reference if self.reference is not None else read_frame(self.devices.camera,
                                                                                   self.settings.settle)
-            seen = self.look_at(frame)
-            rebuilt = rebuild(seen.reading, model.table, self.settings.rebuild)
+            seen, rebuilt = self.look(frame, model.table)
+            judgement = model.judgement
+            if judgement is not None and judgement.penalty and judgement.settlement is None:
+                self.give_up_restore(seen, rebuilt)
+                return
             self.record(RestoreChecked(photo=seen.photo.sha256, reading=seen.raw.sha256, matches=True,
                                        differences=("accepted by the arbiter",), tiles=rebuilt.table.tiles,
                                        sets=rebuilt.table.sets, by_referee=True), photos=seen.photos, readings=seen.raws)
             return
         seen, rebuilt = self.look(settled.frame, model.table)
-        matches, differences = judging.same_table(model.table, rebuilt.table)
+        matches, differences = judging.restore_check(model, rebuilt.table)
         if not matches and differences == self.last_restore_differences:
             return  # the same wrong table again: nothing new to record
         self.last_restore_differences = None if matches else differences
@@ -341,6 +426,12 @@ class TableRunner:
             self.devices.display.say("    table restored")
         else:
             self.devices.display.say("    not restored yet: " + "; ".join(differences))
+
+    def give_up_restore(self, seen: Look, rebuilt: Rebuilt) -> None:
+        event = judging.unrestorable(self.model, rebuilt.table, seen.photo.sha256, seen.raw.sha256)
+        self.record(event, photos=seen.photos, readings=seen.raws)
+        self.last_restore_differences = None
+        self.devices.display.unrestorable(event)
 
     def settle_after_change(self) -> Settled | None:
         """After a refused restore, wait for the table to change before reading it again."""
@@ -379,6 +470,7 @@ class TableRunner:
 STEPS: dict[State, Callable[[TableRunner], None]] = {
     State.SEATING: TableRunner.step_seating,
     State.DEALING: TableRunner.step_dealing,
+    State.REDEAL_WINDOW: TableRunner.step_redeal_window,
     State.TURN_READY: TableRunner.step_turn_ready,
     State.TURN_RUNNING: TableRunner.step_turn_running,
     State.TURN_READING: TableRunner.step_turn_reading,

@@ -34,6 +34,10 @@ class TimerSignal:
 class TurnTimer(Protocol):
     def start_turn(self, seat: int, seconds: int) -> None: ...
 
+    def arm(self, seat: int, seconds: int) -> None:
+        """Set a seat's countdown up without starting it: the player starts it with their own button."""
+        ...
+
     def stop(self) -> None: ...
 
     def show(self, text: str) -> None: ...
@@ -74,6 +78,15 @@ class SerialTimer:
             pass  # a box never configured since power-on has no clock to stop
         self._command("configure", self.driver.configure, Mode.TURN, seconds)
         self._command("start", self.driver.start, seat)
+
+    def arm(self, seat: int, seconds: int) -> None:
+        self.seat, self.seconds = None, seconds  # nothing runs: a reset has no clock to restart
+        self._drain()
+        try:
+            self.driver.stop()
+        except BridgeError:
+            pass  # a box never configured since power-on has no clock to stop
+        self._command("configure", self.driver.configure, Mode.TURN, seconds)
 
     def _drain(self) -> None:
         """Forget ticks and presses from before this countdown (a press belongs to its turn)."""

@@ -19,6 +19,8 @@ def register(subparsers) -> None:
     play.add_argument("--camera", required=True, help="device index, stream URL, video file or folder of images")
     play.add_argument("--timer", required=True, help="serial port of the timer box, or 'emulator'")
     play.add_argument("--variant", default="classic", help="classic, japan-2017 or world")
+    play.add_argument("--rules", metavar="FILE.toml", help="a club's own rule set (extends a variant); the game "
+                      "records it whole and is judged by it, resumed or not")
     play.add_argument("--players", help="names in seat order, clockwise: A,B,C,D (not with --resume)")
     play.add_argument("--db", required=True, help="SQLite records file (created if missing)")
     play.add_argument("--resume", action="store_true", help="continue the last unfinished game in --db")
@@ -26,6 +28,7 @@ def register(subparsers) -> None:
     play.add_argument("--starter", help="skip the start draw: this player starts")
     play.add_argument("--turn-seconds", type=int, help="override the variant's seconds per turn")
     play.add_argument("--clock-rate", type=float, default=1.0, help="emulator only: box seconds per real second")
+    play.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
     play.set_defaults(handler=run_play)
 
     audit = subparsers.add_parser("audit", help="one turn as a self-contained HTML page")
@@ -56,6 +59,7 @@ def register(subparsers) -> None:
                            "22 turns) or the path of a recorded game script (JSON)")
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
+    demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
     demo.set_defaults(handler=run_demo)
 
 
@@ -93,19 +97,21 @@ def run_play(args: argparse.Namespace) -> int:
     from controller.game import judging
     from controller.game.machine import GameModel, apply
     from controller.records import Records
+    from controller.rules.variants import load_ruleset
 
     if args.turn_seconds is not None and args.turn_seconds <= 0:
         raise GameError(f"--turn-seconds {args.turn_seconds} must be positive")
     db = Path(args.db)
     players = None if args.resume else _players(args.players)
-    first = None if args.resume else judging.game_created(args.variant, players, args.turn_seconds)
+    rules = load_ruleset(args.rules) if args.rules and not args.resume else args.variant
+    first = None if args.resume else judging.game_created(rules, players, args.turn_seconds)
     if first is not None:
         apply(GameModel(), first)  # refuse bad settings before anything is opened or written
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
+    reader = VisionReader(args.profile)  # a bad profile stops before the camera opens
     camera = open_camera(args.camera)
     try:
-        reader = VisionReader()
         timer = open_timer(args.timer, args.clock_rate)
     except BaseException:
         camera.close()
@@ -206,7 +212,7 @@ def run_demo(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.sqlite"
-    reader = VisionReader()
+    reader = VisionReader(args.profile)
     with Records(db) as records:
         def create() -> int:
             event = judging.game_created(script.variant, script.players)
@@ -225,7 +231,8 @@ def run_demo(args: argparse.Namespace) -> int:
         recorded_timer = RecordedTimer(timer, table, lambda: runner.model)
         devices = TableDevices(table, recorded_timer, reader, display, ScriptedReferee(**script.referee))
         try:
-            runner = TableRunner(records, game_id, devices, RunnerSettings(), observer=table.observe)
+            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=script.starter),
+                                 observer=table.observe)
             print(f"demo: game {game_id} ({script.variant}, {', '.join(script.players)}) in {db}; "
                   f"timer emulator on {timer.emulator.pty_path}", flush=True)
             model = runner.run()

@@ -1,4 +1,4 @@
-"""`tileref read IMAGE... [--json] [--annotate OUT.png]`: read table photos.
+"""`tileref read IMAGE... [--json] [--annotate OUT.png] [--profile SET.json]`: read table photos.
 
 One image with --json prints one JSON object; several print one object per line (JSON
 Lines), in the order given. Without --json a person gets a short table of sets per image.
@@ -13,6 +13,7 @@ from pathlib import Path
 from vision import VisionError, load_image, read_image
 from vision.annotate import write_annotated
 from vision.config import DEFAULT_CONFIG
+from vision.profile import load_profile
 
 ERRORS: tuple[type[BaseException], ...] = (VisionError,)
 
@@ -25,6 +26,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo or video frame of the table")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (JSON Lines for several)")
+    parser.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
     parser.add_argument(
         "--annotate",
         metavar="OUT.png",
@@ -41,10 +43,11 @@ def annotation_path(out: str, image: str, several: bool) -> Path:
 
 
 def run_read(args) -> int:
+    profile = load_profile(args.profile) if args.profile else None
     images = [(path, load_image(path)) for path in args.images]
     several = len(images) > 1
     for path, image in images:
-        reading = read_image(image)
+        reading = read_image(image, profile=profile)
         if args.annotate:
             write_annotated(annotation_path(args.annotate, path, several), image, reading, DEFAULT_CONFIG.low_confidence)
         if args.json:

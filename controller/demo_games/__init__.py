@@ -1,14 +1,16 @@
 """The recorded games `tileref demo` plays, shipped with the package (found through importlib.resources).
 
 `game.json`: felt and rendered tile faces, 11 turns (the golden game of the tests);
-`wood-game.json`: a wooden top and tile faces cut from real photos, 22 turns.
+`wood-game.json`: a wooden top and tile faces cut from real photos, 22 turns;
+`world-game.json`: world rules (003), a redeal after the deal and a failed turn whose table
+cannot be restored.
 """
 from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
 
-GAMES = ("game", "wood-game")
+GAMES = ("game", "wood-game", "world-game")
 
 
 def bundled_game(name: str) -> Path | None:

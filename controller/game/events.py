@@ -30,6 +30,8 @@ class EventKind(str, enum.Enum):
     COUNT_ALERT = "count-alert"
     RACK_REVEALED = "rack-revealed"
     GAME_SCORED = "game-scored"
+    DEAL_ACCEPTED = "deal-accepted"
+    TABLE_UNRESTORABLE = "table-unrestorable"
 
 
 # A tile as placed on the table: (code, x, y) in image pixels of the photo it was read from.
@@ -52,12 +54,28 @@ class Event:
 @dataclasses.dataclass(frozen=True)
 class GameCreated(Event):
     kind: ClassVar[EventKind] = EventKind.GAME_CREATED
-    variant: str
+    variant: str  # the rule set's name
     players: tuple[str, ...]  # in seat order, clockwise
     turn_seconds: int
-    # the variant's facts the flow needs, copied from the rule set when the game was created
-    pool_out_ends_at_last_draw: bool
-    count_mismatch_disqualifies: bool
+    # the whole rule set the game is played by, as (field, value) pairs of RuleSet.to_dict():
+    # a resumed or audited game is judged by what it recorded, never by the code's defaults
+    ruleset: tuple[tuple[str, Any], ...] = ()
+    # Records written before the whole rule set was recorded hold these two facts instead
+    # (and no `ruleset`); they are read as the named variant with these two settings.
+    pool_out_ends_at_last_draw: bool | None = None
+    count_mismatch_disqualifies: bool | None = None
+
+    LEGACY_FIELDS: ClassVar[tuple[str, ...]] = ("pool_out_ends_at_last_draw", "count_mismatch_disqualifies")
+
+    def payload(self) -> dict[str, Any]:
+        """As recorded: an old game's payload keeps its old shape, so its hash chain still holds."""
+        data = super().payload()
+        if self.pool_out_ends_at_last_draw is None and self.count_mismatch_disqualifies is None:
+            for name in self.LEGACY_FIELDS:
+                del data[name]
+        else:
+            del data["ruleset"]
+        return data
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,6 +90,14 @@ class StartOrderDrawn(Event):
 class Dealt(Event):
     kind: ClassVar[EventKind] = EventKind.DEALT
     deal: int  # 1 for the first deal, 2 after a redeal, ...
+
+
+@dataclasses.dataclass(frozen=True)
+class DealAccepted(Event):
+    """world: nobody asked for a redeal right after the deal; play begins."""
+
+    kind: ClassVar[EventKind] = EventKind.DEAL_ACCEPTED
+    deal: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,7 +122,7 @@ class TurnStarted(Event):
 class TurnEnded(Event):
     kind: ClassVar[EventKind] = EventKind.TURN_ENDED
     turn: int
-    cause: str  # "button" | "expired"
+    cause: str  # "button" | "expired" | "skipped" (no countdown: the next seat's button started theirs)
     button: str | None  # "1".."4" seat buttons, "A" the arbiter's
     seconds_left: int | None
 
@@ -111,7 +137,7 @@ class TimerIncident(Event):
 @dataclasses.dataclass(frozen=True)
 class TableRead(Event):
     kind: ClassVar[EventKind] = EventKind.TABLE_READ
-    purpose: str  # "turn" | "restore"
+    purpose: str  # "turn" | "alarm" (the table as it lay when the time ran out) | "restore"
     photo: str | None
     reading: str | None  # sha256 of the raw reading stored in the records
     tiles: tuple[PlacedTile, ...]
@@ -159,6 +185,25 @@ class RestoreChecked(Event):
 
 
 @dataclasses.dataclass(frozen=True)
+class TableUnrestorable(Event):
+    """The arbiter says the table of a failed turn cannot be put back: what stays, where the rest goes."""
+
+    kind: ClassVar[EventKind] = EventKind.TABLE_UNRESTORABLE
+    turn: int
+    player: str
+    photo: str | None
+    reading: str | None
+    tiles: tuple[PlacedTile, ...]  # the table as it lay when the restore was given up
+    sets: tuple[tuple[int, ...], ...]
+    kept: tuple[tuple[str, ...], ...]  # the valid sets that stay (to be laid as shown when `relay`)
+    relay: bool
+    to_offender: tuple[str, ...]
+    to_pool: tuple[str, ...]  # to the end of the pool
+    missing: tuple[str, ...]  # tiles of the table before that were not on the table at all
+    rack_change: int  # tiles the offender's rack gains against the rack before the turn
+
+
+@dataclasses.dataclass(frozen=True)
 class CountAlert(Event):
     kind: ClassVar[EventKind] = EventKind.COUNT_ALERT
     turn: int
@@ -194,6 +239,7 @@ EVENT_TYPES: dict[EventKind, type[Event]] = {
     for cls in (
         GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
         TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
+        DealAccepted, TableUnrestorable,
     )
 }
 
@@ -212,12 +258,13 @@ def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
     if not isinstance(payload, dict):
         raise EventDataError(f"event {kind!r}: payload must be an object, got {payload!r}")
     names = {f.name for f in dataclasses.fields(cls)}
-    missing, extra = names - set(payload), set(payload) - names
+    optional = {f.name for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
+    missing, extra = names - set(payload) - optional, set(payload) - names
     if missing or extra:
         raise EventDataError(
             f"event {kind!r}: missing fields {sorted(missing)!r}, unexpected fields {sorted(extra)!r}"
         )
-    return cls(**{name: _from_json(payload[name]) for name in names})
+    return cls(**{name: _from_json(payload[name]) for name in names if name in payload})
 
 
 def _to_json(value: Any) -> Any:

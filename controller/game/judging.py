@@ -11,26 +11,32 @@ from collections import Counter
 from controller.rules import judge as rules_judge
 from controller.rules import scoring, start
 from controller.rules.melds import classify
+from controller.rules.restore import settle_unrestorable
 from controller.rules.table import Table
 from controller.rules.tiles import parse_tile, parse_tiles
-from controller.rules.variants import PoolOutEnd, RuleSet, get_ruleset
+from controller.rules.variants import RuleSet, get_ruleset
 
-from .events import GameCreated, GameScored, RedealClaimed, StartOrderDrawn, TurnJudged
+from .events import GameCreated, GameScored, RedealClaimed, StartOrderDrawn, TableUnrestorable, TurnJudged
 from .machine import GameModel, TableState
 
-def ruleset_of(model_or_variant: GameModel | str) -> RuleSet:
-    variant = model_or_variant.variant if isinstance(model_or_variant, GameModel) else model_or_variant
-    return get_ruleset(variant)
+
+def ruleset_of(model_or_variant: GameModel | RuleSet | str) -> RuleSet:
+    """The game's rule set as it recorded it when created (a variant name only before there is a game)."""
+    if isinstance(model_or_variant, GameModel):
+        if model_or_variant.rules is None:
+            return get_ruleset(model_or_variant.variant)
+        return model_or_variant.rules
+    return get_ruleset(model_or_variant)
 
 
-def game_created(variant: str, players: tuple[str, ...], turn_seconds: int | None = None) -> GameCreated:
-    ruleset = get_ruleset(variant)
+def game_created(rules: RuleSet | str, players: tuple[str, ...], turn_seconds: int | None = None) -> GameCreated:
+    """The first event of a game: the whole rule set (a bundled variant or a club's own) goes into it."""
+    ruleset = get_ruleset(rules)
     return GameCreated(
         variant=ruleset.name,
         players=tuple(players),
         turn_seconds=int(turn_seconds or ruleset.seconds_per_turn),
-        pool_out_ends_at_last_draw=ruleset.pool_out_end is PoolOutEnd.LAST_TILE_DRAWN,
-        count_mismatch_disqualifies=ruleset.count_mismatch_disqualifies,
+        ruleset=tuple(sorted(ruleset.to_dict().items())),
     )
 
 
@@ -41,10 +47,13 @@ def table_of(state: TableState) -> Table:
 def judge(model: GameModel, after: TableState) -> TurnJudged:
     """The verdict on the running turn: the accepted table before it against `after`."""
     ruleset = ruleset_of(model)
-    verdict = rules_judge.judge_turn(table_of(model.table), table_of(after), model.opened[model.current], ruleset)
+    at_alarm = table_of(model.at_alarm) if model.at_alarm is not None and model.ended_by == "expired" else None
+    verdict = rules_judge.judge_turn(table_of(model.table), table_of(after), model.opened[model.current], ruleset,
+                                     at_alarm=at_alarm, timer_skipped=model.ended_by == "skipped")
     restore = verdict.restore
-    changed = Counter(model.table.melds) != Counter(after.melds)
-    restore_required = restore is not None and (verdict.outcome is rules_judge.Outcome.PENALTY or changed)
+    changed = not same_table(model.table, after, ruleset)[0]
+    restore_required = restore is not None and (
+        verdict.outcome is rules_judge.Outcome.PENALTY or changed or bool(verdict.after_alarm))
     return TurnJudged(
         turn=model.turn,
         player=model.player,
@@ -61,12 +70,15 @@ def judge(model: GameModel, after: TableState) -> TurnJudged:
     )
 
 
-def same_table(a: TableState | tuple, b: TableState | tuple) -> tuple[bool, tuple[str, ...]]:
-    """Whether two tables hold the same sets (order of sets free; a run either way, a group any order)."""
+def same_table(a: TableState | tuple, b: TableState | tuple,
+               ruleset: RuleSet | None = None) -> tuple[bool, tuple[str, ...]]:
+    """Whether two tables hold the same sets (order of sets free; a run either way, a group any order),
+    the sets read as the game's rule set reads them."""
+    reading = ruleset.melds_reading() if ruleset is not None else {}
     melds_a = a.melds if isinstance(a, TableState) else tuple(tuple(m) for m in a)
     melds_b = b.melds if isinstance(b, TableState) else tuple(tuple(m) for m in b)
-    key_a = Counter(_identity(m) for m in melds_a)
-    key_b = Counter(_identity(m) for m in melds_b)
+    key_a = Counter(_identity(m, reading) for m in melds_a)
+    key_b = Counter(_identity(m, reading) for m in melds_b)
     if key_a == key_b:
         return True, ()
     missing = [" ".join(m[1]) for m in (key_a - key_b).elements()]
@@ -75,8 +87,39 @@ def same_table(a: TableState | tuple, b: TableState | tuple) -> tuple[bool, tupl
     return False, differences
 
 
-def _identity(codes: tuple[str, ...]) -> tuple:
-    check = classify(parse_tiles(codes))
+def restore_target(model: GameModel) -> tuple[tuple[str, ...], ...]:
+    """The sets the table must show before the game goes on: the judgement's (the table before the turn,
+    the table without tiles laid after the alarm, or what stays of a table that could not be restored)."""
+    judgement = model.judgement
+    return judgement.target if judgement is not None and judgement.target else model.table.melds
+
+
+def restore_check(model: GameModel, now: TableState) -> tuple[bool, tuple[str, ...]]:
+    return same_table(restore_target(model), now, ruleset_of(model))
+
+
+def unrestorable(model: GameModel, now: TableState, photo: str | None, reading: str | None) -> TableUnrestorable:
+    """The arbiter gives up restoring the failed turn's table: settle it as the rule set says."""
+    assert model.judgement is not None
+    settlement = settle_unrestorable(table_of(model.table), table_of(now), ruleset_of(model))
+    return TableUnrestorable(
+        turn=model.turn,
+        player=model.players[model.judgement.player_index],
+        photo=photo,
+        reading=reading,
+        tiles=now.tiles,
+        sets=now.sets,
+        kept=tuple(tuple(codes) for codes in settlement.kept.codes()),
+        relay=settlement.relay,
+        to_offender=tuple(t.code for t in settlement.to_offender),
+        to_pool=tuple(t.code for t in settlement.to_pool),
+        missing=tuple(t.code for t in settlement.missing),
+        rack_change=settlement.rack_change,
+    )
+
+
+def _identity(codes: tuple[str, ...], reading: dict | None = None) -> tuple:
+    check = classify(parse_tiles(codes), **(reading or {}))
     return (check.identity, tuple(codes)) if not check.is_valid else (check.identity, tuple(sorted(codes)))
 
 
@@ -97,14 +140,19 @@ def who_draws_next(model: GameModel) -> tuple[str, ...]:
     return tuple(p for p in model.players if p in order.redraw)
 
 
-def redeal_claim(model: GameModel, shown: tuple[str, ...]) -> RedealClaimed:
+def starter_by_lot(model: GameModel, lot: int) -> StartOrderDrawn:
+    """world: "the youngest, or drawn (e.g. by an app)": the controller is the app; `lot` is its draw."""
+    return StartOrderDrawn(draws=(), starter=start.starter_by_lot(model.players, lot), photo=None)
+
+
+def redeal_claim(model: GameModel, shown: tuple[str, ...], player: str | None = None) -> RedealClaimed:
     ruleset = ruleset_of(model)
     tiles = parse_tiles(shown)
     granted = start.has_redeal_right(tiles, ruleset)
     doubles = " ".join(t.code for t in start.doubled_tiles(tiles)) or "none"
     reason = (f"{len(start.doubled_tiles(tiles))} doubled tiles shown ({doubles}); "
               f"{ruleset.name} needs {ruleset.redeal_min_doubles}, redeal {ruleset.redeal_when.value}")
-    return RedealClaimed(player=model.player, shown=tuple(shown), granted=granted, reason=reason)
+    return RedealClaimed(player=player or model.player, shown=tuple(shown), granted=granted, reason=reason)
 
 
 def score(model: GameModel) -> GameScored:

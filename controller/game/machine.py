@@ -14,11 +14,15 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
+from controller.rules.errors import RulesError
+from controller.rules.judge import late_invalid_set_rejudged
+from controller.rules.variants import PoolOutEnd, RedealWhen, RuleSet, get_ruleset, ruleset_from_record
+
 from .errors import GameSetupError, TransitionError
 from .events import (
-    CountAlert, Dealt, Event, EventKind, GameCreated, GameScored, PlacedTile, RackRevealed,
-    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TimerIncident,
-    TurnEnded, TurnJudged, TurnStarted,
+    CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated, GameScored, PlacedTile, RackRevealed,
+    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable,
+    TimerIncident, TurnEnded, TurnJudged, TurnStarted,
 )
 
 TILES_IN_GAME = 106
@@ -30,6 +34,7 @@ class State(str, enum.Enum):
     NEW = "new"
     SEATING = "seating"  # drawing tiles for the start order
     DEALING = "dealing"
+    REDEAL_WINDOW = "redeal-window"  # world: right after the deal anyone may ask for a redeal
     TURN_READY = "turn-ready"  # the next turn can start
     TURN_RUNNING = "turn-running"  # the timer runs for a seat
     TURN_READING = "turn-reading"  # button pressed or time out: read the table
@@ -69,25 +74,35 @@ class TableState:
 
 
 @dataclass(frozen=True)
+class Settlement:
+    """A failed turn's table that could not be restored (rules.restore): what the rack and pool get."""
+
+    rack_change: int
+    to_pool: int
+
+
+@dataclass(frozen=True)
 class Judgement:
-    """The verdict waiting for its restore (penalty) and its draws."""
+    """The verdict waiting for its restore (a penalty, an undone rearrangement, tiles laid after the alarm)."""
 
     player_index: int
-    penalty: bool  # False: a turn without play whose rearranging must be undone (no penalty)
+    penalty: bool  # False: the turn stands once the table is as `target` says
     draw: int
     penalty_points: int
     played: int
     taken: int
+    opened_now: bool = False
+    target: tuple[tuple[str, ...], ...] = ()  # the sets the table must show
+    settlement: Settlement | None = None  # the arbiter gave up restoring: these sets stay, the rest went
 
 
 @dataclass(frozen=True)
 class GameModel:
     state: State = State.NEW
     variant: str = ""
+    rules: RuleSet | None = None  # as recorded when the game was created
     players: tuple[str, ...] = ()
     turn_seconds: int = 0
-    pool_out_ends_at_last_draw: bool = False
-    count_mismatch_disqualifies: bool = False
     starter: str | None = None
     deal: int = 0
     turn: int = 0  # number of the current or last turn, 1-based
@@ -102,6 +117,11 @@ class GameModel:
     start_rounds: tuple[tuple[tuple[str, str], ...], ...] = ()  # the draws for the start order
     table: TableState = TableState()  # the table as accepted after the last turn
     turn_photo: str | None = None  # photo taken at the start of the current turn
+    ended_by: str | None = None  # how the current turn ended: "button", "expired" or "skipped"
+    at_alarm: TableState | None = None  # the table as it lay when the current turn's time ran out
+    # the game as it stood before the last verdict, while the next turn has not started: an invalid
+    # set noticed now has that turn judged again (RuleSet.late_invalid_set)
+    rejudge_from: "GameModel | None" = None
     pending: TableState | None = None  # table read after the turn, before judging
     pending_doubts: tuple = ()
     judgement: Judgement | None = None
@@ -117,6 +137,14 @@ class GameModel:
     @property
     def player(self) -> str:
         return self.players[self.current]
+
+    @property
+    def pool_out_ends_at_last_draw(self) -> bool:
+        return self.rules is not None and self.rules.pool_out_end is PoolOutEnd.LAST_TILE_DRAWN
+
+    @property
+    def count_mismatch_disqualifies(self) -> bool:
+        return self.rules is not None and self.rules.count_mismatch_disqualifies
 
     @property
     def tiles_counted(self) -> int:
@@ -146,7 +174,7 @@ def _set(model: GameModel, index: int, values: tuple, value) -> tuple:
 
 def _next_seat(model: GameModel) -> GameModel:
     return replace(model, current=(model.current + 1) % len(model.players), state=State.TURN_READY,
-                   pending=None, pending_doubts=(), judgement=None, turn_photo=None)
+                   pending=None, pending_doubts=(), judgement=None, turn_photo=None, at_alarm=None)
 
 
 def _draw(model: GameModel, index: int, count: int) -> GameModel:
@@ -172,12 +200,20 @@ def on_game_created(model: GameModel, event: GameCreated) -> GameModel:
         raise GameSetupError(f"a game needs 2 to 4 different players, got {list(players)!r}")
     if event.turn_seconds <= 0:
         raise GameSetupError(f"seconds per turn must be positive, got {event.turn_seconds!r}")
+    try:
+        if event.ruleset:
+            rules = ruleset_from_record(dict(event.ruleset), where=f"game rule set {event.variant!r}")
+        else:  # recorded before games kept their whole rule set
+            rules = replace(get_ruleset(event.variant),
+                            count_mismatch_disqualifies=bool(event.count_mismatch_disqualifies),
+                            pool_out_end=PoolOutEnd.LAST_TILE_DRAWN if event.pool_out_ends_at_last_draw
+                            else PoolOutEnd.NOBODY_CAN_PLAY)
+    except (RulesError, TypeError, ValueError) as error:
+        raise GameSetupError(str(error)) from None
     n = len(players)
     return replace(
-        model, state=State.SEATING, variant=event.variant, players=players, turn_seconds=event.turn_seconds,
-        pool_out_ends_at_last_draw=event.pool_out_ends_at_last_draw,
-        count_mismatch_disqualifies=event.count_mismatch_disqualifies,
-        racks=(0,) * n, pool=TILES_IN_GAME, opened=(False,) * n, had_turn=(False,) * n, penalty_points=(0,) * n,
+        model, state=State.SEATING, variant=event.variant, rules=rules, players=players,
+        turn_seconds=event.turn_seconds, racks=(0,) * n, pool=TILES_IN_GAME, opened=(False,) * n, had_turn=(False,) * n, penalty_points=(0,) * n,
         penalties=(0,) * n,
     )
 
@@ -193,13 +229,32 @@ def on_start_order(model: GameModel, event: StartOrderDrawn) -> GameModel:
 
 def on_dealt(model: GameModel, event: Dealt) -> GameModel:
     n = len(model.players)
-    return replace(model, state=State.TURN_READY, deal=event.deal, racks=(RACK_AT_DEAL,) * n,
-                   pool=TILES_IN_GAME - RACK_AT_DEAL * n, table=TableState(), had_turn=(False,) * n)
+    after_deal = model.rules is not None and model.rules.redeal_when is RedealWhen.AFTER_DEAL
+    return replace(model, state=State.REDEAL_WINDOW if after_deal else State.TURN_READY, deal=event.deal,
+                   racks=(RACK_AT_DEAL,) * n, pool=TILES_IN_GAME - RACK_AT_DEAL * n, table=TableState(),
+                   had_turn=(False,) * n)
+
+
+def on_deal_accepted(model: GameModel, event: DealAccepted) -> GameModel:
+    if event.deal != model.deal:
+        raise TransitionError(model.state, event.kind, f"deal {event.deal!r} accepted but deal {model.deal} lies")
+    return replace(model, state=State.TURN_READY)
 
 
 def on_redeal(model: GameModel, event: RedealClaimed) -> GameModel:
-    index = model.players.index(event.player) if event.player in model.players else -1
-    if index != model.current or not model.first_turn:
+    """The redeal right as the rule set places it: japan-2017 the current player at the start of their
+    own first turn (000); world anyone, right after the deal, and the deal is for everyone (003)."""
+    when = model.rules.redeal_when if model.rules is not None else RedealWhen.NEVER
+    if event.player not in model.players:
+        raise TransitionError(model.state, event.kind, f"{event.player!r} is not a player")
+    if when is RedealWhen.NEVER:
+        raise TransitionError(model.state, event.kind, f"{model.variant!r} has no redeal right")
+    if model.state is State.REDEAL_WINDOW:
+        pass  # anyone, and only here (on_dealt opens the window only for after-deal rule sets)
+    elif when is not RedealWhen.OWN_FIRST_TURN:
+        raise TransitionError(model.state, event.kind,
+                              f"{model.variant!r}: a redeal is asked right after the deal, not during a turn")
+    elif model.players.index(event.player) != model.current or not model.first_turn:
         raise TransitionError(model.state, event.kind,
                               f"{event.player!r} may claim a redeal only at the start of their own first turn")
     if not event.granted:
@@ -213,13 +268,21 @@ def on_turn_started(model: GameModel, event: TurnStarted) -> GameModel:
         raise TransitionError(model.state, event.kind, f"it is {model.player!r}'s turn, not {event.player!r}")
     return replace(model, state=State.TURN_RUNNING, turn=event.turn, turn_photo=event.photo,
                    first_turn=not model.had_turn[model.current],
-                   had_turn=_set(model, model.current, model.had_turn, True))
+                   had_turn=_set(model, model.current, model.had_turn, True),
+                   ended_by=None, at_alarm=None, rejudge_from=None)
+
+
+TURN_END_CAUSES = ("button", "expired", "skipped")
 
 
 def on_turn_ended(model: GameModel, event: TurnEnded) -> GameModel:
     if event.turn != model.turn:
         raise TransitionError(model.state, event.kind, f"turn {event.turn!r} ended but turn {model.turn} is running")
-    return replace(model, state=State.TURN_READING)
+    if event.cause not in TURN_END_CAUSES:
+        raise TransitionError(model.state, event.kind, f"unknown cause {event.cause!r}")
+    if event.cause == "skipped" and not (model.rules and model.rules.timer_skip_for_simple_turns):
+        raise TransitionError(model.state, event.kind, f"{model.variant!r} does not let a turn skip the timer")
+    return replace(model, state=State.TURN_READING, ended_by=event.cause)
 
 
 def on_timer_incident(model: GameModel, event: TimerIncident) -> GameModel:
@@ -227,15 +290,33 @@ def on_timer_incident(model: GameModel, event: TimerIncident) -> GameModel:
 
 
 def on_table_read(model: GameModel, event: TableRead) -> GameModel:
-    pending = TableState(tuple(event.tiles), tuple(event.sets))
+    table = TableState(tuple(event.tiles), tuple(event.sets))
+    if event.purpose == "alarm":
+        if model.ended_by != "expired":
+            raise TransitionError(model.state, event.kind, f"a table read at the alarm, but the turn ended by {model.ended_by!r}")
+        return replace(model, at_alarm=table)  # the turn's own read follows once the table is still
     state = State.REFEREE_CHECK if event.doubts else State.TURN_JUDGING
-    return replace(model, state=state, pending=pending, pending_doubts=tuple(event.doubts))
+    return replace(model, state=state, pending=table, pending_doubts=tuple(event.doubts))
 
 
 def on_table_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
     if event.target != "table" or model.pending is None:
         raise TransitionError(model.state, event.kind, f"only the table read can be corrected now, not {event.target!r}")
     return replace(model, state=State.TURN_JUDGING, pending=model.pending.with_codes(event.changes), pending_doubts=())
+
+
+def on_late_correction(model: GameModel, event: RefereeCorrection) -> GameModel:
+    """An invalid set the verdict missed is noticed (the referee corrects the accepted table): before the
+    next turn starts the turn that laid it is judged again; after that it stands (RuleSet.late_invalid_set)."""
+    if event.target != "table":
+        raise TransitionError(model.state, event.kind, f"only the table can be corrected now, not {event.target!r}")
+    started = model.state is not State.TURN_READY
+    if model.rejudge_from is not None and model.rules is not None and late_invalid_set_rejudged(model.rules, started):
+        again = model.rejudge_from
+        assert again.pending is not None  # kept only for a verdict applied to a table read
+        return replace(again, state=State.TURN_JUDGING, pending=again.pending.with_codes(event.changes),
+                       pending_doubts=(), rejudge_from=None)
+    return replace(model, table=model.table.with_codes(event.changes))
 
 
 def on_turn_judged(model: GameModel, event: TurnJudged) -> GameModel:
@@ -247,21 +328,45 @@ def on_turn_judged(model: GameModel, event: TurnJudged) -> GameModel:
         raise TransitionError(model.state, event.kind, f"unknown outcome {event.outcome!r}")
     if event.restore_required:
         judgement = Judgement(index, event.outcome == "penalty", event.draw, event.penalty_points,
-                              len(event.played), len(event.taken))
-        return replace(model, state=State.RESTORING, judgement=judgement)
-    rack = model.racks[index] - len(event.played)
-    model = replace(model, racks=_set(model, index, model.racks, rack), table=model.pending or model.table,
-                    opened=_set(model, index, model.opened, model.opened[index] or event.opened_now))
-    if event.played:
+                              len(event.played), len(event.taken), bool(event.opened_now),
+                              tuple(tuple(codes) for codes in event.restore_table))
+        return replace(model, state=State.RESTORING, judgement=judgement, rejudge_from=None)
+    before = model
+    model = _stands(model, index, len(event.played), event.opened_now, event.draw, model.pending or model.table)
+    if event.played and model.state is State.TURN_READY:
+        model = replace(model, rejudge_from=before)
+    return model
+
+
+def _stands(model: GameModel, index: int, played: int, opened_now: bool, draw: int, table: TableState) -> GameModel:
+    """A turn that stands: its tiles leave the rack (or it draws), then the next seat or the end."""
+    rack = model.racks[index] - played
+    model = replace(model, racks=_set(model, index, model.racks, rack), table=table,
+                    opened=_set(model, index, model.opened, model.opened[index] or opened_now))
+    if played:
         model = replace(model, passes=0)
         if rack <= 0:
-            return replace(model, state=State.REVEALING, end="empty-rack", winner=model.player, pending=None)
+            return replace(model, state=State.REVEALING, end="empty-rack", winner=model.players[index], pending=None)
         return _next_seat(model)
-    drew = model.pool > 0 and event.draw > 0
-    model = _draw(model, index, event.draw)
+    drew = model.pool > 0 and draw > 0
+    model = _draw(model, index, draw)
     model = replace(model, passes=0 if drew else model.passes + 1)
     ended = _end_if_pool_out(model, drew)
     return ended if ended.state == State.REVEALING else _next_seat(model)
+
+
+def on_table_unrestorable(model: GameModel, event: TableUnrestorable) -> GameModel:
+    judgement = model.judgement
+    assert judgement is not None  # RESTORING is only entered with a judgement
+    if not judgement.penalty or judgement.settlement is not None:
+        raise TransitionError(model.state, event.kind, "only a failed turn's restore can be given up, and once")
+    if event.turn != model.turn or event.player != model.players[judgement.player_index]:
+        raise TransitionError(model.state, event.kind,
+                              f"turn {event.turn} of {event.player!r} given up, but turn {model.turn} is being restored")
+    keeps_draw = model.rules is None or model.rules.unrestorable_keeps_penalty_draw
+    settled = replace(judgement, settlement=Settlement(event.rack_change, len(event.to_pool)),
+                      target=tuple(tuple(codes) for codes in event.kept), draw=judgement.draw if keeps_draw else 0)
+    return replace(model, judgement=settled)
 
 
 def on_restore_checked(model: GameModel, event: RestoreChecked) -> GameModel:
@@ -270,8 +375,16 @@ def on_restore_checked(model: GameModel, event: RestoreChecked) -> GameModel:
     judgement = model.judgement
     assert judgement is not None  # RESTORING is only entered with a judgement
     index = judgement.player_index
+    table = TableState(tuple(event.tiles), tuple(event.sets))
+    if not judgement.penalty:
+        return _stands(replace(model, judgement=None), index, judgement.played, judgement.opened_now, judgement.draw,
+                       table)
+    if judgement.settlement is not None:
+        settlement = judgement.settlement
+        model = replace(model, racks=_set(model, index, model.racks, model.racks[index] + settlement.rack_change),
+                        pool=model.pool + settlement.to_pool)
     drew = model.pool > 0 and judgement.draw > 0
-    model = _draw(replace(model, table=TableState(tuple(event.tiles), tuple(event.sets))), index, judgement.draw)
+    model = _draw(replace(model, table=table), index, judgement.draw)
     model = replace(model, penalty_points=_set(model, index, model.penalty_points,
                                                model.penalty_points[index] + judgement.penalty_points),
                     penalties=_set(model, index, model.penalties, model.penalties[index] + int(judgement.penalty)),
@@ -310,20 +423,25 @@ def on_game_scored(model: GameModel, event: GameScored) -> GameModel:
 # --------------------------------------------------------------------- table
 
 S, E = State, EventKind
-_LIVE = (S.SEATING, S.DEALING, S.TURN_READY, S.TURN_RUNNING, S.TURN_READING, S.REFEREE_CHECK, S.TURN_JUDGING,
+_LIVE = (S.SEATING, S.DEALING, S.REDEAL_WINDOW, S.TURN_READY, S.TURN_RUNNING, S.TURN_READING, S.REFEREE_CHECK, S.TURN_JUDGING,
          S.RESTORING, S.REVEALING, S.SCORING)
 _IN_PLAY = (S.TURN_READY, S.TURN_RUNNING, S.TURN_READING, S.REFEREE_CHECK, S.TURN_JUDGING, S.RESTORING)
 
 TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     (S.NEW, E.GAME_CREATED): Transition(on_game_created, (S.SEATING,)),
     (S.SEATING, E.START_ORDER_DRAWN): Transition(on_start_order, (S.SEATING, S.DEALING)),
-    (S.DEALING, E.DEALT): Transition(on_dealt, (S.TURN_READY,)),
+    (S.DEALING, E.DEALT): Transition(on_dealt, (S.TURN_READY, S.REDEAL_WINDOW)),
+    (S.REDEAL_WINDOW, E.REDEAL_CLAIMED): Transition(on_redeal, (S.REDEAL_WINDOW, S.DEALING)),
+    (S.REDEAL_WINDOW, E.DEAL_ACCEPTED): Transition(on_deal_accepted, (S.TURN_READY,)),
     (S.TURN_READY, E.TURN_STARTED): Transition(on_turn_started, (S.TURN_RUNNING,)),
+    (S.TURN_READY, E.REFEREE_CORRECTION): Transition(on_late_correction, (S.TURN_READY, S.TURN_JUDGING)),
     (S.TURN_RUNNING, E.TURN_ENDED): Transition(on_turn_ended, (S.TURN_READING,)),
     (S.TURN_RUNNING, E.REDEAL_CLAIMED): Transition(on_redeal, (S.TURN_RUNNING, S.DEALING)),
-    (S.TURN_READING, E.TABLE_READ): Transition(on_table_read, (S.TURN_JUDGING, S.REFEREE_CHECK)),
+    (S.TURN_RUNNING, E.REFEREE_CORRECTION): Transition(on_late_correction, (S.TURN_RUNNING,)),
+    (S.TURN_READING, E.TABLE_READ): Transition(on_table_read, (S.TURN_READING, S.TURN_JUDGING, S.REFEREE_CHECK)),
     (S.REFEREE_CHECK, E.REFEREE_CORRECTION): Transition(on_table_corrected, (S.TURN_JUDGING,)),
     (S.TURN_JUDGING, E.TURN_JUDGED): Transition(on_turn_judged, (S.TURN_READY, S.RESTORING, S.REVEALING)),
+    (S.RESTORING, E.TABLE_UNRESTORABLE): Transition(on_table_unrestorable, (S.RESTORING,)),
     (S.RESTORING, E.RESTORE_CHECKED): Transition(on_restore_checked, (S.RESTORING, S.TURN_READY, S.REVEALING)),
     **{(state, E.COUNT_ALERT): Transition(on_count_alert, (state, S.DISQUALIFIED)) for state in _IN_PLAY},
     (S.REVEALING, E.RACK_REVEALED): Transition(on_rack_revealed, (S.REVEALING, S.SCORING)),

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from controller.game.events import (
-    CountAlert, Event, GameCreated, GameScored, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn,
-    TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
+    CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
+    RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
 )
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.rules.melds import classify
@@ -74,19 +74,25 @@ def replay_lines(records: Records, game_id: int) -> Iterator[list[str]]:
         before = model
         model = apply(model, event)
         if isinstance(event, GameCreated):
-            block.append(f"variant {event.variant}; players {', '.join(event.players)}; {event.turn_seconds} s a turn")
+            block.append(f"rule set {event.variant} (recorded whole); players {', '.join(event.players)}; "
+                         f"{event.turn_seconds} s a turn")
         elif isinstance(event, StartOrderDrawn):
             draws = ", ".join(f"{p} {c}" for p, c in event.draws) or "(given)"
             block.append(f"start draw: {draws} -> " + (f"{event.starter} starts" if event.starter else "tie, draw again"))
         elif isinstance(event, TurnStarted):
             yield block
             block = [f"turn {event.turn}: {event.player} (rack {before.rack_of(event.player)}, pool {before.pool})"]
+        elif isinstance(event, RedealClaimed):
+            block.append(f"redeal asked by {event.player}: {'granted' if event.granted else 'refused'} ({event.reason})")
+        elif isinstance(event, DealAccepted):
+            block.append(f"deal {event.deal}: nobody asks for a redeal")
         elif isinstance(event, TurnEnded):
-            block.append(f"  ended by {'the button' if event.cause == 'button' else 'time running out'}"
-                         + (f" with {event.seconds_left} s left" if event.seconds_left else ""))
+            how = {"button": "the button", "expired": "time running out",
+                   "skipped": "the next seat's button, without the countdown"}.get(event.cause, event.cause)
+            block.append(f"  ended by {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else ""))
         elif isinstance(event, TableRead):
             table = TableState(event.tiles, event.sets)
-            block.append("  table read: " + _melds_text(table.melds))
+            block.append(f"  table read{' at the alarm' if event.purpose == 'alarm' else ''}: " + _melds_text(table.melds))
             for index, candidates, why in event.doubts:
                 block.append(f"  doubt: tile {index} {'/'.join(candidates)} ({why})")
             for index, read, chosen, why in event.settled:
@@ -104,6 +110,10 @@ def replay_lines(records: Records, game_id: int) -> Iterator[list[str]]:
         elif isinstance(event, RestoreChecked):
             block.append("  restore: " + ("table matches the start of the turn" if event.matches
                                           else "not yet: " + "; ".join(event.differences)))
+        elif isinstance(event, TableUnrestorable):
+            block.append(f"  restore given up: kept {_melds_text(event.kept)}; {event.player} takes "
+                         f"{' '.join(event.to_offender) or 'nothing'}; to the end of the pool "
+                         f"{' '.join(event.to_pool) or 'nothing'}")
         elif isinstance(event, TimerIncident):
             block.append(f"  timer: {event.incident}: {event.detail}")
         elif isinstance(event, CountAlert):
@@ -134,6 +144,8 @@ def audit_html(records: Records, game_id: int, turn: int) -> str:
     record = turn_record(records, game_id, turn)
     report = records.verify(game_id)
     variant = record.before.variant
+    rules = record.before.rules
+    reading = rules.melds_reading() if rules is not None else {}
     started = next(r.event for r in record.events if isinstance(r.event, TurnStarted))
     reads = [r.event for r in record.events if isinstance(r.event, TableRead)]
     verdicts = [r.event for r in record.events if isinstance(r.event, TurnJudged)]
@@ -152,6 +164,13 @@ def audit_html(records: Records, game_id: int, turn: int) -> str:
         + ("<b>intact</b>" if report.ok else f"<span class='bad'>TAMPERED: {html.escape(report.problem)}</span>")
         + "</p>",
     ]
+    if rules is not None:
+        fields = rules.to_dict()
+        fields.pop("description", None)
+        parts.append("<details><summary>Rule set the game recorded and is judged by</summary><p>"
+                     + html.escape(rules.description) + "</p><table>"
+                     + "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(str(v))}</td></tr>"
+                               for k, v in fields.items()) + "</table></details>")
     after_photo = reads[-1].photo if reads else None
     parts.append("<div class='photos'>")
     parts.append(_figure(records, started.photo, "Start of the turn (the table to restore to)"))
@@ -161,13 +180,13 @@ def audit_html(records: Records, game_id: int, turn: int) -> str:
     before_melds = record.before.table.melds
     after_melds = TableState(reads[-1].tiles, reads[-1].sets).melds if reads else before_melds
     parts.append("<h2>Tables read</h2>")
-    parts.append("<p><b>Before:</b> " + _melds_html(before_melds, ()) + "</p>")
-    parts.append("<p><b>After:</b> " + _melds_html(after_melds, before_melds) + "</p>")
+    parts.append("<p><b>Before:</b> " + _melds_html(before_melds, (), reading) + "</p>")
+    parts.append("<p><b>After:</b> " + _melds_html(after_melds, before_melds, reading) + "</p>")
     parts.append("<h2>What changed</h2><ul>")
     gone = Counter(before_melds) - Counter(after_melds)
     new = Counter(after_melds) - Counter(before_melds)
-    parts.extend(f"<li>set no longer on the table: {_melds_html([m], ())}</li>" for m in gone.elements())
-    parts.extend(f"<li>set new or changed: {_melds_html([m], ())}</li>" for m in new.elements())
+    parts.extend(f"<li>set no longer on the table: {_melds_html([m], (), reading)}</li>" for m in gone.elements())
+    parts.extend(f"<li>set new or changed: {_melds_html([m], (), reading)}</li>" for m in new.elements())
     if not gone and not new:
         parts.append("<li>nothing: the table is as it was</li>")
     parts.append("</ul>")
@@ -191,7 +210,13 @@ def audit_html(records: Records, game_id: int, turn: int) -> str:
             parts.append("<p>No rule broken.</p>")
         if verdict.restore_required:
             parts.append(f"<p>Restore plan: back to the rack {html.escape(' '.join(verdict.restore_to_rack) or 'nothing')};"
-                         f" the table as {_melds_html(verdict.restore_table, ())}</p>")
+                         f" the table as {_melds_html(verdict.restore_table, (), reading)}</p>")
+    for given_up in (r.event for r in record.events if isinstance(r.event, TableUnrestorable)):
+        parts.append(f"<p class='bad'>The table could not be restored. Kept: {_melds_html(given_up.kept, (), reading)}; "
+                     f"{html.escape(given_up.player)} takes {html.escape(' '.join(given_up.to_offender) or 'nothing')}; "
+                     f"to the end of the pool: {html.escape(' '.join(given_up.to_pool) or 'nothing')}"
+                     + (f"; not on the table at all: {html.escape(' '.join(given_up.missing))}" if given_up.missing else "")
+                     + "</p>")
 
     parts.append("<h2>Events of this turn</h2><table><tr><th>#</th><th>event</th><th>details</th><th>hash</th></tr>")
     for recorded in record.events:
@@ -218,13 +243,13 @@ def _figure(records: Records, sha: str | None, caption: str) -> str:
             f"<figcaption>{html.escape(caption)} <code>{sha[:12]}</code></figcaption></figure>")
 
 
-def _melds_html(melds, before) -> str:
+def _melds_html(melds, before, reading: dict | None = None) -> str:
     if not melds:
         return "(empty table)"
     old = Counter(tuple(m) for m in before)
     out = []
     for meld in melds:
-        check = classify(parse_tiles(meld))
+        check = classify(parse_tiles(meld), **(reading or {}))
         classes = ["set"]
         if not check.is_valid:
             classes.append("invalid")
@@ -265,8 +290,9 @@ def semantic_log(events) -> list[dict]:
             table = TableState(tuple(tuple(t) for t in event.tiles), tuple(event.sets))
             data["tiles"] = sorted(list(m) for m in table.melds)  # the order of sets on a table means nothing
             del data["sets"]
-        if "restore_table" in data:
-            data["restore_table"] = sorted(data["restore_table"])
+        for key in ("restore_table", "kept"):
+            if key in data:
+                data[key] = sorted(data[key])
         if "violations" in data:  # the rule broken, not the rules core's wording of why
             data["violations"] = [rule for rule, _ in event.violations]
         out.append({"kind": event.kind.value, **data})

@@ -10,7 +10,10 @@ order, a run either way) lies on the table after the turn.
 Rules checked, each a `Rule` in `Verdict.violations`:
   invalid-set, table-tile-taken, tile-not-from-rack (only with a rack), initial-meld-under-minimum,
   initial-meld-touches-table, rearranged-too-early, joker-set-split, joker-swapped-with-table-tile,
-  freed-joker-without-rack-tile, freed-joker-not-played, no-tile-played.
+  freed-joker-without-rack-tile, freed-joker-not-played, freed-joker-into-same-set, no-tile-played;
+  and two that only inform: laid-after-alarm (japan-2017: tiles that left the rack after the alarm
+  go back and do not count; needs `at_alarm`, the table as it lay at the alarm) and timer-skipped
+  (the countdown was skipped for a turn that was not an immediate draw or a one-tile play).
 Outcome: LEGAL; DRAW (nothing played, no other rule broken); PENALTY (RuleSet.penalty_draw and
 -penalty_points, table restored to the before-table, played tiles back to the rack); RELIEVED
 (japan-2017: one straight movement makes the turn legal, or the six-tile exception; the
@@ -30,7 +33,7 @@ from .melds import MeldCheck, MeldKind, is_valid_set
 from .relief import StraightMove, find_straight_move
 from .table import Table
 from .tiles import JOKER, Tile, check_tile_counts
-from .variants import FreedJokerCompanion, JokerPolicy, RearrangeFrom, RuleSet
+from .variants import FreedJokerCompanion, JokerPolicy, LateInvalidSet, RearrangeFrom, RuleSet
 
 
 class Rule(enum.Enum):
@@ -44,7 +47,14 @@ class Rule(enum.Enum):
     JOKER_SWAPPED_WITH_TABLE_TILE = "joker-swapped-with-table-tile"
     FREED_JOKER_WITHOUT_RACK_TILE = "freed-joker-without-rack-tile"
     FREED_JOKER_NOT_PLAYED = "freed-joker-not-played"
+    FREED_JOKER_INTO_SAME_SET = "freed-joker-into-same-set"
     NO_TILE_PLAYED = "no-tile-played"
+    LAID_AFTER_ALARM = "laid-after-alarm"
+    TIMER_SKIPPED = "timer-skipped"
+
+
+# Recorded with the verdict but never a penalty.
+INFORMATIVE_RULES = frozenset({Rule.NO_TILE_PLAYED, Rule.LAID_AFTER_ALARM, Rule.TIMER_SKIPPED})
 
 
 class Outcome(enum.Enum):
@@ -74,7 +84,8 @@ class Penalty:
 
 @dataclass(frozen=True, slots=True)
 class RestorePlan:
-    """Put `to_rack` back on the offender's rack and lay `table` (the table before the turn)."""
+    """Put `to_rack` back on the rack and lay `table`: the table before the turn after a penalty or an
+    undone rearrangement, or the table as played without the tiles laid after the alarm."""
 
     to_rack: tuple[Tile, ...]
     table: Table
@@ -94,6 +105,7 @@ class Verdict:
     relief: StraightMove | None = None
     initial_meld_points: int | None = None  # rack-only sets laid by a player not yet opened
     no_play_draw: int = field(default=1, repr=False)
+    after_alarm: tuple[Tile, ...] = ()  # left the rack after the alarm: back to the rack, not counted
 
     @property
     def tiles_to_draw(self) -> int:
@@ -118,6 +130,8 @@ class Verdict:
         }
         if self.relief is not None:
             data["relief"] = self.relief.to_dict()
+        if self.after_alarm:
+            data["after_alarm"] = _codes(self.after_alarm)
         return data
 
 
@@ -127,15 +141,28 @@ def judge_turn(
     opened: bool,
     ruleset: RuleSet,
     rack: Iterable[Tile] | None = None,
+    *,
+    at_alarm: Table | None = None,
+    timer_skipped: bool = False,
 ) -> Verdict:
-    """The verdict on one turn. `rack` (before the turn), when known, checks where tiles came from."""
+    """The verdict on one turn. `rack` (before the turn), when known, checks where tiles came from.
+
+    `at_alarm`: the table as it lay when the time ran out; under `rack_locked_after_alarm` the
+    tiles on `after` that lay neither there nor before the turn left the rack after the alarm:
+    they are taken off (`after_alarm`) and the turn is judged without them. `timer_skipped`: the
+    turn ended without the countdown (japan-2017 allows it for simple turns only)."""
     before_side = _Side.of(before, ruleset)
+    check_tile_counts(after.tiles().elements(), "table after the turn")
+    late: Counter = Counter()
+    if at_alarm is not None and ruleset.rack_locked_after_alarm:
+        check_tile_counts(at_alarm.tiles().elements(), "table at the alarm")
+        late = after.tiles() - (at_alarm.tiles() | before_side.counts)
+        after = without_tiles(after, late)
     after_counts = after.tiles()
     rack_counts = None
     if rack is not None:
         rack_counts = Counter(rack)
         check_tile_counts((before_side.counts + rack_counts).elements(), "table before the turn and rack")
-    check_tile_counts(after_counts.elements(), "table after the turn")
     assessment = _assess(before_side, after, after_counts, opened, ruleset, rack_counts)
     outcome = Outcome.LEGAL
     relief = None
@@ -153,23 +180,83 @@ def judge_turn(
     elif not assessment.played:
         outcome = Outcome.DRAW
 
+    violations = list(assessment.violations)
+    if late:
+        violations.append(
+            Violation(Rule.LAID_AFTER_ALARM, f"{_list(late)} left the rack after the alarm: back to the rack, not counted")
+        )
+    if timer_skipped and not _simple_turn(assessment):
+        violations.append(
+            Violation(
+                Rule.TIMER_SKIPPED,
+                f"the countdown was skipped for a turn of {sum(assessment.played.values())} tiles played"
+                + (" and a rearranged table" if assessment.table_changed else "")
+                + "; only an immediate draw or a one-tile play may skip it",
+            )
+        )
+
     penalty = restore = None
     if outcome is Outcome.PENALTY:
         penalty = Penalty(ruleset.penalty_draw, -ruleset.penalty_points)
-        restore = RestorePlan(_sorted(assessment.played), before)
+        restore = RestorePlan(_sorted(assessment.played + late), before)
     elif outcome is Outcome.DRAW and assessment.table_changed and not ruleset.no_play_keeps_rearrangement:
-        restore = RestorePlan((), before)
+        restore = RestorePlan(_sorted(late), before)
+    elif late:
+        restore = RestorePlan(_sorted(late), after)
     return Verdict(
         outcome=outcome,
         played=_sorted(assessment.played),
         taken=_sorted(assessment.taken),
-        violations=tuple(assessment.violations),
+        violations=tuple(violations),
         penalty=penalty,
         restore=restore,
         relief=relief,
         initial_meld_points=assessment.initial_meld_points,
         no_play_draw=ruleset.no_play_draw,
+        after_alarm=_sorted(late),
     )
+
+
+def without_tiles(table: Table, tiles: Counter) -> Table:
+    """`table` with `tiles` taken off, each from the last place it lies; a tile taken from the
+    middle of a set leaves its left and right parts as two sets, as they then lie."""
+    left = Counter(tiles)
+    sets = [list(row) for row in table.sets]
+    cuts: list[set[int]] = [set() for _ in sets]
+    for index in range(len(sets) - 1, -1, -1):
+        for position in range(len(sets[index]) - 1, -1, -1):
+            tile = sets[index][position]
+            if left[tile] > 0:
+                left[tile] -= 1
+                cuts[index].add(position)
+    pieces: list[tuple[Tile, ...]] = []
+    for row, cut in zip(sets, cuts):
+        piece: list[Tile] = []
+        for position, tile in enumerate(row):
+            if position in cut:
+                if piece:
+                    pieces.append(tuple(piece))
+                piece = []
+            else:
+                piece.append(tile)
+        if piece:
+            pieces.append(tuple(piece))
+    return Table(tuple(pieces))
+
+
+def _simple_turn(assessment: "_Assessment") -> bool:
+    """An immediate draw (nothing played, nothing moved) or a one-tile play: japan-2017 may skip the timer."""
+    played = sum(assessment.played.values())
+    return played == 1 or (played == 0 and not assessment.table_changed)
+
+
+def late_invalid_set_rejudged(ruleset: RuleSet, next_turn_started: bool) -> bool:
+    """An invalid set the verdict missed is noticed: is the turn that laid it judged again?
+
+    japan-2017 (000 イレギュラーなケース): noticed before the next player's turn starts, the penalty
+    rules apply; after that the set stands as it is, and whoever adds to it or rearranges it
+    must make it valid (`unchanged_invalid_sets_stand`)."""
+    return ruleset.late_invalid_set is LateInvalidSet.PENALTY_BEFORE_NEXT_TURN and not next_turn_started
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +332,7 @@ def _assess(
     if not played:
         violations.append(Violation(Rule.NO_TILE_PLAYED, "no tile was played from the rack"))
 
-    serious = [v for v in violations if v.rule is not Rule.NO_TILE_PLAYED and v not in forgiven]
+    serious = [v for v in violations if v.rule not in INFORMATIVE_RULES and v not in forgiven]
     relievable = any(v.rule is Rule.INVALID_SET for v in serious) and not any(
         v.rule in (Rule.TABLE_TILE_TAKEN, Rule.TILE_NOT_FROM_RACK) for v in serious
     )
@@ -385,13 +472,23 @@ def _check_jokers(before_checks, after_checks, changed_before, changed_after, pl
     replacements: Counter = Counter()
     continuing: set[int] = set()
     freed = 0
+    rejoined = 0  # freed jokers laid again in the set they were freed from
+    # Which added tile freed a group's joker is a choice among the tiles the group gained: a rack
+    # tile is preferred, since a table tile added beside it is an ordinary addition (002).
+    rack_left = Counter(played)
     for b in changed_before:
         source = before_checks[b]
         joker_count = sum(tile.is_joker for tile in source.tiles)
         if not joker_count or not source.is_valid:
             continue
         follow = next(
-            ((a, found) for a in hosts if a not in continuing for found in [_continuation(source, after_checks[a])] if found),
+            (
+                (a, found)
+                for a in hosts
+                if a not in continuing
+                for found in [_continuation(source, after_checks[a], rack_left)]
+                if found
+            ),
             None,
         )
         if follow is None:
@@ -406,6 +503,10 @@ def _check_jokers(before_checks, after_checks, changed_before, changed_after, pl
         continuing.add(host)
         freed += freed_here
         replacements.update(replaced_by)
+        rack_left -= replaced_by
+        if freed_here:
+            kept = joker_count - freed_here
+            rejoined += min(freed_here, max(0, sum(t.is_joker for t in after_checks[host].tiles) - kept))
 
     from_table = replacements - played
     if classic and from_table:
@@ -416,6 +517,10 @@ def _check_jokers(before_checks, after_checks, changed_before, changed_after, pl
         return
     if taken[JOKER]:
         violations.append(Violation(Rule.FREED_JOKER_NOT_PLAYED, "a freed joker must be played again in the same turn"))
+    if rejoined and ruleset.freed_joker_into_other_set:
+        violations.append(
+            Violation(Rule.FREED_JOKER_INTO_SAME_SET, "a freed joker must be laid in another run or group, not back into its own set")
+        )
     if ruleset.freed_joker_companion is FreedJokerCompanion.SAME_TURN:
         if not played:
             violations.append(
@@ -437,8 +542,11 @@ def _check_jokers(before_checks, after_checks, changed_before, changed_after, pl
         )
 
 
-def _continuation(source: MeldCheck, host: MeldCheck) -> tuple[int, Counter] | None:
-    """If `host` is `source` kept whole (maybe grown, jokers maybe replaced): (jokers freed, replacing tiles)."""
+def _continuation(source: MeldCheck, host: MeldCheck, rack_left: Counter) -> tuple[int, Counter] | None:
+    """If `host` is `source` kept whole (maybe grown, jokers maybe replaced): (jokers freed, replacing tiles).
+
+    A group's joker may have been replaced by any tile the group gained; rack tiles (`rack_left`,
+    played tiles not yet counted as a replacement) are taken first."""
     if host.kind is not source.kind:
         return None
     if source.kind is MeldKind.GROUP:
@@ -451,7 +559,7 @@ def _continuation(source: MeldCheck, host: MeldCheck) -> tuple[int, Counter] | N
             return None
         source_jokers = sum(t.is_joker for t in source.tiles)
         freed = max(0, source_jokers - sum(t.is_joker for t in host.tiles))
-        extra = sorted((host_real - source_real).elements(), key=lambda t: t.sort_key)
+        extra = sorted((host_real - source_real).elements(), key=lambda t: (not rack_left[t], t.sort_key))
         return freed, Counter(extra[:freed])
     colour = next(t.colour for t in source.tiles if not t.is_joker)
     if next(t.colour for t in host.tiles if not t.is_joker) != colour:

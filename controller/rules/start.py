@@ -9,6 +9,9 @@
   highest or is drawn again (`start_draw_joker`); equal numbers draw again, every tie when the
   draw also decides the seats (japan-2017) or only a tie for the top (`start_draw_ties`).
   Returns `StartOrder(order, redraw)`: either the order, or who must draw again next.
+- `starter_by_lot(players, lot)`: world (003) "the youngest, or drawn (e.g. by an app)"
+  (`start_by = lot`): the caller names the youngest, or draws `lot`, any whole number (the
+  rules core has no randomness of its own).
 """
 from __future__ import annotations
 
@@ -26,6 +29,12 @@ JOKER_DRAW_RANK = HIGHEST_NUMBER + 1
 def doubled_tiles(dealt: Iterable[Tile]) -> tuple[Tile, ...]:
     counts = Counter(tile for tile in dealt if not tile.is_joker)
     return tuple(sorted((tile for tile, count in counts.items() if count >= 2), key=lambda t: t.sort_key))
+
+
+def starter_by_lot(players: Sequence[str], lot: int) -> str:
+    if not players:
+        raise StartDrawError("start by lot: there are no players to draw among")
+    return players[lot % len(players)]
 
 
 def has_redeal_right(dealt: Iterable[Tile], ruleset: RuleSet) -> bool:

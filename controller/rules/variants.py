@@ -79,6 +79,20 @@ class TieBreak(enum.Enum):
     FIRST_SEAT = "first-seat"  # seat order as listed, ignoring the starter
 
 
+class LateInvalidSet(enum.Enum):
+    """An invalid set the verdict missed (a misread, an arbiter's acceptance) that someone notices later."""
+
+    PENALTY_BEFORE_NEXT_TURN = "penalty-before-next-turn"  # the turn is judged again until the next turn starts; then it stands
+    STANDS = "stands"  # the verdict given stands whenever it is noticed
+
+
+class StartBy(enum.Enum):
+    """How the first player is chosen."""
+
+    TILE_DRAW = "tile-draw"  # each draws a tile, highest starts (start_draw_joker, start_draw_ties)
+    LOT = "lot"  # the youngest, or drawn by lot (e.g. by an app): named by the arbiter or drawn by the controller
+
+
 class RedealWhen(enum.Enum):
     """When the redeal right (enough doubled tiles in the deal) may be used."""
 
@@ -115,6 +129,7 @@ class RuleSet:
     # Jokers on the table.
     joker_policy: JokerPolicy = JokerPolicy.CLASSIC
     freed_joker_companion: FreedJokerCompanion = FreedJokerCompanion.SAME_SET
+    freed_joker_into_other_set: bool = False  # it may not go back into the set it was freed from
     # A turn with no tile played.
     no_play_keeps_rearrangement: bool = False
     no_play_draw: int = 1
@@ -122,15 +137,18 @@ class RuleSet:
     penalty_draw: int = 3
     penalty_points: int = 0  # subtracted per penalty, never collected by the winner
     unrestorable_tiles: UnrestorableTiles = UnrestorableTiles.END_OF_POOL
+    unrestorable_keeps_penalty_draw: bool = True  # the penalty draw still applies when the table cannot be restored
     relief_one_straight_movement: bool = False
     relief_six_tile_split: bool = False
     unchanged_invalid_sets_stand: bool = True
+    late_invalid_set: LateInvalidSet = LateInvalidSet.PENALTY_BEFORE_NEXT_TURN
     # Reading the sets.
     descending_runs: bool = True
     ambiguous_joker_set: MeldKind = MeldKind.RUN
     # Deal and start.
     redeal_min_doubles: int = 3
     redeal_when: RedealWhen = RedealWhen.NEVER
+    start_by: StartBy = StartBy.TILE_DRAW
     start_draw_joker: StartDrawJoker = StartDrawJoker.DRAW_AGAIN
     start_draw_ties: StartDrawTies = StartDrawTies.TOP
     # Scoring.
@@ -171,8 +189,11 @@ CLASSIC = RuleSet(
     penalty_draw=3,
     penalty_points=0,
     unrestorable_tiles=UnrestorableTiles.END_OF_POOL,
+    unrestorable_keeps_penalty_draw=True,  # "restore ... draw 3; the tiles left over go to the end of the pool"
     unchanged_invalid_sets_stand=True,  # reading: not stated
+    late_invalid_set=LateInvalidSet.PENALTY_BEFORE_NEXT_TURN,  # reading: not stated; as japan-2017, the only seed that says
     redeal_when=RedealWhen.NEVER,
+    start_by=StartBy.TILE_DRAW,
     start_draw_joker=StartDrawJoker.DRAW_AGAIN,  # reading: not stated
     start_draw_ties=StartDrawTies.TOP,
     joker_rack_value=30,
@@ -197,10 +218,13 @@ JAPAN_2017 = RuleSet(
     penalty_draw=1,
     penalty_points=50,
     unrestorable_tiles=UnrestorableTiles.OFFENDER_TAKES,
+    unrestorable_keeps_penalty_draw=True,  # "restore, the offender draws 1; tiles that cannot be restored he takes"
     relief_one_straight_movement=True,  # reading of "one straight movement": see relief.py
     relief_six_tile_split=True,
     unchanged_invalid_sets_stand=True,
+    late_invalid_set=LateInvalidSet.PENALTY_BEFORE_NEXT_TURN,
     redeal_when=RedealWhen.OWN_FIRST_TURN,
+    start_by=StartBy.TILE_DRAW,
     start_draw_joker=StartDrawJoker.HIGHEST,
     start_draw_ties=StartDrawTies.ALL,
     joker_rack_value=50,
@@ -219,12 +243,16 @@ WORLD = RuleSet(
     rearrange_from=RearrangeFrom.NEXT_TURN,
     joker_policy=JokerPolicy.WORLD,
     freed_joker_companion=FreedJokerCompanion.SAME_TURN,
+    freed_joker_into_other_set=True,  # "w innej serii lub grupie"
     no_play_keeps_rearrangement=False,
     penalty_draw=1,
     penalty_points=0,
     unrestorable_tiles=UnrestorableTiles.OFFENDER_TAKES_LOOSE,
+    unrestorable_keeps_penalty_draw=True,  # reading: the failed turn's draw 1 stands beside taking the loose tiles
     unchanged_invalid_sets_stand=True,  # reading: not stated
+    late_invalid_set=LateInvalidSet.PENALTY_BEFORE_NEXT_TURN,  # reading: not stated; as japan-2017
     redeal_when=RedealWhen.AFTER_DEAL,
+    start_by=StartBy.LOT,  # "the youngest, or drawn (e.g. by an app)"
     start_draw_joker=StartDrawJoker.DRAW_AGAIN,  # reading: as classic
     start_draw_ties=StartDrawTies.TOP,  # reading: as classic
     joker_rack_value=50,
@@ -281,7 +309,7 @@ def _coerce(key: str, raw: Any, current: Any, where: str) -> Any:
             choices = ", ".join(repr(member.value) for member in type(current))
             raise RuleSetError(f"{where}: {key} = {raw!r} is not one of {choices}") from None
     if key in ("unopened_points", "unopened_could_open_points"):
-        if raw is False or raw == "none":
+        if raw is None or raw is False or raw == "none":
             return None
         expected: tuple[type, ...] = (int,)
     else:
@@ -291,6 +319,26 @@ def _coerce(key: str, raw: Any, current: Any, where: str) -> Any:
     if not isinstance(raw, expected):
         raise RuleSetError(f"{where}: {key} = {raw!r} must be {expected[0].__name__}")
     return raw
+
+
+def ruleset_from_record(data: Mapping[str, Any], where: str = "recorded rule set") -> RuleSet:
+    """The whole rule set a game recorded when it was created (`RuleSet.to_dict()`), field by field.
+
+    Unlike a club file nothing is inherited from a bundled variant, so a game resumed or audited
+    later is judged by what it recorded, whatever the code's variants say by then. A field the
+    record lacks (recorded before the field existed) takes the RuleSet default, which is the
+    behaviour tileref had before that field."""
+    if not isinstance(data, Mapping):
+        raise RuleSetError(f"{where}: expected a table of fields, got {data!r}")
+    if "name" not in data:
+        raise RuleSetError(f"{where}: a recorded rule set needs a 'name'")
+    defaults = RuleSet(name=str(data["name"]))
+    changes: dict[str, Any] = {}
+    for key, raw in data.items():
+        if key not in _FIELDS:
+            raise RuleSetError(f"{where}: unknown field {key!r}")
+        changes[key] = _coerce(key, raw, getattr(defaults, key), where)
+    return dataclasses.replace(defaults, **changes)
 
 
 def load_ruleset(path: str | Path) -> RuleSet:

@@ -17,9 +17,10 @@ from controller.demo_games import bundled_game
 from controller.adapters.recorded_game import GameScript
 from controller.cli import main
 from controller.game.events import (
-    GameScored, RackRevealed, RestoreChecked, TableRead, TurnEnded, TurnJudged, TurnStarted,
+    CountAlert, DealAccepted, Dealt, GameScored, RackRevealed, RedealClaimed, RestoreChecked, StartOrderDrawn,
+    TableRead, TableUnrestorable, TurnEnded, TurnJudged, TurnStarted,
 )
-from controller.game.machine import TableState
+from controller.game.machine import TILES_IN_GAME, TableState, fold
 from controller.records import Records
 from controller.records.views import semantic_log
 from controller.rules import scoring
@@ -139,3 +140,71 @@ def test_a_referee_correction_of_a_rack_is_recorded_and_rescored(demo, tmp_path,
     assert after["Ann"] == before["Ann"] + 30 and after["Cat"] == before["Cat"] - 30
     assert main(["correct", "--db", str(copy), "--game", str(game), "--rack", "Cat", "--tiles", "K5"]) == 2
     assert "Cat" in capsys.readouterr().err
+
+
+# --- world (003): a redeal after the deal, and a failed turn whose table cannot be restored -------
+
+WORLD_SCRIPT = bundled_game("world-game")
+
+
+@pytest.fixture(scope="module")
+def world_demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("world-demo")
+    code = main(["demo", "--script", "world-game", "--out", str(out), "--quiet"])
+    records = Records(out / "demo.sqlite", create=False)
+    game = records.latest_game()
+    yield code, out, records, game, records.events(game)
+    records.close()
+
+
+def test_world_demo_finishes_every_verdict_as_scripted(world_demo):
+    code, _, records, game, events = world_demo
+    assert code == 0 and records.verify(game).ok
+    script = GameScript.load(WORLD_SCRIPT)
+    verdicts = [e for e in events if isinstance(e, TurnJudged)]
+    assert [(v.player, v.outcome) for v in verdicts] == [(t.player, t.expect) for t in script.turns]
+    created = events[0]
+    assert dict(created.ruleset)["unrestorable_tiles"] == "offender-takes-loose" and created.turn_seconds == 40
+
+
+def test_world_starter_is_named_and_the_redeal_is_asked_after_the_deal_for_everyone(world_demo):
+    """003 "Grę rozpoczyna najmłodsza osoba lub wylosowana": no start draw; 003 rule 2: a player with three
+    doubled tiles may ask, right after the deal, for a reshuffle and a deal for everyone."""
+    _, _, _, _, events = world_demo
+    drawn = next(e for e in events if isinstance(e, StartOrderDrawn))
+    assert drawn.starter == "Ann" and drawn.draws == ()
+    claim = next(e for e in events if isinstance(e, RedealClaimed))
+    assert claim.player == "Ben" and claim.granted  # not the starter, and before any turn
+    kinds = [e.kind.value for e in events]
+    assert kinds.index("redeal-claimed") < kinds.index("turn-started")
+    assert [e.deal for e in events if isinstance(e, Dealt)] == [1, 2]
+    assert [e.deal for e in events if isinstance(e, DealAccepted)] == [2]
+
+
+def test_world_failed_turn_whose_table_cannot_be_restored(world_demo):
+    """003 rule 6: the table cannot be put back, so the offender takes every tile not in a valid set; the
+    exact solver lays what it can of the loose tiles (O1 O2 O3 again), Ben takes B1 B2 and draws 1."""
+    _, out, _, _, events = world_demo
+    given_up = next(e for e in events if isinstance(e, TableUnrestorable))
+    assert given_up.turn == 6 and given_up.player == "Ben"
+    assert sorted(given_up.to_offender) == ["B1", "B2"] and given_up.to_pool == () and given_up.relay
+    assert ("O1", "O2", "O3") in given_up.kept and given_up.rack_change == 0
+    checks = [e for e in events if isinstance(e, RestoreChecked)]
+    assert [c.matches for c in checks] == [False, True] and not checks[-1].by_referee
+    # the counts hold all game long: no alert, and Ben's rack is what the count says
+    assert not [e for e in events if isinstance(e, CountAlert)]
+    model = fold(events)
+    assert model.penalties[1] == 1 and model.tiles_counted == TILES_IN_GAME
+    ben = next(e for e in events if isinstance(e, RackRevealed) and e.player == "Ben")
+    assert len(ben.codes) == ben.expected == 17
+    page = (out / "audit-turn-6.html").read_text()
+    assert "could not be restored" in page and "offender-takes-loose" in page
+
+
+def test_world_joker_freed_into_another_set_and_big_points(world_demo):
+    _, _, _, _, events = world_demo
+    swap = next(e for e in events if isinstance(e, TurnJudged) and e.turn == 7)
+    assert swap.outcome == "legal" and not swap.violations
+    scored = events[-1]
+    assert scored.winner == "Cat" and dict(scored.wins) == {"Ann": 0, "Ben": 0, "Cat": 1, "Dan": 0}
+    assert dict(scored.scores)["Ben"] == -200  # never opened, though the rack shown could have

@@ -8,11 +8,12 @@ import pytest
 from controller.game import judging
 from controller.game.errors import GameSetupError, TransitionError
 from controller.game.events import (
-    EVENT_TYPES, CountAlert, Dealt, EventKind, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
+    EVENT_TYPES, CountAlert, DealAccepted, Dealt, TableUnrestorable, EventKind, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
     event_from_payload,
 )
 from controller.game.machine import TILES_IN_GAME, TRANSITIONS, GameModel, State, TableState, apply, fold
+from game_helpers import table
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
 
@@ -34,6 +35,8 @@ def sample(kind: EventKind):
         EventKind.COUNT_ALERT: CountAlert(1, 0, 0, 0, 106, False),
         EventKind.RACK_REVEALED: RackRevealed("Ann", (), 0, None, None, ()),
         EventKind.GAME_SCORED: GameScored("empty-rack", "Ann", (("Ann", 1),), None),
+        EventKind.DEAL_ACCEPTED: DealAccepted(1),
+        EventKind.TABLE_UNRESTORABLE: TableUnrestorable(1, "Ann", None, None, (), (), (), False, (), (), (), 0),
     }[kind]
 
 
@@ -56,15 +59,10 @@ def test_every_event_kind_has_a_sample_and_round_trips_through_json():
 
 
 def started_game(variant="classic", players=PLAYERS):
-    return fold([judging.game_created(variant, players), StartOrderDrawn((), players[0], None), Dealt(1)])
-
-
-def table(*melds):
-    tiles, sets = [], []
-    for row, meld in enumerate(melds):
-        sets.append(tuple(range(len(tiles), len(tiles) + len(meld))))
-        tiles.extend((code, 50.0 * k, 80.0 * row) for k, code in enumerate(meld))
-    return TableState(tuple(tiles), tuple(sets))
+    model = fold([judging.game_created(variant, players), StartOrderDrawn((), players[0], None), Dealt(1)])
+    if model.state is State.REDEAL_WINDOW:  # world: nobody asks for a redeal after the deal
+        model = apply(model, DealAccepted(1))
+    return model
 
 
 def play_turn(model, after: TableState, cause="button"):

@@ -18,21 +18,7 @@ from controller.game.events import TurnJudged, TurnStarted
 from controller.game.machine import State, fold
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
-
-
-def wait_for(db, predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if db.exists():
-            try:
-                with Records(db, create=False) as records:
-                    events = records.events(records.latest_game())
-                if predicate(events):
-                    return events
-            except Exception:  # the file is being created by the other process
-                pass
-        time.sleep(0.05)
-    raise AssertionError("the game did not get there in time")
+from game_helpers import wait_for
 
 
 def test_play_with_a_folder_camera_and_the_box_on_a_pty(tmp_path):
@@ -43,7 +29,7 @@ def test_play_with_a_folder_camera_and_the_box_on_a_pty(tmp_path):
     db = tmp_path / "club.sqlite"
     with EmulatorProcess(clock_rate=5) as box:
         command = [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", box.port,
-                   "--variant", "japan-2017", "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
+                   "--variant", "classic", "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
         player = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             wait_for(db, lambda ev: fold(ev).state is State.DEALING)

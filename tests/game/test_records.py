@@ -96,3 +96,22 @@ def test_unknown_game_and_missing_file_are_clear_errors(tmp_path, recorded):
     (tmp_path / "text.sqlite").write_text("not a database at all, just text " * 50)
     with pytest.raises(RecordsFileError, match="text.sqlite"):
         Records(tmp_path / "text.sqlite")
+
+
+def test_a_game_recorded_before_whole_rule_sets_keeps_its_shape_and_rules():
+    """Records written before games kept their whole RuleSet hold two flags instead: they
+    still read, hash as they were written, and play by the named variant with those flags."""
+    from controller.game.events import GameCreated, event_from_payload
+    from controller.game.machine import GameModel, apply
+    from controller.rules.variants import WORLD, PoolOutEnd
+
+    old_payload = {"variant": "world", "players": ["Ann", "Ben"], "turn_seconds": 60,
+                   "pool_out_ends_at_last_draw": True, "count_mismatch_disqualifies": False}
+    event = event_from_payload("game-created", old_payload)
+    assert event.payload() == old_payload  # the chain hash is over exactly what was written
+    rules = apply(GameModel(), event).rules
+    assert rules.name == "world" and rules.pool_out_end is PoolOutEnd.LAST_TILE_DRAWN
+    assert rules.count_mismatch_disqualifies is False and WORLD.count_mismatch_disqualifies is True
+    assert WORLD.pool_out_end is PoolOutEnd.NOBODY_CAN_PLAY  # the record's flag, not the default, won
+    new = GameCreated("classic", ("Ann", "Ben"), 60, (("name", "classic"),))
+    assert set(new.payload()) == {"variant", "players", "turn_seconds", "ruleset"}

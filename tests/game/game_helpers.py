@@ -1,0 +1,32 @@
+"""Helpers the game tests share: tables written as melds, and waiting on another process's records."""
+from __future__ import annotations
+
+import time
+
+from controller.game.machine import TableState
+from controller.records import Records
+
+
+def table(*melds) -> TableState:
+    """A table of these melds, one row each, tiles 50 px apart."""
+    tiles, sets = [], []
+    for row, meld in enumerate(melds):
+        sets.append(tuple(range(len(tiles), len(tiles) + len(meld))))
+        tiles.extend((code, 50.0 * k, 80.0 * row) for k, code in enumerate(meld))
+    return TableState(tuple(tiles), tuple(sets))
+
+
+def wait_for(db, predicate, timeout=60.0):
+    """The latest game's events once `predicate` holds for them (another process writes `db`)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if db.exists():
+            try:
+                with Records(db, create=False) as records:
+                    events = records.events(records.latest_game())
+                if predicate(events):
+                    return events
+            except Exception:  # the file is being created by the other process
+                pass
+        time.sleep(0.05)
+    raise AssertionError("the game did not get there in time")

@@ -9,20 +9,20 @@ the layout stops with `CalibrationError` naming the photo, row and position.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
 import cv2
 import numpy as np
 
-from .classify import crop_logits
 from .codes import CLASS_COUNT, CODE_INDEX, JOKER_CODE, NOT_A_TILE
 from .config import DEFAULT_CALIBRATION, DEFAULT_CONFIG, CalibrationConfig, VisionConfig
 from .errors import CalibrationError
 from .geometry import normalise_crops, quad_size, rectify
 from .image import check_image
 from .layouts import DEFAULT_LAYOUT, Layout
-from .models import CLASSIFIER_FILE, load_model
+from .models import load_model
 from .pipeline import TableReader
 from .profile import SetProfile, file_sha256
 from .reading import TableReading
@@ -56,8 +56,6 @@ def calibrate(photos: Sequence[tuple[str, np.ndarray]], layout: Layout = DEFAULT
               config: VisionConfig = DEFAULT_CONFIG, settings: CalibrationConfig = DEFAULT_CALIBRATION,
               reader: TableReader | None = None) -> Calibration:
     """Fit a profile of the set shown by `photos` ((label, BGR image) pairs) laid out as `layout`."""
-    import time
-
     started = time.perf_counter()
     if not photos:
         raise CalibrationError("no calibration photo given")
@@ -75,8 +73,7 @@ def calibrate(photos: Sequence[tuple[str, np.ndarray]], layout: Layout = DEFAULT
         images.append(image)
     by_photo = {label: image for (label, _), image in zip(photos, images)}
     upright = np.stack([rectify(by_photo[t.photo], np.array(t.corners)) for t in placed])
-    logits, embedding = classifier.outputs(normalise_crops(upright), ("logits", "embedding"))
-    _check_in_place(placed, embedding, settings)
+    _check_in_place(placed, _embed(classifier, upright)[1], settings)
 
     crops, targets = _training_crops(placed, by_photo, settings)
     logits, embedding = _embed(classifier, crops)

@@ -12,8 +12,9 @@ JOKER_CODE = "J"
 CODES: tuple[str, ...] = tuple(f"{c}{n}" for c in COLOUR_LETTERS for n in NUMBERS) + (JOKER_CODE,)
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 
+MAX_COPIES = 2  # of any code in one full set (jokers included)
 # Every tile of a full set: two of each coloured number, two jokers.
-FULL_SET: tuple[str, ...] = tuple(code for code in CODES for _ in range(2))
+FULL_SET: tuple[str, ...] = tuple(code for code in CODES for _ in range(MAX_COPIES))
 
 # The classifier's outputs: for code i, 2*i is "upright in the crop" and 2*i+1 "turned
 # half round"; the last output is "not a tile".

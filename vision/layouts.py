@@ -20,11 +20,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .codes import CODES, COLOUR_LETTERS, JOKER_CODE, NUMBERS
+from .codes import CODES, COLOUR_LETTERS, JOKER_CODE, MAX_COPIES, NUMBERS
 from .errors import LayoutError
 
 PAGE_BREAK = "---"
-MAX_COPIES = 2
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from .classify import TileGuess, classify
+from .codes import MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
 from .detect import candidates_from_maps, detector_tensor, resize_for_detector, TileCandidate
 from .geometry import quad_size
@@ -19,7 +20,6 @@ from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .profile import SetProfile
 from .reading import SetReading, TableReading, TileReading
 
-MAX_COPIES = 2  # of any code in one full set (jokers included)
 FULL_SET_SIZE = 106
 
 

@@ -348,14 +348,12 @@ def _background(rng: np.random.Generator, kind: str, w: int, h: int, wood: str |
         lo, hi = WOOD_TONES[wood or "classic"]
         base = np.array(rng.uniform(lo, hi), np.float32)
         angle = rng.uniform(0, math.pi)
-        along = xx * math.cos(angle) + yy * math.sin(angle)
         across = -xx * math.sin(angle) + yy * math.cos(angle)
         warp = _smooth_noise(rng, h, w, int(120 * scale)) * 25 * scale
         grain = np.sin((across + warp) / (rng.uniform(3, 9) * scale)) * 0.5 + 0.5
         streak = _smooth_noise(rng, h, w, int(25 * scale)) * 0.15
         planks = np.floor((across + 0.3 * warp) / (rng.uniform(90, 260) * scale)) % 3
         shade = 0.8 + 0.25 * grain + streak + 0.06 * planks
-        del along
         img = base[None, None, :] * shade[..., None]
     elif kind == "cloth":
         base = np.array(rng.uniform([60, 60, 60], [230, 230, 230]), np.float32)

@@ -1,6 +1,7 @@
 """Helpers the game tests share: tables written as melds, and waiting on another process's records."""
 from __future__ import annotations
 
+import sys
 import time
 
 from controller.game.machine import TableState
@@ -30,3 +31,10 @@ def wait_for(db, predicate, timeout=60.0):
                 pass
         time.sleep(0.05)
     raise AssertionError("the game did not get there in time")
+
+
+def play_command(frames, port: str, db, *rules: str) -> list[str]:
+    """`tileref play` as its own process: a folder camera, the box on `port`, Ann and Ben, Ann starts.
+    `rules`: how the game is ruled, e.g. "--variant", "classic" or "--rules", "club.toml"."""
+    return [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", port,
+            *rules, "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]

@@ -18,7 +18,7 @@ from controller.game.events import TurnJudged, TurnStarted
 from controller.game.machine import State, fold
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
-from game_helpers import wait_for
+from game_helpers import play_command, wait_for
 
 
 def test_play_with_a_folder_camera_and_the_box_on_a_pty(tmp_path):
@@ -28,9 +28,7 @@ def test_play_with_a_folder_camera_and_the_box_on_a_pty(tmp_path):
     cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
     db = tmp_path / "club.sqlite"
     with EmulatorProcess(clock_rate=5) as box:
-        command = [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", box.port,
-                   "--variant", "classic", "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
-        player = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        player = subprocess.Popen(play_command(frames, box.port, db, "--variant", "classic"), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             wait_for(db, lambda ev: fold(ev).state is State.DEALING)
             box.press("A")  # dealt
@@ -47,7 +45,8 @@ def test_play_with_a_folder_camera_and_the_box_on_a_pty(tmp_path):
         assert verdict.player == "Ann" and verdict.outcome == "legal" and sorted(verdict.played) == ["K10", "K11", "K12"]
 
         # the table stays as it is; Ben's turn was running when play stopped: resume it
-        resumed = subprocess.Popen(command[:command.index("--variant")] + ["--db", str(db), "--resume"],
+        resumed = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "--camera", str(frames),
+                                    "--timer", box.port, "--db", str(db), "--resume"],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             wait_for(db, lambda ev: sum(isinstance(e, TurnJudged) for e in ev) == 1 and
@@ -89,9 +88,7 @@ def test_play_on_a_real_wooden_table_photo_reaches_the_first_turn_at_once(tmp_pa
     shutil.copy(REAL_PHOTOS / photo, frames / "0001.jpg")
     db = tmp_path / "club.sqlite"
     with EmulatorProcess(clock_rate=5) as box:
-        command = [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", box.port,
-                   "--variant", "classic", "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
-        player = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        player = subprocess.Popen(play_command(frames, box.port, db, "--variant", "classic"), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             wait_for(db, lambda ev: fold(ev).state is State.DEALING)
             box.press("A")  # dealt

@@ -25,7 +25,7 @@ from controller.game.events import (
 from controller.game.machine import TILES_IN_GAME, State, TableState, apply, fold
 from controller.records import Records
 from controller.rules.variants import CLASSIC
-from game_helpers import table, wait_for
+from game_helpers import play_command, table, wait_for
 
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
@@ -237,7 +237,6 @@ def test_play_plays_a_clubs_own_rule_set_and_records_it_whole(tmp_path):
     """`--rules club.toml`: a club whose initial meld is 40 (extends classic): Ann's 33 is a penalty."""
     import signal
     import subprocess
-    import sys
     import time
 
     import cv2
@@ -253,9 +252,7 @@ def test_play_plays_a_clubs_own_rule_set_and_records_it_whole(tmp_path):
     cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
     db = tmp_path / "club.sqlite"
     with EmulatorProcess(clock_rate=5) as box:
-        command = [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", box.port,
-                   "--rules", str(club), "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
-        player = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        player = subprocess.Popen(play_command(frames, box.port, db, "--rules", str(club)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             wait_for(db, lambda ev: fold(ev).state is State.DEALING)
             box.press("A")  # dealt

@@ -108,8 +108,7 @@ def play_the_game(db: Path, table: FolderTable, box: EmulatorProcess, player: su
     press: tuple[int, str, float] | None = None  # (turn, seat button, when to press)
     while model.state is not State.FINISHED:
         now = time.monotonic()
-        if player.poll() is not None:
-            raise stuck(f"play ended (exit {player.returncode}) in state {model.state.value}")
+        ended = player.poll() is not None  # checked before the read: play may write its last events, then exit
         if now - last_progress > STALL or now - started > GAME_LIMIT:
             raise stuck(f"no progress in state {model.state.value} (turn {model.turn})")
         if press is not None and now >= press[2]:
@@ -117,6 +116,8 @@ def play_the_game(db: Path, table: FolderTable, box: EmulatorProcess, player: su
             press = (press[0], press[1], now + PRESS_AGAIN)
         events = read_events(db)
         if events is None or len(events) == seen:
+            if ended:
+                raise stuck(f"play ended (exit {player.returncode}) in state {model.state.value}")
             time.sleep(0.05)
             continue
         for event in events[seen:]:

@@ -33,7 +33,7 @@ def register(subparsers) -> None:
     check.set_defaults(handler=run_check)
 
     judge = subparsers.add_parser("judge", help="judge one turn (TURN.json)")
-    judge.add_argument("turn", metavar="TURN.json", help='{"variant", "opened", "before", "after", "rack"?}')
+    judge.add_argument("turn", metavar="TURN.json", help='{"variant", "opened", "before", "after", "rack"?, "at_alarm"?, "timer_skipped"?}')
     _common(judge)
     judge.set_defaults(handler=run_judge)
 
@@ -80,7 +80,13 @@ def run_judge(args: argparse.Namespace) -> int:
         if not isinstance(data["rack"], list):
             raise InputFileError(f"{args.turn}: 'rack' must be a list of tile codes, got {data['rack']!r}")
         rack = parse_tiles(data["rack"])
-    verdict = judge_turn(before, after, opened, ruleset, rack)
+    at_alarm = None
+    if data.get("at_alarm") is not None:
+        at_alarm = Table.from_codes(data["at_alarm"], where=f"{args.turn}: at_alarm")
+    timer_skipped = data.get("timer_skipped", False)
+    if not isinstance(timer_skipped, bool):
+        raise InputFileError(f"{args.turn}: 'timer_skipped' must be true or false, got {timer_skipped!r}")
+    verdict = judge_turn(before, after, opened, ruleset, rack, at_alarm=at_alarm, timer_skipped=timer_skipped)
     if args.json:
         _print_json(verdict.to_dict())
         return 0
@@ -88,6 +94,8 @@ def run_judge(args: argparse.Namespace) -> int:
     print(f"  played: {' '.join(t.code for t in verdict.played) or '-'}")
     if verdict.taken:
         print(f"  taken from the table: {' '.join(t.code for t in verdict.taken)}")
+    if verdict.after_alarm:
+        print(f"  left the rack after the alarm (back to the rack): {' '.join(t.code for t in verdict.after_alarm)}")
     for violation in verdict.violations:
         print(f"  {violation.rule.value}: {violation.detail}")
     if verdict.relief is not None:

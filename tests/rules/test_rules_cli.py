@@ -167,3 +167,30 @@ def test_bundled_examples_match_golden_output(capsys, command, path):
     assert code in (0, 1), err
     golden = GOLDEN / f"{command}-{path.stem}.json"
     assert json.loads(out) == json.loads(golden.read_text(encoding="utf-8"))
+
+
+def test_judge_takes_the_table_at_the_alarm_japan_2017_000(capsys, tmp_path):
+    """000: after the alarm no tile may leave the rack; R9 laid after it goes back and the turn stands."""
+    turn = {**TURN, "after": [["R5", "R6", "R7", "R8"], ["R9", "R10", "R11"]], "rack": ["R8", "R9", "R10", "R11"],
+            "at_alarm": [["R5", "R6", "R7", "R8"]]}
+    code, out, err = run(capsys, "judge", write(tmp_path, "turn.json", turn), "--json")
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["after_alarm"] == ["R9", "R10", "R11"], data
+    assert data["played"] == ["R8"] and data["verdict"] == "legal", data
+    code, out, _ = run(capsys, "judge", write(tmp_path, "turn.json", turn))
+    assert "after the alarm" in out and "R9 R10 R11" in out
+
+
+@pytest.mark.parametrize("skipped, informed", [pytest.param(True, True, id="skipped-for-a-rearrangement"),
+                                               pytest.param(False, False, id="countdown-started")])
+def test_judge_takes_the_timer_skip_japan_2017_000(capsys, tmp_path, skipped, informed):
+    turn = {**TURN, "after": [["R4", "R5", "R6"], ["R7", "R8", "R9"]], "before": [["R5", "R6", "R7", "R8"]],
+            "rack": ["R4", "R9"], "timer_skipped": skipped}  # two tiles and a split: not a simple turn
+    code, out, _ = run(capsys, "judge", write(tmp_path, "turn.json", turn), "--json")
+    rules = [v["rule"] for v in json.loads(out)["violations"]]
+    assert code == 0 and ("timer-skipped" in rules) is informed, rules
+
+
+def test_judge_refuses_a_timer_skip_that_is_not_true_or_false(capsys, tmp_path):
+    code, _, err = run(capsys, "judge", write(tmp_path, "turn.json", {**TURN, "timer_skipped": "yes"}))
+    assert code == 2 and "'yes'" in err and "timer_skipped" in err

@@ -2,7 +2,8 @@
 
 Each area of the project owns one module with `register(subparsers)` and `ERRORS`,
 the exception types that mean "bad input": those exit 2 with a one-line message
-that names the problem, never a traceback.
+that names the problem, never a traceback. An error type with an `exit_code` exits with
+that instead (a tampered record: 3), with the same one-line message.
 """
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ COMMAND_MODULES = (
     "controller.commands.calibrate",
     "firmware_bridge.cli",
     "controller.commands.game",
+    "controller.commands.records",
     "controller.commands.tournament",
+    "controller.commands.clock",
 )
 
 EXIT_BAD_INPUT = 2
@@ -43,8 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except bad_input_errors as error:
+        # an error type may carry its own exit code (records: tampering exits 3, not 2)
         print(f"tileref {args.command}: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return int(getattr(error, "exit_code", EXIT_BAD_INPUT))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -16,6 +16,7 @@ from .protocol import (
     MAX_SHOW_CHARS,
     PROTOCOL_VERSION,
     ChecksumError,
+    PressId,
     DeviceIdentity,
     Direction,
     Frame,
@@ -49,6 +50,7 @@ class DeviceSettings:
     firmware: str = "1.0"
     serial: str = "EMU-0001"
     clock_rate: float = 1.0  # device seconds per real second; > 1 makes tests fast
+    press_ids: bool = True  # False: a box from before press ids (HELLO ids= refused with bad-args)
 
 
 def _parse_int(text: str, low: int, high: int, reason: str = "bad-args") -> int:
@@ -80,6 +82,8 @@ class DeviceModel:
         self._last_command: tuple[bytes, bytes] | None = None  # (line, reply) for retries
         self.text = ""
         self.beep_until = 0
+        self.presses = 0  # every press since power-on, sent as press= so a host can spot a replayed BTN line
+        self.press_ids = False  # BTN carries boot= and press=: only for a host that asked (HELLO 1 ids=1)
         self._boot_lines = [self._emit(Verb.RESET, reset_reason, boot_id)]
 
     # -- output ------------------------------------------------------------------
@@ -105,7 +109,8 @@ class DeviceModel:
         if self.mode is Mode.DUEL and self.phase is Phase.RUNNING:
             banks[self.seat - 1] = self.ms_left(now_ms)
         return TimerState(
-            self.mode, self.seconds, self.phase, self.seat or None, self.ms_left(now_ms), self.warn_at, self.boot_id, tuple(banks)
+            self.mode, self.seconds, self.phase, self.seat or None, self.ms_left(now_ms), self.warn_at, self.boot_id,
+            tuple(banks), presses=self.presses,
         )
 
     def _freeze(self, now_ms: int) -> int:
@@ -159,7 +164,9 @@ class DeviceModel:
             return []
         running = self.phase is Phase.RUNNING
         left = self.ms_left(now_ms)
-        out = [self._emit(Verb.BUTTON, button, str(self.seat if running else 0), str(left))]
+        self.presses += 1
+        ids = PressId(self.boot_id, self.presses).to_args() if self.press_ids else ()
+        out = [self._emit(Verb.BUTTON, button, str(self.seat if running else 0), str(left), *ids)]
         if running and button != ARBITER_BUTTON and int(button) == self.seat:
             if self.mode is Mode.TURN:
                 self._freeze(now_ms)
@@ -214,14 +221,23 @@ class DeviceModel:
     def _hello(self, args: tuple[str, ...], now_ms: int) -> tuple[str, ...]:
         if args[0] != str(PROTOCOL_VERSION):
             raise Refusal("version")
+        # One option per HELLO, so a host can probe `ids=1` on a box that predates it: an old
+        # box refuses it with bad-args and keeps the session the `hb=` HELLO opened.
+        press_ids = False  # any other HELLO turns ids off: a version 1.0 host cannot read them
         if len(args) > 1:
             key, _, value = args[1].partition("=")
-            if key != "hb":
+            if key == "hb":
+                heartbeat_ms = _parse_int(value, *HEARTBEAT_RANGE_MS)
+            elif key == "ids" and self.settings.press_ids:
+                press_ids = _parse_int(value, 0, 1) == 1
+                heartbeat_ms = self.heartbeat_ms  # kept: this HELLO only adds an option
+            else:
                 raise Refusal("bad-args")
-            self.heartbeat_ms = _parse_int(value, *HEARTBEAT_RANGE_MS)
+            self.heartbeat_ms = heartbeat_ms
+        self.press_ids = press_ids
         self.session = True
         self._next_heartbeat = now_ms + self.heartbeat_ms
-        return (f"proto={PROTOCOL_VERSION}", f"hb={self.heartbeat_ms}")
+        return (f"proto={PROTOCOL_VERSION}", f"hb={self.heartbeat_ms}", f"ids={int(press_ids)}")
 
     def _identify(self, args: tuple[str, ...], now_ms: int) -> tuple[str, ...]:
         s = self.settings

@@ -12,7 +12,11 @@ the command, and raise CommandRefused with the box's reason or NoAcknowledgement
 The link looks after itself: when the port vanishes or falls silent past the
 heartbeat limit the driver reports Disconnected, re-opens the same path until it
 comes back, re-runs the handshake and reports Reconnected(state); a box that
-reboots is reported as DeviceReset. Events describe only what the box sent.
+reboots is reported as DeviceReset. After any gap or disorder in the box's sequence
+numbers the driver asks the box its state: a new boot id is a reboot whose RESET was
+lost (DeviceReset), the same one gives StateChecked. Presses carry the box's boot id
+and press counter (asked for with HELLO ids=1), so a replayed BTN line is dropped as
+ReplayedPress. Events describe only what the box sent.
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ from .events import (
     LinkNoise,
     LowTime,
     Reconnected,
+    ReplayedPress,
+    StateChecked,
     Tick,
     TimerEvent,
 )
@@ -45,8 +51,10 @@ from .protocol import (
     FrameError,
     Mode,
     Phase,
+    PressId,
     SequenceError,
     SequenceTracker,
+    StaleFrameError,
     TimerState,
     Verb,
     format_frame,
@@ -138,6 +146,9 @@ class TimerDriver:
         self._boot_id: str | None = None
         self._thread: threading.Thread | None = None
         self._last_rx = 0.0
+        self._press_ids = False  # the box tags presses with boot= press= (HELLO ids=1 accepted)
+        self._newest_press: PressId | None = None  # the last press heard (or counted in a state reply)
+        self._checking = threading.Lock()  # one state check at a time; held while it runs
 
     # -- lifetime ----------------------------------------------------------------
     def open(self) -> TimerState:
@@ -301,7 +312,23 @@ class TimerDriver:
         reply = self._request(Verb.HELLO, str(PROTOCOL_VERSION), f"hb={self.heartbeat_ms}", internal=True)
         if f"proto={PROTOCOL_VERSION}" not in reply.args:
             raise BridgeError(f"timer on {self.port!r} answered HELLO with {reply.args!r}, not protocol {PROTOCOL_VERSION}")
-        return self._state_reply(self._request(Verb.STATE, internal=True))
+        # Ask for press ids in a HELLO of its own: a box that predates them refuses the option
+        # with bad-args and keeps the session just opened, so old boxes work as before.
+        try:
+            self._press_ids = "ids=1" in self._request(Verb.HELLO, str(PROTOCOL_VERSION), "ids=1", internal=True).args
+        except CommandRefused as refused:
+            if refused.reason != "bad-args":
+                raise
+            self._press_ids = False
+        state = self._state_reply(self._request(Verb.STATE, internal=True))
+        with self._state_lock:
+            # Presses the box counted before now are old: a line carrying one of them is a replay.
+            newest = self._newest_press
+            if state.presses is None:
+                self._newest_press = None
+            elif newest is None or newest.boot_id != state.boot_id or newest.counter < state.presses:
+                self._newest_press = PressId(state.boot_id, state.presses)
+        return state
 
     # -- the link thread ---------------------------------------------------------
     def _open_port(self) -> serial.Serial:
@@ -373,13 +400,13 @@ class TimerDriver:
         self._start_recovery("reconnect")
         return True
 
-    def _start_recovery(self, cause: str) -> None:
+    def _start_recovery(self, cause: str, before: TimerState | None = None) -> None:
         self._connected.clear()  # at once, so no command slips in before the handshake
-        threading.Thread(target=self._recover, args=(cause,), name="timer-recover", daemon=True).start()
+        before = before if before is not None else self._last_known
+        threading.Thread(target=self._recover, args=(cause, before), name="timer-recover", daemon=True).start()
 
-    def _recover(self, cause: str) -> None:
+    def _recover(self, cause: str, before: TimerState | None) -> None:
         """Re-opens the session after a reconnect or a reboot and says what happened."""
-        before = self._last_known
         try:
             state = self._handshake()
         except BridgeError as error:
@@ -396,6 +423,42 @@ class TimerDriver:
                 self._events.put(DeviceReset("unannounced", state.boot_id, before))
             self._connected.set()
 
+    def _request_check(self, cause: str) -> None:
+        """Asks the box its state (on a thread: the reader must keep reading for the answer)."""
+        if not self._connected.is_set() or self._closing.is_set():
+            return  # a handshake is under way or due: it reads the state anyway
+        if not self._checking.acquire(blocking=False):
+            return  # one check answers for every gap seen while it runs
+        threading.Thread(target=self._check_state, args=(cause,), name="timer-check", daemon=True).start()
+
+    def _check_state(self, cause: str) -> None:
+        try:
+            before = self._last_known
+            try:
+                reply = self._request(Verb.STATE, internal=True)
+                state = TimerState.from_args(reply.args[1:])
+            except BridgeError:
+                return  # the link is failing: Disconnected / Reconnected tell the rest
+            with self._state_lock:
+                if not self._connected.is_set():
+                    return  # a RESET frame or a lost link got there first: its recovery reports
+                if state.boot_id == self._boot_id:
+                    self._last_known = state
+                    newest = self._newest_press
+                    if state.presses is not None and (
+                        newest is None or newest.boot_id != state.boot_id or newest.counter < state.presses
+                    ):
+                        # presses lost in the gap are old now: their lines must not come back as new
+                        self._newest_press = PressId(state.boot_id, state.presses)
+                    self._events.put(StateChecked(cause, state, before))
+                    return
+                # A new boot id and no RESET frame: the box rebooted and its announcement was lost.
+                # Under the lock, so a late RESET frame of that boot finds the recovery under way.
+                self._boot_id = state.boot_id
+                self._start_recovery("unannounced", before)
+        finally:
+            self._checking.release()
+
     def _on_line(self, line: bytes, now: float) -> None:
         try:
             frame = self._parse_resynchronising(line)
@@ -404,11 +467,33 @@ class TimerDriver:
             try:
                 if not self._tracker.check(frame):
                     return  # the repeat of a reply we already have
+            except StaleFrameError as stale:
+                self._on_stale(frame, stale, now)
+                return
             except SequenceError as gap:
                 self._events.put(EventsLost(gap.expected, gap.received))
+                self._request_check(str(gap))
             self._dispatch(frame, now)
         except (FrameError, ValueError, IndexError) as error:
             self._events.put(LinkNoise(str(error)))
+
+    def _on_stale(self, frame: Frame, stale: StaleFrameError, now: float) -> None:
+        """A frame numbered behind the last one: a replayed line, or a box that rebooted unseen.
+
+        Only what can be told new is let through: the answer to our pending command (it names
+        a number we just used), and a press whose id says so. A TICK, LOW or EXP cannot come
+        from a box that rebooted (its clock is not configured again yet), so it is old.
+        """
+        pending = self._pending
+        if frame.verb in (Verb.ACK, Verb.REFUSE) and pending is not None and frame.args[0] == str(pending.seq):
+            self._tracker.resync(frame.seq)
+            self._dispatch(frame, now)
+            return
+        self._request_check(str(stale))
+        if frame.verb is Verb.BUTTON:
+            self._dispatch(frame, now)  # the press id decides; without one, a lost press is worse than a doubtful one
+            return
+        self._events.put(LinkNoise(f"dropped: {stale}"))
 
     def _parse_resynchronising(self, line: bytes) -> Frame:
         try:
@@ -434,7 +519,7 @@ class TimerDriver:
                 pending.reply = frame
                 pending.answered.set()
         elif verb is Verb.BUTTON:
-            self._events.put(ButtonPressed(args[0], int(args[1]) or None, int(args[2]), now))
+            self._on_button(frame, now)
         elif verb is Verb.TICK:
             seat, seconds = int(args[0]), int(args[1])
             self._note(phase=Phase.RUNNING, seat=seat, ms_left=seconds * 1000)
@@ -448,7 +533,33 @@ class TimerDriver:
             self._events.put(DeviceError(args[0]))
         elif verb is Verb.RESET:
             self._on_reset(reason=args[0], boot_id=args[1])
-        # HEARTBEAT: its arrival (any byte) already fed the silence watchdog
+        elif verb is Verb.HEARTBEAT:
+            # Its arrival already fed the silence watchdog. An IDLE box that we configured has
+            # lost its clock, whatever the sequence numbers say: ask it.
+            known = self._last_known
+            if args[0] == Phase.IDLE.value and known is not None and known.mode is not None:
+                self._request_check(f"heartbeat says {args[0]} but the box was configured ({known.mode.value})")
+
+    def _on_button(self, frame: Frame, now: float) -> None:
+        args = frame.args
+        press_id = PressId.from_args(args)
+        if press_id is not None:
+            with self._state_lock:
+                newest = self._newest_press
+                # An old boot's press while the session is settled on another boot is a replay too;
+                # during a handshake the boot id may just have changed, so only the counter rules.
+                old_boot = self._connected.is_set() and press_id.boot_id != self._boot_id
+                if old_boot or (
+                    newest is not None and newest.boot_id == press_id.boot_id and press_id.counter <= newest.counter
+                ):
+                    self._events.put(ReplayedPress(
+                        f"replayed press dropped: button {args[0]} with press id {press_id.boot_id}/{press_id.counter}, "
+                        f"the box is at {self._boot_id}/{newest.counter if newest else '?'}",
+                        args[0], press_id, newest,
+                    ))  # fmt: skip
+                    return
+                self._newest_press = press_id
+        self._events.put(ButtonPressed(args[0], int(args[1]) or None, int(args[2]), now, press_id))
 
     def _note(self, **changes: object) -> None:
         with self._state_lock:

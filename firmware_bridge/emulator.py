@@ -10,7 +10,11 @@ Control: `keys` (an interactive terminal) reads single keys: 1-4 are the seat
 buttons, a the arbiter button, r a power reset, q quits; the countdown is redrawn
 on one line. `stdin` (for scripts, see EmulatorProcess) reads lines:
 `press BUTTON`, `reset [REASON [quiet]]` (quiet: the RESET frame is lost), `noise HEX` (raw bytes onto the wire),
-`hang SECONDS` (stop serving, as a hung microcontroller), `quit`.
+`hang SECONDS` (stop serving, as a hung microcontroller), `quit`, and the line faults:
+`drop [VERB] [COUNT]` (the next COUNT frames, of VERB or any, are lost on the wire),
+`replay [VERB]` (the last frame of VERB, default BTN, is sent again as it was),
+`unplug SECONDS` (the cable is out: the pty goes, the box keeps its power and clock, then a
+new pty comes behind the same --link).
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import sys
 import termios
 import time
 import tty
+from dataclasses import dataclass
 from pathlib import Path
 
 from .device_model import DeviceModel, DeviceSettings
@@ -34,24 +39,69 @@ def _now_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
+@dataclass(frozen=True)
+class Drop:
+    """Frames still to be lost on the wire: `count` more of `verb` (None: of any verb)."""
+
+    verb: str | None
+    count: int
+
+
+def _verb_of(line: bytes) -> str:
+    words = line.split(b" ", 2)
+    return words[1].decode("ascii", "replace") if len(words) > 1 else ""
+
+
 class PtyBox:
     """A DeviceModel wired to the master side of a pty."""
 
     def __init__(self, settings: DeviceSettings, link: Path | None):
         self.settings = settings
-        self.master, slave = os.openpty()
+        self.link = link
+        self.master: int | None = None
+        self._plug()
+        self._drop: Drop | None = None
+        self._last_by_verb: dict[str, bytes] = {}
+        self.replug_at: float | None = None  # time.monotonic() when an unplugged cable comes back
+        self.model = self._boot("power")
+
+    def _plug(self) -> None:
+        master, slave = os.openpty()
         # Raw at once: otherwise the line discipline echoes our own frames back to us.
         tty.setraw(slave, termios.TCSANOW)
         self._slave = slave  # held open so the master never reads EIO while no host is attached
         self.pty_path = os.ttyname(slave)
-        os.set_blocking(self.master, False)
-        self.link = link
-        if link is not None:
-            temporary = link.with_name(f".{link.name}.{os.getpid()}")
+        os.set_blocking(master, False)
+        self.master = master
+        if self.link is not None:
+            temporary = self.link.with_name(f".{self.link.name}.{os.getpid()}")
             temporary.unlink(missing_ok=True)
             os.symlink(self.pty_path, temporary)
-            os.replace(temporary, link)
-        self.model = self._boot("power")
+            os.replace(temporary, self.link)
+
+    def _unplug_port(self) -> None:
+        if self.master is None:
+            return
+        if self.link is not None and self.link.is_symlink() and os.readlink(self.link) == self.pty_path:
+            self.link.unlink()  # as udev removes /dev/serial/by-id/... when the cable goes
+        os.close(self.master)
+        os.close(self._slave)
+        self.master = None
+
+    def unplug(self, seconds: float) -> None:
+        """The cable is out for `seconds`: the host's port vanishes, the box runs on (own power)."""
+        self._unplug_port()
+        self.replug_at = time.monotonic() + seconds
+
+    def drop(self, verb: str | None, count: int) -> None:
+        """The next `count` frames (of `verb`, or any) the box sends are lost on the wire."""
+        self._drop = Drop(verb, count)
+
+    def replay(self, verb: str) -> None:
+        """The last frame of `verb` appears on the wire again, byte for byte (a line replayed)."""
+        line = self._last_by_verb.get(verb)
+        if line is not None:
+            self._write_wire(line)
 
     def _boot(self, reason: str, announce: bool = True) -> DeviceModel:
         model = DeviceModel(secrets.token_hex(4), _now_ms(), self.settings, reset_reason=reason)
@@ -69,20 +119,31 @@ class PtyBox:
 
     def _write(self, lines: list[bytes]) -> None:
         for line in lines:
-            try:
-                os.write(self.master, line)
-            except OSError as error:
-                # Nobody reads and the buffer is full: a UART without a listener drops bytes too.
-                if error.errno not in (errno.EAGAIN, errno.EIO):
-                    raise
+            verb = _verb_of(line)
+            self._last_by_verb[verb] = line
+            drop = self._drop
+            if drop is not None and drop.verb in (None, verb):
+                self._drop = Drop(drop.verb, drop.count - 1) if drop.count > 1 else None
+                continue  # lost on the wire: the box counted it, the host never sees it
+            self._write_wire(line)
+
+    def _write_wire(self, line: bytes) -> None:
+        if self.master is None:
+            return  # the cable is out: what the box sends goes nowhere
+        try:
+            os.write(self.master, line)
+        except OSError as error:
+            # Nobody reads and the buffer is full: a UART without a listener drops bytes too.
+            if error.errno not in (errno.EAGAIN, errno.EIO):
+                raise
 
     def write_raw(self, data: bytes) -> None:
         """Bytes on the wire that are not a frame (noise, a cut line)."""
-        self._write([data])
+        self._write_wire(data)
 
     def discard_input(self) -> None:
         """Drops what arrived while hung (a real UART buffer would have overflowed)."""
-        while True:
+        while self.master is not None:
             try:
                 if not os.read(self.master, 4096):
                     return
@@ -93,6 +154,8 @@ class PtyBox:
         self._write(self.model.press(button, _now_ms()))
 
     def on_readable(self) -> None:
+        if self.master is None:
+            return
         try:
             data = os.read(self.master, 4096)
         except OSError as error:
@@ -102,16 +165,20 @@ class PtyBox:
         self._write(self.model.feed(data, _now_ms()))
 
     def poll(self) -> float:
-        """Runs the clock; returns seconds until the next call is due."""
+        """Runs the clock (and plugs the cable back when due); returns seconds until the next call."""
+        if self.replug_at is not None and time.monotonic() >= self.replug_at:
+            self.replug_at = None
+            self._plug()
         now = _now_ms()
         self._write(self.model.poll(now))
-        return max(0.0, (self.model.next_wakeup(now) - _now_ms()) / 1000)
+        wait = max(0.0, (self.model.next_wakeup(now) - _now_ms()) / 1000)
+        if self.replug_at is not None:
+            wait = min(wait, max(0.0, self.replug_at - time.monotonic()))
+        return wait
 
     def close(self) -> None:
-        if self.link is not None and self.link.is_symlink() and os.readlink(self.link) == self.pty_path:
-            self.link.unlink()
-        os.close(self.master)
-        os.close(self._slave)
+        self.replug_at = None
+        self._unplug_port()
 
 
 def _stdin_command(box: PtyBox, line: str) -> bool:
@@ -127,6 +194,14 @@ def _stdin_command(box: PtyBox, line: str) -> bool:
     elif words[0] == "hang" and len(words) == 2:
         time.sleep(float(words[1]))  # a hung microcontroller: no heartbeat, no answers
         box.discard_input()
+    elif words[0] == "drop" and len(words) <= 3:
+        verb = words[1] if len(words) > 1 and not words[1].isdigit() else None
+        count = int(words[-1]) if len(words) > 1 and words[-1].isdigit() else 1
+        box.drop(verb, count)
+    elif words[0] == "replay" and len(words) <= 2:
+        box.replay(words[1] if len(words) == 2 else "BTN")
+    elif words[0] == "unplug" and len(words) == 2:
+        box.unplug(float(words[1]))
     elif words[0] == "quit":
         return False
     else:
@@ -157,8 +232,8 @@ def run(settings: DeviceSettings, link: Path | None, control: str) -> int:
                     sys.stdout.flush()
                     last_drawn = drawn
                 wait = min(wait, 0.1)
-            readable, _, _ = select.select([box.master, sys.stdin], [], [], wait)
-            if box.master in readable:
+            readable, _, _ = select.select([fd for fd in (box.master, sys.stdin) if fd is not None], [], [], wait)
+            if box.master is not None and box.master in readable:
                 box.on_readable()
             if sys.stdin in readable:
                 chunk = os.read(sys.stdin.fileno(), 1024)
@@ -199,6 +274,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--control", choices=("keys", "stdin"), default="keys", help="keys (terminal) or stdin lines")
     parser.add_argument("--serial", default="EMU-0001", help="serial number the box reports")
+    parser.add_argument(
+        "--no-press-ids", action="store_true", help="behave as firmware from before press ids (refuse HELLO ids=)"
+    )
 
 
 def check_arguments(args: argparse.Namespace) -> None:
@@ -217,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     except BridgeError as error:
         print(f"emulator: {error}", file=sys.stderr)
         return 2
-    settings = DeviceSettings(serial=args.serial, clock_rate=args.clock_rate)
+    settings = DeviceSettings(serial=args.serial, clock_rate=args.clock_rate, press_ids=not args.no_press_ids)
     return run(settings, args.link, args.control)
 
 

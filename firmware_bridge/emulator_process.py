@@ -6,12 +6,14 @@
             box.press("1")          # a player hits seat button 1
             box.reset()             # the box's microcontroller reboots mid-turn
             box.kill(); box.restart()  # unplugged, plugged back (new process, new pty)
+            box.drop("TICK"); box.replay("BTN"); box.unplug(0.5)   # line faults
 
 `port` is a stable symlink (in a private temporary directory unless `link` is
 given) that always names the current pty, the way /dev/serial/by-id/... names a
 real USB box whatever /dev/ttyACMn it gets; `kill()` removes it, as udev does on
 unplug. The control channel is the child's stdin (lines `press B`, `reset R`,
-`noise HEX`, `hang S`, `quit`); the child exits when its stdin closes, so no orphan outlives a test.
+`noise HEX`, `hang S`, `drop [VERB] [N]`, `replay [VERB]`, `unplug S`, `quit`); the child
+exits when its stdin closes, so no orphan outlives a test.
 """
 from __future__ import annotations
 
@@ -23,11 +25,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from .protocol import BUTTONS, BridgeError
+from .protocol import ARITY, BUTTONS, VERBS_BY_WORD, BridgeError, Direction, Verb
 
 
 class EmulatorError(BridgeError):
-    """The emulator process did not start or is not running."""
+    """The emulator process did not start or is not running, or a control call was nonsense."""
+
+
+def _direction(verb: Verb) -> Direction:
+    return ARITY[verb].direction
 
 
 class EmulatorProcess:
@@ -38,11 +44,13 @@ class EmulatorProcess:
         clock_rate: float = 1.0,
         serial: str = "EMU-0001",
         start_timeout: float = 10.0,
+        press_ids: bool = True,
     ):
         self._own_dir = None if link is not None else tempfile.TemporaryDirectory(prefix="tileref-timer-")
         self.link = Path(link) if link is not None else Path(self._own_dir.name) / "tileref-timer"
         self.clock_rate = clock_rate
         self.serial = serial
+        self.press_ids = press_ids  # False: an older box that does not tag presses
         self.start_timeout = start_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self.pty_path: str | None = None
@@ -63,6 +71,7 @@ class EmulatorProcess:
             sys.executable, "-m", "firmware_bridge.emulator",
             "--control", "stdin", "--link", str(self.link),
             "--clock-rate", repr(self.clock_rate), "--serial", self.serial,
+            *([] if self.press_ids else ["--no-press-ids"]),
         ]  # fmt: skip
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._process = process
@@ -111,6 +120,37 @@ class EmulatorProcess:
     def hang(self, seconds: float) -> None:
         """The box stops answering and sending heartbeats for `seconds` (the pty stays)."""
         self._send(f"hang {seconds}")
+
+    def drop(self, verb: str | None = None, count: int = 1) -> None:
+        """The next `count` frames the box sends (of `verb`, e.g. "TICK", or of any verb) are lost on the wire.
+
+        The box counts them all the same, so the host sees a gap in the sequence numbers.
+        """
+        self._check_event_verb(verb)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise EmulatorError(f"drop count must be a whole number >= 1, got {count!r}")
+        self._send(" ".join(["drop", *([verb] if verb else []), str(count)]))
+
+    def replay(self, verb: str = "BTN") -> None:
+        """The last frame of `verb` the box sent appears on the wire again, byte for byte."""
+        self._check_event_verb(verb)
+        self._send(f"replay {verb}")
+
+    def unplug(self, seconds: float) -> None:
+        """The cable is out for `seconds` while the box keeps its power: the pty and the link go,
+        the clock runs on, frames sent meanwhile are lost; then a new pty behind the same link."""
+        if not 0 < seconds <= 600:
+            raise EmulatorError(f"unplug time must be in (0, 600] seconds, got {seconds!r}")
+        self._send(f"unplug {seconds}")
+
+    @staticmethod
+    def _check_event_verb(verb: str | None) -> None:
+        if verb is None:
+            return
+        known = VERBS_BY_WORD.get(verb)
+        if known is None or _direction(known) is not Direction.EVENT:
+            raise EmulatorError(f"{verb!r} is not a frame the box sends; box verbs are "
+                                f"{', '.join(v.value for v in Verb if _direction(v) is Direction.EVENT)}")
 
     def kill(self) -> None:
         """Yanks the cable: the process dies at once, the pty vanishes, the link goes."""

@@ -1,16 +1,18 @@
 """What the driver tells the controller (`TimerDriver.next_event`).
 
 Each event reports something the box said or something that happened to the link;
-the driver never makes up a button press or an expiry. After a gap (Disconnected,
-DeviceReset, EventsLost) the controller learns the box's real state from
-Reconnected.state or TimerDriver.state(), not from events it may have missed.
+the driver never makes up a button press or an expiry. After a gap the driver asks
+the box for its state by itself: the answer comes as Reconnected (after Disconnected),
+DeviceReset (the box rebooted, announced or not) or StateChecked (after EventsLost or
+a stale frame, same boot), so the controller learns the box's real state rather than
+guessing from events it may have missed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Union
 
-from .protocol import TimerState
+from .protocol import PressId, TimerState
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,7 @@ class ButtonPressed:
     running_seat: int | None  # whose clock ran at the press (None: no clock running)
     ms_left: int  # that clock's remaining time at the press, as the box measured it
     received_at: float  # time.monotonic() when the driver read the frame
+    press_id: PressId | None = None  # boot id and press counter, from a box that sends them
 
     @property
     def seat(self) -> int | None:
@@ -90,10 +93,34 @@ class EventsLost:
 
 
 @dataclass(frozen=True)
+class StateChecked:
+    """The box's state, asked for by the driver after frames went missing or came out of order.
+
+    The box did not reboot (same boot id; a reboot is reported as DeviceReset instead).
+    `last_known` is the driver's picture before the query: a clock that is HELD or EXP
+    here but RUN there means a press or an expiry frame was among the lost ones.
+    """
+
+    cause: str  # what made the driver ask: the EventsLost / stale-frame detail
+    state: TimerState
+    last_known: TimerState | None
+
+
+@dataclass(frozen=True)
 class LinkNoise:
-    """A line from the box that was not a valid frame; dropped."""
+    """A line from the box that was not a valid frame, or an old one; dropped."""
 
     detail: str
+
+
+@dataclass(frozen=True)
+class ReplayedPress(LinkNoise):
+    """A BTN line whose press id is not newer than the last press heard: an old line replayed
+    on the wire, dropped (never reported as ButtonPressed)."""
+
+    button: str
+    press_id: PressId
+    newest: PressId | None  # the last press heard before it
 
 
 @dataclass(frozen=True)
@@ -104,5 +131,6 @@ class DeviceError:
 
 
 TimerEvent = Union[
-    ButtonPressed, Tick, LowTime, Expired, DeviceReset, Disconnected, Reconnected, EventsLost, LinkNoise, DeviceError
+    ButtonPressed, Tick, LowTime, Expired, DeviceReset, Disconnected, Reconnected, EventsLost, StateChecked,
+    LinkNoise, ReplayedPress, DeviceError,
 ]

@@ -46,6 +46,11 @@ class SequenceError(BridgeError):
         self.received = received
 
 
+class StaleFrameError(SequenceError):
+    """A frame numbered behind the last one: an old line replayed, or a box that restarted
+    its count without its RESET frame reaching us. Only a state query tells which."""
+
+
 class Direction(enum.Enum):
     COMMAND = ">"  # host to box
     EVENT = "<"  # box to host
@@ -98,7 +103,9 @@ ARITY: dict[Verb, Arity] = {
     Verb.STATE: Arity(Direction.COMMAND, 0, 0),
     Verb.ACK: Arity(Direction.EVENT, 1, 12),
     Verb.REFUSE: Arity(Direction.EVENT, 2, 2),
-    Verb.BUTTON: Arity(Direction.EVENT, 3, 3),
+    # BTN: button, running seat, ms left, then key=value words (boot=, press=) that a reader
+    # ignores when it does not know them; a box sends them only to a host that asked (HELLO ids=1).
+    Verb.BUTTON: Arity(Direction.EVENT, 3, 12),
     Verb.TICK: Arity(Direction.EVENT, 2, 2),
     Verb.LOW_TIME: Arity(Direction.EVENT, 2, 2),
     Verb.EXPIRED: Arity(Direction.EVENT, 1, 1),
@@ -257,6 +264,11 @@ def next_seq(seq: int) -> int:
     return (seq + 1) & MAX_SEQ
 
 
+# A number less than half the sequence space behind the last one is an old frame; further
+# behind it is taken as ahead (a gap), as with TCP's serial-number arithmetic.
+STALE_WINDOW = (MAX_SEQ + 1) // 2
+
+
 @dataclass
 class SequenceTracker:
     """Checks that frames from the box come in order; mutable, one per connection."""
@@ -268,12 +280,23 @@ class SequenceTracker:
 
         A RESET frame restarts the count. Raises SequenceError on a gap, after
         re-synchronising on the received number so one loss is reported once.
+        Raises StaleFrameError for a frame behind the last one *without*
+        re-synchronising: a replayed old line must not make the next good frame
+        look like a gap (see `resync` for a frame known to be new).
         """
         if frame.verb is Verb.RESET or self.last is None:
             self.last = frame.seq
             return True
         if frame.seq == self.last:
             return False
+        behind = (self.last - frame.seq) & MAX_SEQ
+        if behind < STALE_WINDOW:
+            raise StaleFrameError(
+                f"sequence number {frame.seq} in {frame.verb.value} frame is {behind} behind the last one "
+                f"({self.last}): an old frame replayed, or the box restarted its count",
+                next_seq(self.last),
+                frame.seq,
+            )
         expected = next_seq(self.last)
         self.last = frame.seq
         if frame.seq != expected:
@@ -284,6 +307,10 @@ class SequenceTracker:
                 frame.seq,
             )
         return True
+
+    def resync(self, seq: int) -> None:
+        """Continue counting from `seq`: a frame proven new (the answer to our own fresh command)."""
+        self.last = seq
 
 
 def _int(value: str, key: str, args: tuple[str, ...]) -> int:
@@ -304,6 +331,9 @@ class TimerState:
     warn_at: int  # seconds left at which LOW fires; 0 = off
     boot_id: str  # changes at every power-on: tells a replug from a reboot
     banks: tuple[int, ...] = field(default=())  # DUEL: ms left per seat, seat 1 first
+    # Button presses since power-on (`press=`); None from a box that does not count them.
+    # A host compares it with the last press it heard to drop replayed BTN lines.
+    presses: int | None = None
 
     @property
     def seconds_left(self) -> int:
@@ -320,6 +350,8 @@ class TimerState:
             f"boot={self.boot_id}",
         ]
         args += [f"bank{i}={ms}" for i, ms in enumerate(self.banks, start=1)]
+        if self.presses is not None:
+            args.append(f"press={self.presses}")
         return tuple(args)
 
     @classmethod
@@ -352,7 +384,31 @@ class TimerState:
             warn_at=_int(pairs["warn"], "warn", args),
             boot_id=pairs["boot"],
             banks=tuple(banks),
+            presses=_int(pairs["press"], "press", args) if "press" in pairs else None,
         )
+
+
+@dataclass(frozen=True)
+class PressId:
+    """What makes a button press unique: the boot it happened in and the box's press counter.
+
+    A BTN line carries it (`boot=ID press=N`) when the host asked with `HELLO 1 ids=1`;
+    a line whose counter is not newer than the last one heard from that boot is a replay.
+    """
+
+    boot_id: str
+    counter: int
+
+    @classmethod
+    def from_args(cls, args: tuple[str, ...]) -> PressId | None:
+        """The id in a BTN frame's trailing key=value words; None when the box sent none."""
+        pairs = dict(a.partition("=")[::2] for a in args[3:] if "=" in a)
+        if "boot" not in pairs or "press" not in pairs:
+            return None
+        return cls(pairs["boot"], _int(pairs["press"], "press", args))
+
+    def to_args(self) -> tuple[str, ...]:
+        return (f"boot={self.boot_id}", f"press={self.counter}")
 
 
 @dataclass(frozen=True)

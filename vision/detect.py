@@ -106,7 +106,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         # their cores, run together, still show two middles.
         alone = (core.face_blob > 0 and cores_on_face[core.face_blob] == 1 and core.peaks <= 1
                  and _tile_shaped(face_rect(core.face_blob)[1], config))
-        faces = [core.rect] if alone else _faces_of_blob(core.rect, config, single_core)
+        faces = [core.rect] if alone else _faces_of_blob(core.rect, config, single_core, core.peaks)
         blob = core.face_blob if len(faces) == 1 else 0
         found += [(face, core.score, blob) for face in faces]
     cores_per_face = np.bincount([b for _, _, b in found], minlength=face_count)
@@ -194,13 +194,16 @@ def _typical_core(blobs, config: VisionConfig) -> tuple[float, float] | None:
     return float(w), float(h)
 
 
-def _faces_of_blob(rect, config: VisionConfig, single_core: tuple[float, float] | None):
+def _faces_of_blob(rect, config: VisionConfig, single_core: tuple[float, float] | None, peaks: int = 0):
     """One core blob -> the face rectangle(s) it stands for.
 
     A blob much longer than a tile's core is the cores of neighbours that ran together:
     side by side in a meld (the blob's short side is then a core's height) or one above
     the other (its short side is a core's width). The typical single core of the frame
-    tells which; the tiles are then spread evenly along the long side.
+    tells which; the tiles are then spread evenly along the long side. Under a slanted
+    camera the short side can mislead: when the reading it suggests leaves the blob whole
+    though it shows two or more middles (`peaks`), the other reading is taken if its count
+    of tiles agrees with them.
     """
     (cx, cy), (rw, rh), angle = rect
     grow = config.core_grow
@@ -213,34 +216,52 @@ def _faces_of_blob(rect, config: VisionConfig, single_core: tuple[float, float] 
         looks_merged = looks_merged or rw * rh > config.merged_area_ratio * single_core[0] * single_core[1]
     if not looks_merged:
         return [((cx, cy), (rw * grow, rh * grow), angle)]
-    stacked = False
+    readings = [_RowReading.of(False, short_side, single_core, long_side, config)]
     if single_core is not None:
         core_w, core_h = single_core
-        stacked = abs(np.log(short_side / core_w)) < abs(np.log(short_side / core_h))
-    if stacked:  # tiles one above another: the long side runs along their height
-        face_w = short_side * grow
-        face_h = face_w / config.tile_aspect if single_core is None else single_core[1] * grow
-        step, core_step = face_h, face_h / grow
-    else:
-        face_h = short_side * grow
-        face_w = face_h * config.tile_aspect if single_core is None else single_core[0] * grow
-        step, core_step = face_w, face_w / grow
-    n = int(round((long_side - core_step) / step + 1))
-    # neighbours' centres lie a face apart; much closer, the blob is one tile nearer the camera
-    while n >= 2 and (long_side - core_step) / (n - 1) < config.min_split_spacing * step:
-        n -= 1
-    if n < 2:
+        stacked = _RowReading.of(True, short_side, single_core, long_side, config)
+        if abs(np.log(short_side / core_w)) < abs(np.log(short_side / core_h)):
+            readings.insert(0, stacked)
+        else:
+            readings.append(stacked)
+    row = readings[0]
+    if peaks >= 2 and row.count < 2:  # (only then: elsewhere this changed as many reads for the worse as for the better)
+        row = next((r for r in readings if r.count == peaks), row)
+    if row.count < 2:
         return [((cx, cy), (rw * grow, rh * grow), angle)]
-    spacing = (long_side - core_step) / (n - 1)
+    spacing = (long_side - row.core_step) / (row.count - 1)
     theta = np.deg2rad(angle)
     axis = np.array([np.cos(theta), np.sin(theta)]) if rw >= rh else np.array([-np.sin(theta), np.cos(theta)])
-    along = min(step, spacing)
-    across = face_w if stacked else face_h
+    along = min(row.step, spacing)
     faces = []
-    for i in range(n):
-        offset = (i - (n - 1) / 2) * spacing
+    for i in range(row.count):
+        offset = (i - (row.count - 1) / 2) * spacing
         centre = (cx + axis[0] * offset, cy + axis[1] * offset)
-        size = (along, across) if rw >= rh else (across, along)
+        size = (along, row.across) if rw >= rh else (row.across, along)
         faces.append((centre, size, angle))
     return faces
 
+
+class _RowReading(NamedTuple):
+    """A merged core blob read as `count` tiles side by side or one above another."""
+    stacked: bool
+    step: float  # face length along the blob
+    core_step: float  # core length along the blob
+    across: float  # face length across the blob
+    count: int
+
+    @classmethod
+    def of(cls, stacked: bool, short_side: float, single_core, long_side: float, config: VisionConfig) -> "_RowReading":
+        grow = config.core_grow
+        if stacked:  # tiles one above another: the long side runs along their height
+            across = short_side * grow
+            step = across / config.tile_aspect if single_core is None else single_core[1] * grow
+        else:
+            across = short_side * grow
+            step = across * config.tile_aspect if single_core is None else single_core[0] * grow
+        core_step = step / grow
+        n = int(round((long_side - core_step) / step + 1))
+        # neighbours' centres lie a face apart; much closer, the blob is one tile nearer the camera
+        while n >= 2 and (long_side - core_step) / (n - 1) < config.min_split_spacing * step:
+            n -= 1
+        return cls(stacked, step, core_step, across, n)

@@ -1,7 +1,9 @@
 """What the table shows people: a console display (and the timer box's 16 characters).
 
 At a penalty the table display shows the photo taken at the start of the turn and the
-restore plan; the console display writes that photo to a file it names.
+restore plan; the console display writes that photo to a file it names. After every verdict
+(and the score) it shows the record's head digest: people at the table see it, the audit pages
+print it, so a copy of a record can be checked against what was shown.
 """
 from __future__ import annotations
 
@@ -17,13 +19,15 @@ from .settle import WaitReason, WaitStatus
 class Display(Protocol):
     def say(self, text: str) -> None: ...
 
-    def verdict(self, event: TurnJudged) -> None: ...
+    def verdict(self, event: TurnJudged, head: str = "") -> None:
+        """The verdict, and `head`: the short digest of the record's head once it is written."""
+        ...
 
     def restore(self, event: TurnJudged, photo: bytes | None, suffix: str) -> None: ...
 
     def unrestorable(self, event: TableUnrestorable) -> None: ...
 
-    def scores(self, event: GameScored) -> None: ...
+    def scores(self, event: GameScored, head: str = "") -> None: ...
 
     def waiting(self, status: WaitStatus) -> None:
         """Why the table is not read yet (said when that changes), then `SETTLED` once when it is."""
@@ -69,8 +73,10 @@ class ConsoleDisplay:
         if not self.quiet:
             self._print(text)
 
-    def verdict(self, event: TurnJudged) -> None:
+    def verdict(self, event: TurnJudged, head: str = "") -> None:
         self._print(describe_verdict(event))
+        if head:
+            self._print(f"    record head {head}")
 
     def waiting(self, status: WaitStatus) -> None:
         if not self.quiet:
@@ -90,7 +96,9 @@ class ConsoleDisplay:
     def unrestorable(self, event: TableUnrestorable) -> None:
         self._print(describe_unrestorable(event))
 
-    def scores(self, event: GameScored) -> None:
+    def scores(self, event: GameScored, head: str = "") -> None:
         self._print(f"game over ({event.end}); winner {event.winner}")
         for name, points in event.scores:
             self._print(f"    {name:<10} {points:+d}")
+        if head:
+            self._print(f"    record head {head}")

@@ -1,7 +1,10 @@
 """The photo reader adapter: vision's `read_image` turned into the game's `TableReading`."""
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import time
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -9,6 +12,9 @@ import numpy as np
 from controller.game.reading import ReadTile, TableReading
 
 from .errors import ReaderError
+
+
+PROFILE_DIGEST_HEX = 16  # of the profile file's sha256: tells two fits of one set apart
 
 
 class TableReader(Protocol):
@@ -59,6 +65,10 @@ class VisionReader:
             self.profile = None if profile_path is None else load_profile(profile_path)
         except vision.VisionError as error:
             raise ReaderError(str(error)) from None
+        self.profile_id = None  # what every reading records it was read by
+        if self.profile is not None:
+            digest = hashlib.sha256(Path(profile_path).read_bytes()).hexdigest()[:PROFILE_DIGEST_HEX]
+            self.profile_id = f"{self.profile.name} ({digest})"
         self.last_ms = 0.0
 
     def read(self, frame: np.ndarray) -> TableReading:
@@ -68,4 +78,4 @@ class VisionReader:
         except Exception as error:  # the reader's own errors vary; the game needs one kind
             raise ReaderError(f"reading the table photo failed: {error}") from error
         self.last_ms = (time.perf_counter() - started) * 1000
-        return convert(result, frame.shape[1], frame.shape[0])
+        return dataclasses.replace(convert(result, frame.shape[1], frame.shape[0]), profile=self.profile_id)

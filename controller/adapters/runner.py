@@ -25,7 +25,7 @@ from controller.game.fusion import FusionSettings, fuse
 from controller.game.machine import TILES_IN_GAME, GameModel, State, TableState, apply, fold
 from controller.game.reading import TableReading
 from controller.game.rebuild import RebuildSettings, Rebuilt, match_by_position, rebuild, tile_width
-from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
+from controller.records import Photo, Reading, Records, head_digest, reading_sha, sha256_bytes
 from controller.rules.variants import RedealWhen, StartBy
 
 from .camera import FrameSource
@@ -109,6 +109,10 @@ class TableRunner:
         self.observer(self.model, event)
         return after
 
+    def head(self) -> str:
+        """The record's head digest, as the table shows it (the audit pages print the same)."""
+        return head_digest(self.records.head(self.game_id)[1])
+
     def photo(self, frame: np.ndarray) -> Photo:
         params = [cv2.IMWRITE_JPEG_QUALITY, self.settings.photo_quality] if self.settings.photo_format == ".jpg" else []
         ok, buffer = cv2.imencode(self.settings.photo_format, frame, params)
@@ -143,7 +147,8 @@ class TableRunner:
             if signal is not None and signal.kind == "pressed" and (buttons is None or signal.button in buttons):
                 return signal
             if signal is not None and signal.kind == "incident":
-                self.record(TimerIncident(incident="box", detail=signal.detail))
+                self.record(TimerIncident(incident=signal.incident.value if signal.incident else "box",
+                                          detail=signal.detail))
             if deadline is not None and time.monotonic() > deadline:
                 raise AdapterError(f"nobody pressed a button within {self.settings.prompt_timeout} s: {prompt}")
 
@@ -273,7 +278,7 @@ class TableRunner:
             return
         next_seat = (model.current + 1) % len(model.players) + 1
         if signal.kind == "incident":
-            self.record(TimerIncident(incident="box", detail=signal.detail))
+            self.record(TimerIncident(incident=signal.incident.value if signal.incident else "box", detail=signal.detail))
         elif signal.kind == "expired":
             self.pressed_at = time.perf_counter()
             self.record(TurnEnded(turn=model.turn, cause="expired", button=None, seconds_left=0))
@@ -383,7 +388,7 @@ class TableRunner:
         if self.pressed_at is not None and self.timings:
             self.timings[-1]["press_to_verdict_ms"] = (time.perf_counter() - self.pressed_at) * 1000
             self.pressed_at = None
-        self.devices.display.verdict(event)
+        self.devices.display.verdict(event, self.head())
         if event.restore_required:
             self.show_restore(event)
         self.timer_turn = None
@@ -464,7 +469,7 @@ class TableRunner:
     def step_scoring(self) -> None:
         event = judging.score(self.model)
         self.record(event)
-        self.devices.display.scores(event)
+        self.devices.display.scores(event, self.head())
 
 
 STEPS: dict[State, Callable[[TableRunner], None]] = {

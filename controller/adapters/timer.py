@@ -5,30 +5,105 @@ button is pressed or the time runs out, a button press at a prompt, and to be to
 (never guessed) when the box reset or the cable came out. `open_timer("emulator")`
 starts the emulated box as a separate process on a real pty and drives it through
 pyserial exactly like a real one.
+
+The adapter keeps its own account of the running seat's time (`TurnAccount`: the box's
+word at START, then the host's monotonic clock), so when the box loses its clock (a
+reboot, announced or not, or a replug after one) it restores exactly the time the
+player has left, not the full turn, and says so as a `clock-restored` incident.
 """
 from __future__ import annotations
 
+import collections
+import enum
+import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from firmware_bridge import events as box_events
 from firmware_bridge.driver import TimerDriver
 from firmware_bridge.emulator_process import EmulatorProcess
-from firmware_bridge.protocol import BridgeError, Mode, Phase
+from firmware_bridge.protocol import BridgeError, Mode, Phase, TimerState
 
 from .errors import TimerError
 
 EMULATOR = "emulator"
+# A restore that starts the box later than planned by more than this (box ms) is planned again:
+# the player must not gain time because the game loop was busy when the START was due.
+RESTORE_SLACK_MS = 150
+# A restore the box could not take (refused, or the session was not back yet) is tried again
+# this often (host seconds) for as long as the link is up; a lost link retries on Reconnected.
+RESTORE_RETRY_S = 0.5
+
+
+class SignalKind(str, enum.Enum):
+    PRESSED = "pressed"
+    EXPIRED = "expired"
+    INCIDENT = "incident"
+
+
+class Incident(str, enum.Enum):
+    """What happened to the box or the link; the value is what the game records (TimerIncident.incident)."""
+
+    DISCONNECTED = "disconnected"  # the link went; the account keeps counting
+    RECONNECTED = "reconnected"  # back with the clock intact (or with nothing running)
+    DEVICE_RESET = "device-reset"  # the box rebooted while no clock of ours ran
+    CLOCK_RESTORED = "clock-restored"  # the box lost the running clock: our account's time given back
+    RESTORE_FAILED = "restore-failed"  # the box refused or missed the restore (retried until it takes it)
+    FRAMES_LOST = "frames-lost"  # a sequence gap; the driver asks the box its state
+    STATE_RECOVERED = "state-recovered"  # a press or expiry frame was lost; the box's state tells it
+    LINK_NOISE = "link-noise"  # a replayed button line, dropped
 
 
 @dataclass(frozen=True)
 class TimerSignal:
-    kind: str  # "pressed" | "expired" | "incident"
+    kind: SignalKind  # a str enum: compares equal to "pressed" | "expired" | "incident"
     button: str | None = None
     seat: int | None = None  # 1-based seat the signal belongs to
     seconds_left: int | None = None
     detail: str = ""
+    incident: Incident | None = None  # set for kind INCIDENT
+
+
+@dataclass(frozen=True)
+class TurnAccount:
+    """The controller's own account of a seat's countdown, kept apart from the box.
+
+    Anchored on what the box said (its state in the START acknowledgement, or the time left
+    at a press) and then run on the host's monotonic clock, so it survives the box forgetting.
+    `rate` is box seconds per host second (the emulator's clock rate; 1 for a real box).
+    """
+
+    seat: int
+    ms_left: float  # at `since`
+    since: float  # time.monotonic()
+    running: bool
+    rate: float = 1.0
+
+    def left_at(self, now: float) -> float:
+        if not self.running:
+            return self.ms_left
+        return max(0.0, self.ms_left - (now - self.since) * 1000.0 * self.rate)
+
+    def stopped_at(self, now: float, ms_left: float | None = None) -> TurnAccount:
+        """Frozen (a press held the clock, or it expired) at `ms_left`, or where it stood at `now`."""
+        return replace(self, ms_left=self.left_at(now) if ms_left is None else ms_left, since=now, running=False)
+
+
+@dataclass(frozen=True)
+class PendingStart:
+    """A restore waiting for its moment: the box holds `seconds` whole seconds (CONF takes no
+    fraction), so START goes out when the account reaches them, at monotonic time `at`.
+    `seconds` None: the box did not take the setting; plan again at `at`."""
+
+    seat: int
+    seconds: int | None
+    at: float
+    failed: bool = False  # a failure was reported already: retries stay quiet until one works
+
+
+def _seconds(ms: float) -> int:
+    return max(0, math.ceil(ms / 1000 - 1e-9))
 
 
 class TurnTimer(Protocol):
@@ -50,12 +125,25 @@ class TurnTimer(Protocol):
 class SerialTimer:
     """A timer box (real or emulated) on a serial port."""
 
-    def __init__(self, port: str, emulator: EmulatorProcess | None = None) -> None:
+    def __init__(
+        self,
+        port: str,
+        emulator: EmulatorProcess | None = None,
+        clock_rate: float = 1.0,
+        driver_options: dict | None = None,
+    ) -> None:
+        if not clock_rate > 0:
+            raise TimerError(f"timer clock rate must be > 0, got {clock_rate!r}")
         self.port = port
         self.emulator = emulator
-        self.driver = TimerDriver(port)
+        self.clock_rate = clock_rate
+        self.driver = TimerDriver(port, **(driver_options or {}))
         self.seat: int | None = None
         self.seconds = 0
+        self.account: TurnAccount | None = None  # the running (or last run) seat's time, ours
+        self._pending: PendingStart | None = None
+        self._queued: collections.deque[TimerSignal] = collections.deque()
+        self._text = ""
         try:
             self.driver.open()
         except BridgeError as error:
@@ -71,83 +159,227 @@ class SerialTimer:
 
     def start_turn(self, seat: int, seconds: int) -> None:
         self.seat, self.seconds = seat, seconds
-        self._drain()
+        self._forget()
         try:
             self.driver.stop()  # a clock left running (a resumed game, a turn ended by the referee) refuses a new setting
         except BridgeError:
             pass  # a box never configured since power-on has no clock to stop
         self._command("configure", self.driver.configure, Mode.TURN, seconds)
-        self._command("start", self.driver.start, seat)
+        self._start_account(seat)
+
+    def _start_account(self, seat: int) -> None:
+        sent = time.monotonic()
+        state = self._command("start", self.driver.start, seat)
+        # The box started counting between our write and its answer: the middle is within a
+        # millisecond or two of the truth, far inside what a player could notice.
+        self.account = TurnAccount(seat, float(state.ms_left), (sent + time.monotonic()) / 2, True, self.clock_rate)
 
     def arm(self, seat: int, seconds: int) -> None:
         self.seat, self.seconds = None, seconds  # nothing runs: a reset has no clock to restart
-        self._drain()
+        self._forget()
         try:
             self.driver.stop()
         except BridgeError:
             pass  # a box never configured since power-on has no clock to stop
         self._command("configure", self.driver.configure, Mode.TURN, seconds)
 
-    def _drain(self) -> None:
+    def _forget(self) -> None:
         """Forget ticks and presses from before this countdown (a press belongs to its turn)."""
+        self.account, self._pending = None, None
+        self._queued.clear()
         while self.driver.next_event(timeout=0) is not None:
             pass
 
     def stop(self) -> None:
+        self.account, self._pending = None, None
         self._command("stop", self.driver.stop)
 
     def show(self, text: str) -> None:
+        self._text = text[:16]
         try:
-            self.driver.show(text[:16])
+            self.driver.show(self._text)
         except BridgeError:
             pass  # the display is a courtesy; a missed text must not stop the game
+
+    def seconds_left(self) -> float | None:
+        """What the controller's own account says the running seat has left (None: no countdown)."""
+        return None if self.account is None else self.account.left_at(time.monotonic()) / 1000
 
     def wait(self, timeout: float) -> TimerSignal | None:
         """The next signal that matters to the game, or None when `timeout` passes."""
         deadline = time.monotonic() + timeout
         while True:
-            remaining = deadline - time.monotonic()
+            if self._queued:
+                return self._queued.popleft()
+            now = time.monotonic()
+            if self._pending is not None and now >= self._pending.at:
+                self._queued.extend(self._start_pending())
+                continue
+            remaining = deadline - now
             if remaining <= 0:
                 return None
+            if self._pending is not None:
+                remaining = min(remaining, max(0.0, self._pending.at - now))
             event = self.driver.next_event(timeout=remaining)
-            if event is None:
-                return None
-            signal = self._signal(event)
-            if signal is not None:
-                return signal
+            if event is not None:
+                self._queued.extend(self._signals(event))
 
-    def _signal(self, event) -> TimerSignal | None:
+    # -- box events to game signals ----------------------------------------------------
+    def _incident(self, incident: Incident, detail: str, **fields) -> TimerSignal:
+        # The kind travels apart (recorded as TimerIncident.incident): the detail does not repeat it.
+        return TimerSignal(SignalKind.INCIDENT, detail=detail, incident=incident, **fields)
+
+    def _signals(self, event) -> list[TimerSignal]:
         if isinstance(event, box_events.ButtonPressed):
-            return TimerSignal("pressed", event.button, event.seat, -(-event.ms_left // 1000))
+            return [self._pressed(event)]
         if isinstance(event, box_events.Expired):
-            return TimerSignal("expired", None, event.seat, 0)
+            if self.account is not None and self.account.seat == event.seat:
+                self.account = self.account.stopped_at(time.monotonic(), 0.0)
+            return [TimerSignal(SignalKind.EXPIRED, None, event.seat, 0)]
         if isinstance(event, box_events.DeviceReset):
-            return self._recover("device-reset", f"the box rebooted ({event.reason}); its clock was lost",
-                                 event.last_known)
+            return self._restore(Incident.DEVICE_RESET, f"the box rebooted ({event.reason}, boot {event.boot_id}); "
+                                 "its clock was lost")
         if isinstance(event, box_events.Disconnected):
-            return TimerSignal("incident", detail=f"disconnected: {event.reason}")
+            return [self._incident(Incident.DISCONNECTED, event.reason)]
         if isinstance(event, box_events.Reconnected):
-            if event.rebooted or event.state.phase in (Phase.IDLE, Phase.READY):
-                return self._recover("reconnected", "the box came back without its clock", event.state)
-            return TimerSignal("incident", detail="reconnected: the clock kept running")
+            if event.rebooted:
+                return self._restore(Incident.RECONNECTED, f"the box came back after a reboot (boot "
+                                     f"{event.state.boot_id}); its clock was lost")
+            return self._reconcile(event.state, Incident.RECONNECTED, "the box came back")
         if isinstance(event, box_events.EventsLost):
-            return TimerSignal("incident", detail=f"frames lost from the box ({event.expected_seq}->{event.received_seq})")
-        return None  # ticks, low-time warnings, line noise: nothing for the game
+            return [self._incident(Incident.FRAMES_LOST, f"frames lost from the box "
+                                   f"({event.expected_seq}->{event.received_seq}); asking the box its state")]
+        if isinstance(event, box_events.StateChecked):
+            return self._reconcile(event.state, None, event.cause)
+        if isinstance(event, box_events.ReplayedPress):
+            return [self._incident(Incident.LINK_NOISE, event.detail, button=event.button)]
+        return []  # ticks, low-time warnings, line noise: nothing for the game
 
-    def _recover(self, what: str, detail: str, last_known) -> TimerSignal:
-        """Restart the running seat's countdown with the time it had left (or the full turn)."""
-        if self.seat is None:
-            return TimerSignal("incident", detail=f"{what}: {detail}")
-        left = self.seconds
-        if last_known is not None and last_known.seat == self.seat and last_known.ms_left > 0:
-            left = max(1, -(-last_known.ms_left // 1000))
+    def _pressed(self, event: box_events.ButtonPressed) -> TimerSignal:
+        account = self.account
+        ms_left = event.ms_left
+        if account is not None and account.running and event.seat == account.seat:
+            if event.running_seat != account.seat:
+                # The box was not running this seat (a restore waits for its moment): the
+                # player's time is what our account says, not what the idle box shows.
+                ms_left = round(account.left_at(event.received_at))
+                self._pending = None
+            self.account = account.stopped_at(event.received_at, ms_left)
+        return TimerSignal(SignalKind.PRESSED, event.button, event.seat, _seconds(ms_left))
+
+    def _reconcile(self, state: TimerState, incident: Incident | None, cause: str) -> list[TimerSignal]:
+        """Compares the box's state (same boot) with our account after a gap or a replug."""
+        account = self.account
+        if account is None or not account.running:
+            return [self._incident(incident, f"{cause}; no countdown of ours was running")] if incident else []
+        if not (state.phase is Phase.RUNNING and state.seat == account.seat):
+            # The state may predate what we did since (a handshake reads it before a restore of
+            # ours is configured or started): act on the box's word of now, not of then.
+            try:
+                state = self.driver.state()
+            except BridgeError:
+                pass
+        ours = state.mode is Mode.TURN and state.seat == account.seat
+        if ours and state.phase is Phase.RUNNING:
+            said = f"{cause}; the clock kept running (box {state.ms_left / 1000:.1f} s, " \
+                   f"account {account.left_at(time.monotonic()) / 1000:.1f} s)"
+            return [self._incident(incident, said)] if incident else []
+        if ours and state.phase is Phase.EXPIRED:
+            # The EXP frame was lost but the box's own state says it expired: not invented, recovered.
+            self.account = account.stopped_at(time.monotonic(), 0.0)
+            return [self._incident(Incident.STATE_RECOVERED, f"{cause}; seat {account.seat}'s expiry frame was "
+                                   "lost, the box's state says it expired", seat=account.seat),
+                    TimerSignal(SignalKind.EXPIRED, None, account.seat, 0)]
+        if ours and state.phase is Phase.HELD:
+            # In TURN mode only the running seat's own button holds the clock: its BTN frame was lost.
+            self.account = account.stopped_at(time.monotonic(), float(state.ms_left))
+            return [self._incident(Incident.STATE_RECOVERED, f"{cause}; seat {account.seat}'s button frame was "
+                                   f"lost, the box's state says it was pressed with {state.ms_left} ms left",
+                                   seat=account.seat),
+                    TimerSignal(SignalKind.PRESSED, str(account.seat), account.seat, _seconds(state.ms_left))]
+        pending = self._pending
+        if pending is not None and state.phase is Phase.READY and state.seconds == pending.seconds:
+            said = f"{cause}; the restore of seat {account.seat} is set and waits for its moment"
+            return [self._incident(incident, said)] if incident else []
+        return self._restore(incident or Incident.CLOCK_RESTORED,
+                             f"{cause}; the box is {state.phase.value} (seat {state.seat or '-'}), its clock was lost")
+
+    # -- restoring the running seat's time ---------------------------------------------
+    def _restore(self, what: Incident, detail: str) -> list[TimerSignal]:
+        """Give the running seat back exactly the time our account says it has (not the full turn)."""
+        account = self.account
+        if account is None or not account.running:
+            incident = Incident.DEVICE_RESET if what is Incident.CLOCK_RESTORED else what
+            return [self._incident(incident, f"{detail}; no countdown of ours was running")]
+        planned = self._plan(account)
+        if isinstance(planned, TimerSignal):
+            return [planned]
+        left = account.left_at(time.monotonic())
+        tag = "" if what is Incident.CLOCK_RESTORED else f" [{what.value}]"
+        signals = [self._incident(
+            Incident.CLOCK_RESTORED,
+            f"{detail}{tag}; seat {account.seat} restored to {left / 1000:.1f} s from the controller's "
+            f"account (the box counts on from {planned.seconds} s)",
+            seat=account.seat, seconds_left=_seconds(left),
+        )]  # fmt: skip
+        if time.monotonic() >= planned.at:
+            signals += self._start_pending()
+        return signals
+
+    def _plan(self, account: TurnAccount) -> PendingStart | TimerSignal:
+        """Configures the box with the account's whole seconds; START is due when the account reaches them."""
+        for _ in range(3):  # a command that waited for the link may leave the seconds out of date: again
+            now = time.monotonic()
+            left = account.left_at(now)
+            # At least one second: when the time ran out while the box was away, the box itself
+            # expires a second later, so the expiry still comes from the box and is never made up.
+            seconds = max(1, int(left // 1000))
+            try:
+                try:
+                    self.driver.stop()
+                except BridgeError:
+                    pass  # an unconfigured box has no clock to stop
+                self.driver.configure(Mode.TURN, seconds)
+            except BridgeError as error:
+                self._pending = PendingStart(account.seat, None, time.monotonic() + RESTORE_RETRY_S, failed=True)
+                return self._incident(Incident.RESTORE_FAILED, f"seat {account.seat}: could not configure "
+                                      f"{seconds} s: {error}; trying again", seat=account.seat)
+            if account.left_at(time.monotonic()) >= seconds * 1000 - RESTORE_SLACK_MS:
+                break
+        self._pending = PendingStart(account.seat, seconds, now + max(0.0, left - seconds * 1000) / 1000 / account.rate)
+        if self._text:
+            self.show(self._text)  # a rebooted box lost its text too
+        return self._pending
+
+    def _start_pending(self) -> list[TimerSignal]:
+        pending, self._pending = self._pending, None
+        account = self.account
+        if pending is None or account is None or not account.running or account.seat != pending.seat:
+            return []
+        if pending.seconds is None:  # the box did not take the setting: try again, without blocking on a dead link
+            if not self.driver.connected:
+                self._pending = replace(pending, at=time.monotonic() + RESTORE_RETRY_S)
+                return []
+            planned = self._plan(account)
+            if isinstance(planned, TimerSignal):
+                return []  # reported at the first failure; the retry is armed again
+            left = account.left_at(time.monotonic())
+            return [self._incident(Incident.CLOCK_RESTORED, f"seat {account.seat} restored to {left / 1000:.1f} s "
+                                   f"from the controller's account on a retry (the box counts on from "
+                                   f"{planned.seconds} s)", seat=account.seat, seconds_left=_seconds(left))]
+        late = pending.seconds * 1000 - account.left_at(time.monotonic())
+        if late > RESTORE_SLACK_MS:
+            planned = self._plan(account)  # the loop was busy: configure the seconds due now
+            return [planned] if isinstance(planned, TimerSignal) and not pending.failed else []
         try:
-            self.driver.configure(Mode.TURN, left)
-            self.driver.start(self.seat)
-            detail += f"; restarted seat {self.seat} with {left} s"
+            self.driver.start(pending.seat)
         except BridgeError as error:
-            detail += f"; restart failed: {error}"
-        return TimerSignal("incident", seat=self.seat, seconds_left=left, detail=f"{what}: {detail}")
+            self._pending = PendingStart(pending.seat, None, time.monotonic() + RESTORE_RETRY_S, failed=True)
+            if pending.failed:
+                return []
+            return [self._incident(Incident.RESTORE_FAILED, f"seat {pending.seat}: START after the restore failed: "
+                                   f"{error}; trying again", seat=pending.seat)]
+        return []
 
     def close(self) -> None:
         try:
@@ -164,5 +396,6 @@ def open_timer(spec: str, clock_rate: float = 1.0) -> SerialTimer:
             emulator = EmulatorProcess(clock_rate=clock_rate).start()
         except BridgeError as error:
             raise TimerError(f"the timer emulator did not start: {error}") from None
-        return SerialTimer(emulator.port, emulator)
-    return SerialTimer(spec)
+        return SerialTimer(emulator.port, emulator, clock_rate)
+    # A port may be an emulator started elsewhere: its clock rate keeps our account in step.
+    return SerialTimer(spec, clock_rate=clock_rate)

@@ -10,6 +10,8 @@ from controller.game.errors import GameError
 from controller.records.errors import RecordsError
 from controller.rules.errors import RulesError
 
+from .records import add_private_key_option, add_public_key_option, verified_game
+
 ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 
 
@@ -29,6 +31,7 @@ def register(subparsers) -> None:
     play.add_argument("--turn-seconds", type=int, help="override the variant's seconds per turn")
     play.add_argument("--clock-rate", type=float, default=1.0, help="emulator only: box seconds per real second")
     play.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
+    add_private_key_option(play)
     play.set_defaults(handler=run_play)
 
     audit = subparsers.add_parser("audit", help="one turn as a self-contained HTML page")
@@ -36,12 +39,14 @@ def register(subparsers) -> None:
     audit.add_argument("--game", type=int, help="game id (default: the last game)")
     audit.add_argument("--turn", type=int, required=True)
     audit.add_argument("--out", help="HTML file to write (default audit-game-G-turn-T.html)")
+    add_public_key_option(audit)
     audit.set_defaults(handler=run_audit)
 
     replay = subparsers.add_parser("replay", help="step through a recorded game turn by turn")
     replay.add_argument("--db", required=True)
     replay.add_argument("--game", type=int, help="game id (default: the last game)")
     replay.add_argument("--no-wait", action="store_true", help="print every turn without waiting for Enter")
+    add_public_key_option(replay)
     replay.set_defaults(handler=run_replay)
 
     correct = subparsers.add_parser("correct", help="referee: correct a rack read at the end; the game is scored again")
@@ -50,6 +55,7 @@ def register(subparsers) -> None:
     correct.add_argument("--rack", required=True, metavar="PLAYER", help="whose laid-open rack to correct")
     correct.add_argument("--tiles", required=True, help="the rack's tiles as they really are, e.g. 'R5 K13 J'")
     correct.add_argument("--note", default="corrected by the referee", help="why (recorded with the correction)")
+    add_private_key_option(correct)
     correct.set_defaults(handler=run_correct)
 
     demo = subparsers.add_parser("demo", help="play the bundled recorded game through the whole pipeline")
@@ -60,6 +66,7 @@ def register(subparsers) -> None:
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
+    add_private_key_option(demo)
     demo.set_defaults(handler=run_demo)
 
 
@@ -80,7 +87,10 @@ def _open_game(records, resume: bool, game: int | None, create) -> int:
 
     if not resume:
         return create()
-    game_id = game if game is not None else records.latest_game()
+    # verified before folding: a tampered record is reported as tampering (exit 3), not as a
+    # state-machine error; and it is refused before a wrong key would sign onto it
+    game_id, _ = verified_game(records, game)
+    records.check_signer(game_id)
     model = fold(records.events(game_id))
     if model.state in (State.FINISHED, State.DISQUALIFIED):
         raise GameError(f"game {game_id} in {str(records.path)!r} is already over ({model.state.value}); nothing to resume")
@@ -97,6 +107,7 @@ def run_play(args: argparse.Namespace) -> int:
     from controller.game import judging
     from controller.game.machine import GameModel, apply
     from controller.records import Records
+    from controller.records.signing import table_key
     from controller.rules.variants import load_ruleset
 
     if args.turn_seconds is not None and args.turn_seconds <= 0:
@@ -109,6 +120,7 @@ def run_play(args: argparse.Namespace) -> int:
         apply(GameModel(), first)  # refuse bad settings before anything is opened or written
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
+    key = table_key(args.key)  # a bad key file stops before anything opens
     reader = VisionReader(args.profile)  # a bad profile stops before the camera opens
     camera = open_camera(args.camera)
     try:
@@ -117,11 +129,9 @@ def run_play(args: argparse.Namespace) -> int:
         camera.close()
         raise
     try:
-        with Records(db) as records:
+        with Records(db, key=key) as records:
             def create() -> int:
-                game_id = records.new_game(first.variant, players)
-                records.append(game_id, first, state="seating")
-                return game_id
+                return records.start_game(first, state="seating")
 
             game_id = _open_game(records, args.resume, args.game, create)
             devices = TableDevices(camera, timer, reader, ConsoleDisplay(photo_dir=db.parent / "restore-photos"),
@@ -144,8 +154,8 @@ def run_audit(args: argparse.Namespace) -> int:
     from controller.records.views import audit_html
 
     with Records(args.db, create=False) as records:
-        game_id = args.game if args.game is not None else records.latest_game()
-        page = audit_html(records, game_id, args.turn)
+        game_id, report = verified_game(records, args.game, args.key)
+        page = audit_html(records, game_id, args.turn, report)
     out = Path(args.out or f"audit-game-{game_id}-turn-{args.turn}.html")
     out.write_text(page, encoding="utf-8")
     print(f"audit of game {game_id} turn {args.turn}: {out}")
@@ -157,13 +167,12 @@ def run_replay(args: argparse.Namespace) -> int:
     from controller.records.views import replay_lines
 
     with Records(args.db, create=False) as records:
-        game_id = args.game if args.game is not None else records.latest_game()
-        intact = records.verify(game_id).ok
-        for n, block in enumerate(replay_lines(records, game_id)):
+        game_id, report = verified_game(records, args.game, args.key)  # tampered: exit 3 before anything
+        for n, block in enumerate(replay_lines(records, game_id, report)):
             print("\n".join(block), flush=True)
             if not args.no_wait and n and sys.stdin.isatty():
                 input("-- Enter for the next turn --")
-    return 0 if intact else 3
+    return 0
 
 
 def run_correct(args: argparse.Namespace) -> int:
@@ -171,12 +180,14 @@ def run_correct(args: argparse.Namespace) -> int:
     from controller.game.events import RefereeCorrection
     from controller.game.machine import State, apply, fold
     from controller.records import Records
+    from controller.records.signing import load_table_key
     from controller.rules.tiles import parse_tiles
 
     codes = tuple(t.code for t in parse_tiles(args.tiles.replace(",", " ").split()))
-    with Records(args.db, create=False) as records:
-        game_id = args.game if args.game is not None else records.latest_game()
-        records.require_intact(game_id)
+    key = load_table_key(args.key) if args.key else None  # None: this user's key, if the game is signed
+    with Records(args.db, create=False, key=key) as records:
+        game_id, _ = verified_game(records, args.game)
+        records.check_signer(game_id)
         model = fold(records.events(game_id))
         event = RefereeCorrection(target=f"rack:{args.rack}", changes=(), rack=codes, note=args.note)
         corrected = apply(model, event)  # refused (exit 2) unless that rack was laid open
@@ -205,6 +216,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from controller.game import judging
     from controller.game.machine import GameModel, apply
     from controller.records import Records
+    from controller.records.signing import table_key
     from controller.records.views import audit_html
 
     started = time.perf_counter()
@@ -213,13 +225,12 @@ def run_demo(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     db = out / "demo.sqlite"
     reader = VisionReader(args.profile)
-    with Records(db) as records:
+    key = table_key(args.key)
+    with Records(db, key=key) as records:
         def create() -> int:
             event = judging.game_created(script.variant, script.players)
             apply(GameModel(), event)
-            game_id = records.new_game(event.variant, script.players)
-            records.append(game_id, event, state="seating")
-            return game_id
+            return records.start_game(event, state="seating")
 
         game_id = _open_game(records, args.resume, None, create)
         timer = open_timer("emulator", script.clock_rate)
@@ -238,14 +249,15 @@ def run_demo(args: argparse.Namespace) -> int:
             model = runner.run()
         finally:
             recorded_timer.close()
-        pages = []
-        for turn in range(1, model.turn + 1):
-            page = out / f"audit-turn-{turn}.html"
-            page.write_text(audit_html(records, game_id, turn), encoding="utf-8")
-            pages.append(page)
         report = records.verify(game_id)
+        pages = []
+        for turn in range(1, model.turn + 1) if report.ok else ():
+            page = out / f"audit-turn-{turn}.html"
+            page.write_text(audit_html(records, game_id, turn, report), encoding="utf-8")
+            pages.append(page)
         penalty_turns = [turn for turn, _, outcome in records.verdicts(game_id) if outcome == "penalty"]
-    print(f"records: {db} (game {game_id}, {report.events} events, hash chain {'intact' if report.ok else 'BROKEN'})")
+    print(f"records: {db} (game {game_id}, hash chain " + (report.summary() if report.ok else f"BROKEN: {report.problem}")
+          + ")")
     if penalty_turns:
         print(f"audit page of the penalty turn: {out / f'audit-turn-{penalty_turns[0]}.html'}")
     print(f"audit pages: {out}/audit-turn-1.html .. audit-turn-{model.turn}.html")

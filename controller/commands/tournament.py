@@ -25,6 +25,7 @@ from controller.tournament import (
 from controller.game.events import EventKind
 from controller.records import Records
 from controller.records.errors import RecordsError
+from controller.commands.records import add_public_key_option, verified_game
 from controller.tournament.errors import InputFileError
 from controller.tournament.model import RummikubGameResult
 from controller.tournament.files import read_players_csv, read_results_csv, read_results_json, result_from_entry
@@ -154,10 +155,11 @@ def cmd_import(args, reader, what) -> int:
     return 0
 
 
-def played_game_result(records: Records, play_game: int, game: str) -> RummikubGameResult:
+def played_game_result(records: Records, play_game: int, game: str, key_file: str | None = None) -> RummikubGameResult:
     """The last score a table recorded for one game (after any referee correction), as the
-    result of tournament game `game`. A game whose hash chain is broken is refused."""
-    records.require_intact(play_game)
+    result of tournament game `game`. A tampered game is refused as every reader refuses it
+    (TamperedError, exit 3); `key_file`: the table's public key the game must be signed by."""
+    verified_game(records, play_game, key_file)
     scored = [event for event in records.events(play_game) if event.kind is EventKind.GAME_SCORED]
     if not scored:
         raise InputFileError(f"game {play_game} in {str(records.path)!r} has not been scored yet")
@@ -167,7 +169,7 @@ def played_game_result(records: Records, play_game: int, game: str) -> RummikubG
 
 def cmd_import_play(args) -> int:
     with Records(args.play_db, create=False) as records:
-        result = played_game_result(records, args.play_game, args.game)
+        result = played_game_result(records, args.play_game, args.game, args.play_key)
     with TournamentStore(args.db) as store:
         store.load(args.name)
         store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}")
@@ -294,6 +296,7 @@ def register(subparsers) -> None:
     p.add_argument("--game", required=True, help="the tournament game, e.g. R1-T2-G1")
     p.add_argument("--play-db", required=True, help="the table's SQLite records file")
     p.add_argument("--play-game", type=int, required=True, help="the game id in that file")
+    add_public_key_option(p, "--play-key")
     _db(p)
     p.set_defaults(handler=cmd_import_play)
 

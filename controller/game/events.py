@@ -32,6 +32,7 @@ class EventKind(str, enum.Enum):
     GAME_SCORED = "game-scored"
     DEAL_ACCEPTED = "deal-accepted"
     TABLE_UNRESTORABLE = "table-unrestorable"
+    CLOCK = "clock"  # a shogi/othello/mahjong clock game (`tileref clock`, controller/clock)
 
 
 # A tile as placed on the table: (code, x, y) in image pixels of the photo it was read from.
@@ -64,8 +65,15 @@ class GameCreated(Event):
     # (and no `ruleset`); they are read as the named variant with these two settings.
     pool_out_ends_at_last_draw: bool | None = None
     count_mismatch_disqualifies: bool | None = None
+    # The table's Ed25519 public key (base64 of its 32 bytes) and its short fingerprint: every later
+    # event is signed with it (records/signing.py). Set by the records when the game is written;
+    # games recorded before signing have neither. Not part of equality: the same game created at
+    # another table is the same game, only signed by another key.
+    table_key: str | None = dataclasses.field(default=None, compare=False)
+    key_id: str | None = dataclasses.field(default=None, compare=False)
 
     LEGACY_FIELDS: ClassVar[tuple[str, ...]] = ("pool_out_ends_at_last_draw", "count_mismatch_disqualifies")
+    KEY_FIELDS: ClassVar[tuple[str, ...]] = ("table_key", "key_id")
 
     def payload(self) -> dict[str, Any]:
         """As recorded: an old game's payload keeps its old shape, so its hash chain still holds."""
@@ -75,6 +83,9 @@ class GameCreated(Event):
                 del data[name]
         else:
             del data["ruleset"]
+        for name in self.KEY_FIELDS:  # unsigned games (recorded before signing) keep their shape too
+            if data[name] is None:
+                del data[name]
         return data
 
 
@@ -234,12 +245,23 @@ class GameScored(Event):
     wins: tuple[tuple[str, int], ...] | None
 
 
+@dataclasses.dataclass(frozen=True)
+class ClockRecorded(Event):
+    """One fact of a `tileref clock` game: a press, a flag fall, a pause, a result (see controller/clock)."""
+
+    kind: ClassVar[EventKind] = EventKind.CLOCK
+    what: str  # controller.clock.ClockFact value: "started", "pressed", "flag-fell", "paused", ...
+    player: str | None  # whom it concerns (the presser, the flagged side), None for the table
+    ms_left: tuple[tuple[str, int], ...]  # each clock's time left as the box said, where known
+    detail: str
+
+
 EVENT_TYPES: dict[EventKind, type[Event]] = {
     cls.kind: cls
     for cls in (
         GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
         TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
-        DealAccepted, TableUnrestorable,
+        DealAccepted, TableUnrestorable, ClockRecorded,
     )
 }
 

@@ -146,7 +146,8 @@ def _assemble(readings: Sequence[TableReading], anchor: int, kept, codes) -> Tab
     sets = [[fused_of[i] for i in members if i in fused_of] for members in base.sets]
     for k in extra:
         _join_neighbour(readings, kept, k, index_of, sets)
-    return TableReading(tuple(tiles), tuple(tuple(s) for s in sets if s), base.warnings, base.width, base.height)
+    return TableReading(tuple(tiles), tuple(tuple(s) for s in sets if s), base.warnings, base.width, base.height,
+                        base.profile)
 
 
 def _join_neighbour(readings, kept, k: int, index_of: dict[int, int], sets: list[list[int]]) -> None:

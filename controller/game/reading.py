@@ -36,6 +36,9 @@ class TableReading:
     warnings: tuple[str, ...] = ()
     width: int = 0
     height: int = 0
+    # the club set's profile it was read with ("NAME (sha256 prefix of the file)"); None: the shipped
+    # reading. Stored with every reading, so an audit shows what the camera read the tiles by.
+    profile: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +56,7 @@ class TableReading:
             ],
             "sets": [{"tiles": list(s), "codes": [self.tiles[i].code for i in s]} for s in self.sets],
             "warnings": list(self.warnings),
+            **({"profile": self.profile} if self.profile is not None else {}),  # absent: readings keep their old shape
         }
 
     @staticmethod
@@ -76,5 +80,8 @@ class TableReading:
             for i in s:
                 if not 0 <= i < len(tiles):
                     raise EventDataError(f"a set names tile {i!r} but the reading has {len(tiles)} tiles")
+        profile = data.get("profile")
+        if profile is not None and not isinstance(profile, str):
+            raise EventDataError(f"a reading's profile must be text, got {profile!r}")
         return TableReading(tiles, sets, tuple(data.get("warnings", ())), int(data.get("width", 0)),
-                            int(data.get("height", 0)))
+                            int(data.get("height", 0)), profile)

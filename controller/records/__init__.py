@@ -1,8 +1,16 @@
-"""Game records in SQLite: games, players, hash-chained events, photos, readings, verdicts."""
-from .errors import GameNotFoundError, RecordsError, RecordsFileError, TamperedError
-from .store import ChainReport, Photo, Reading, RecordedEvent, Records, chain_hash, reading_sha, sha256_bytes
+"""Game records in SQLite: games, players, hash-chained signed events, photos, readings, verdicts."""
+from .errors import (
+    ChainBrokenError, EvidenceError, GameNotFoundError, KeyFileError, KeyMismatchError, ProjectionError, RecordsError,
+    RecordsFileError, SignatureError, TamperedError,
+)
+from .signing import PublicKey, TableKey
+from .store import (
+    ChainReport, Integrity, Photo, Reading, RecordedEvent, Records, chain_hash, head_digest, reading_sha, sha256_bytes,
+)
 
 __all__ = [
-    "ChainReport", "GameNotFoundError", "Photo", "Reading", "RecordedEvent", "Records", "RecordsError",
-    "RecordsFileError", "TamperedError", "chain_hash", "reading_sha", "sha256_bytes",
+    "ChainBrokenError", "ChainReport", "EvidenceError", "GameNotFoundError", "Integrity", "KeyFileError",
+    "KeyMismatchError", "Photo", "ProjectionError", "PublicKey", "Reading", "RecordedEvent", "Records", "RecordsError",
+    "RecordsFileError", "SignatureError", "TableKey", "TamperedError", "chain_hash", "head_digest", "reading_sha",
+    "sha256_bytes",
 ]

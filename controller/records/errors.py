@@ -1,6 +1,8 @@
 """Errors of the records layer. Every message quotes the offending value."""
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class RecordsError(Exception):
     """Base of every error the records raise."""
@@ -14,5 +16,46 @@ class GameNotFoundError(RecordsError, LookupError):
     """A game id (or turn) the records file does not hold."""
 
 
+class KeyFileError(RecordsError, ValueError):
+    """A key file that is missing, unreadable, not Ed25519, or would be overwritten."""
+
+
+class KeyMismatchError(RecordsError, ValueError):
+    """Writing to a signed game with a key other than the one it records (bad input, not tampering)."""
+
+
 class TamperedError(RecordsError):
-    """A game whose hash chain does not hold: an event was edited, removed or reordered."""
+    """A game whose records do not hold: the chain, a signature, a photo or reading it rests on, or a
+    table derived from its events. Every reader raises it the same way; the command line exits 3
+    (`exit_code`), never 2: tampering is not bad input.
+
+    `seq` and `kind` name the event the problem shows at (None when no event names it, e.g. a
+    stored photo no event refers to)."""
+
+    exit_code = 3
+
+    def __init__(self, path: str | Path, game_id: int, seq: int | None, kind: str | None, detail: str) -> None:
+        self.path = str(path)
+        self.game_id = game_id
+        self.seq = seq
+        self.kind = kind
+        self.detail = detail
+        where = "" if seq is None else f" at event {seq}" + (f" ({kind})" if kind else "")
+        super().__init__(f"game {game_id} in {self.path!r} TAMPERED{where}: {detail}")
+
+
+class ChainBrokenError(TamperedError):
+    """An event edited, removed, reordered or unreadable, or a head that is not the last event's."""
+
+
+class SignatureError(TamperedError):
+    """An event or head not signed by the game's key: edited and re-hashed, truncated, forged, or
+    signed by a key other than the one given with `--key`."""
+
+
+class EvidenceError(TamperedError):
+    """A photo or reading an event rests on is missing or does not hash to what the event says."""
+
+
+class ProjectionError(TamperedError):
+    """A table kept beside the events (verdicts, players) that says something the events do not."""

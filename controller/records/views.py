@@ -1,7 +1,10 @@
 """What a referee opens: one turn as a self-contained HTML page, a game turn by turn as text.
 
 Both read only the records (events, photos, readings); the HTML embeds its photos as
-base64 data URIs so the page can be mailed or archived as one file.
+base64 data URIs so the page can be mailed or archived as one file. Both verify the game
+first (`Records.require_intact`, or the report the caller already has): a tampered record
+raises TamperedError instead of being shown. Both print the head's short digest, the one the
+table display showed after each verdict, so a copy can be checked against what people saw.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from controller.game.events import (
-    CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
+    ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
 )
 from controller.game.machine import GameModel, State, TableState, apply
@@ -20,7 +23,7 @@ from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
 
 from .errors import GameNotFoundError
-from .store import RecordedEvent, Records
+from .store import ChainReport, RecordedEvent, Records, head_digest
 
 
 @dataclass(frozen=True)
@@ -62,20 +65,24 @@ def turn_record(records: Records, game_id: int, turn: int) -> TurnRecord:
 # ------------------------------------------------------------------- replay
 
 
-def replay_lines(records: Records, game_id: int) -> Iterator[list[str]]:
-    """The game as text, one block per step a person follows (seating, each turn, the end)."""
-    report = records.verify(game_id)
+def replay_lines(records: Records, game_id: int, report: ChainReport | None = None) -> Iterator[list[str]]:
+    """The game as text, one block per step a person follows (seating, each turn, the end).
+    `report`: the game's verification, if the caller made it (else it is made here)."""
+    report = report or records.require_intact(game_id)
     model = GameModel()
-    block: list[str] = [f"game {game_id} in {records.path}: "
-                        + ("hash chain intact" if report.ok else f"TAMPERED: {report.problem}")
-                        + f", {report.events} events"]
-    for recorded in records.recorded(game_id):
+    block: list[str] = [f"game {game_id} in {records.path}: hash chain {report.summary()}"]
+    recorded_events = records.recorded(game_id)
+    if any(isinstance(r.event, ClockRecorded) for r in recorded_events):  # a `tileref clock` game, not a table's
+        yield block + [_clock_line(r.event) for r in recorded_events]
+        return
+    for recorded in recorded_events:
         event = recorded.event
         before = model
         model = apply(model, event)
         if isinstance(event, GameCreated):
             block.append(f"rule set {event.variant} (recorded whole); players {', '.join(event.players)}; "
-                         f"{event.turn_seconds} s a turn")
+                         f"{event.turn_seconds} s a turn"
+                         + (f"; signed by table key {event.key_id}" if event.key_id else "; unsigned"))
         elif isinstance(event, StartOrderDrawn):
             draws = ", ".join(f"{p} {c}" for p, c in event.draws) or "(given)"
             block.append(f"start draw: {draws} -> " + (f"{event.starter} starts" if event.starter else "tie, draw again"))
@@ -107,6 +114,7 @@ def replay_lines(records: Records, game_id: int) -> Iterator[list[str]]:
                 line += f"; {event.penalty_points:+d} points"
             block.append(line)
             block.extend(f"    {rule}: {detail}" for rule, detail in event.violations)
+            block.append(f"    record head {head_digest(recorded.hash)} (event {recorded.seq}, as the table showed)")
         elif isinstance(event, RestoreChecked):
             block.append("  restore: " + ("table matches the start of the turn" if event.matches
                                           else "not yet: " + "; ".join(event.differences)))
@@ -133,6 +141,17 @@ def replay_lines(records: Records, game_id: int) -> Iterator[list[str]]:
     yield block
 
 
+def _clock_line(event) -> str:
+    if isinstance(event, GameCreated):
+        return f"{event.variant}; players {', '.join(event.players)}" + (
+            f"; signed by table key {event.key_id}" if event.key_id else "; unsigned")
+    if not isinstance(event, ClockRecorded):
+        return f"  {event.kind.value}"
+    times = ", ".join(f"{name} {ms // 60000}:{ms // 1000 % 60:02d}" for name, ms in event.ms_left)
+    return "  " + " ".join(part for part in (event.what, event.player or "", f"({times})" if times else "",
+                                             event.detail) if part)
+
+
 def _melds_text(melds) -> str:
     return "  ".join("[" + " ".join(m) + "]" for m in melds) or "(empty)"
 
@@ -140,9 +159,10 @@ def _melds_text(melds) -> str:
 # -------------------------------------------------------------------- audit
 
 
-def audit_html(records: Records, game_id: int, turn: int) -> str:
+def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> str:
+    """`report`: the game's verification, if the caller made it (else it is made here, first)."""
+    report = report or records.require_intact(game_id)
     record = turn_record(records, game_id, turn)
-    report = records.verify(game_id)
     variant = record.before.variant
     rules = record.before.rules
     reading = rules.melds_reading() if rules is not None else {}
@@ -160,9 +180,11 @@ def audit_html(records: Records, game_id: int, turn: int) -> str:
         "</head><body>",
         f"<h1>Game {game_id}, turn {turn}: {html.escape(record.player)}</h1>",
         f"<p>Variant <b>{html.escape(variant)}</b>; players {html.escape(', '.join(record.before.players))}; "
-        f"records <code>{html.escape(str(records.path))}</code>; hash chain: "
-        + ("<b>intact</b>" if report.ok else f"<span class='bad'>TAMPERED: {html.escape(report.problem)}</span>")
-        + "</p>",
+        f"records <code>{html.escape(str(records.path))}</code>; hash chain: <b>{html.escape(report.summary())}</b></p>",
+        f"<p class='head'>Record head: <code>{report.head_digest}</code> after {report.events} events"
+        + (f", signed by table key <code>{report.key_id}</code>" if report.key_id else ", unsigned")
+        + ". The table display shows the head after every verdict (the hashes in the events table below): "
+        "a copy of this record whose digests differ from what people saw is not the game they played.</p>",
     ]
     if rules is not None:
         fields = rules.to_dict()
@@ -172,6 +194,10 @@ def audit_html(records: Records, game_id: int, turn: int) -> str:
                      + "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(str(v))}</td></tr>"
                                for k, v in fields.items()) + "</table></details>")
     after_photo = reads[-1].photo if reads else None
+    stored = records.reading(reads[-1].reading) if reads and reads[-1].reading else None
+    profile = stored.reading.get("profile") if stored is not None else None
+    parts.append("<p>Tiles read by the shipped models.</p>" if profile is None else
+                 f"<p>Tiles read with the club set's profile <b>{html.escape(str(profile))}</b> (tileref calibrate).</p>")
     parts.append("<div class='photos'>")
     parts.append(_figure(records, started.photo, "Start of the turn (the table to restore to)"))
     parts.append(_figure(records, after_photo, "When the turn ended"))
@@ -272,7 +298,8 @@ def _event_summary(event: Event) -> str:
 
 # ------------------------------------------------------------ semantic log
 
-_MACHINE_DEPENDENT = {"photo", "reading", "seconds_left", "settled"}  # pixels, the clock at a press, confidences
+# pixels, the clock at a press, confidences, and the table's key (each machine signs with its own)
+_MACHINE_DEPENDENT = {"photo", "reading", "seconds_left", "settled", "table_key", "key_id"}
 
 
 def semantic_log(events) -> list[dict]:

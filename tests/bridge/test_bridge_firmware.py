@@ -116,7 +116,7 @@ def test_cpp_parser_agrees_with_python_on_good_and_mangled_lines(runner):
 
 
 COMMAND_MENU = [
-    ("HELLO", lambda r: [r.choice(["1", "1", "2", "x"])] + r.choice([[], [f"hb={r.choice([50, 300, 1000, 7, 99999])}"], ["hx=5"]])),
+    ("HELLO", lambda r: [r.choice(["1", "1", "2", "x"])] + r.choice([[], [f"hb={r.choice([50, 300, 1000, 7, 99999])}"], ["hx=5"], [f"ids={r.choice([0, 1, 1, 2])}"]])),
     ("ID", lambda r: []),
     ("STATE", lambda r: []),
     ("CONF", lambda r: [r.choice(["TURN", "TURN", "DUEL", "SESSION", "NONE"]), r.choice(["1", "3", "60", "0", "99999", "x"])]),

@@ -14,9 +14,12 @@ from firmware_bridge.protocol import (
     Frame,
     FrameError,
     Mode,
+    STALE_WINDOW,
     Phase,
+    PressId,
     SequenceError,
     SequenceTracker,
+    StaleFrameError,
     TimerState,
     Verb,
     crc16,
@@ -144,15 +147,54 @@ def test_sequence_gaps_raise_a_sequence_error_naming_both_numbers(numbers):
     tracker = SequenceTracker()
     for seq in numbers:
         frame = Frame(Direction.EVENT, seq, Verb.HEARTBEAT, ("RUN",))
-        expected = None if tracker.last is None else (tracker.last + 1) & MAX_SEQ
-        if expected is None or seq in (expected, tracker.last):
+        last = tracker.last
+        expected = None if last is None else (last + 1) & MAX_SEQ
+        if expected is None or seq in (expected, last):
             tracker.check(frame)
+        elif (last - seq) & MAX_SEQ < STALE_WINDOW:
+            # behind the last one: an old frame; the count stays where it was
+            with pytest.raises(StaleFrameError, match=f"sequence number {seq} in HB frame is"):
+                tracker.check(frame)
+            assert tracker.last == last
+            continue
         else:
             with pytest.raises(SequenceError) as caught:
                 tracker.check(frame)
+            assert not isinstance(caught.value, StaleFrameError)
             assert (caught.value.expected, caught.value.received) == (expected, seq)
             assert f"expected sequence number {expected}, got {seq}" in str(caught.value)
         assert tracker.last == seq
+
+
+def test_a_replayed_old_frame_is_stale_and_the_next_good_one_is_no_gap():
+    tracker = SequenceTracker()
+    for seq in (40, 41):
+        assert tracker.check(Frame(Direction.EVENT, seq, Verb.HEARTBEAT, ("RUN",)))
+    with pytest.raises(StaleFrameError) as caught:
+        tracker.check(Frame(Direction.EVENT, 30, Verb.BUTTON, ("1", "1", "500")))
+    assert isinstance(caught.value, SequenceError) and caught.value.received == 30
+    assert tracker.check(Frame(Direction.EVENT, 42, Verb.HEARTBEAT, ("RUN",)))
+    tracker.resync(7)  # the answer to our own command proves a restarted count
+    assert tracker.check(Frame(Direction.EVENT, 8, Verb.HEARTBEAT, ("IDLE",)))
+    # across the wrap, 65535 -> 0 is in order and 65534 is behind
+    tracker.resync(MAX_SEQ)
+    assert tracker.check(Frame(Direction.EVENT, 0, Verb.HEARTBEAT, ("RUN",)))
+    with pytest.raises(StaleFrameError):
+        tracker.check(Frame(Direction.EVENT, MAX_SEQ - 1, Verb.HEARTBEAT, ("RUN",)))
+
+
+def test_press_ids_travel_as_trailing_key_value_words_that_old_readers_can_skip():
+    line = format_frame(Frame(Direction.EVENT, 9, Verb.BUTTON, ("2", "2", "41250", *PressId("c0ffee01", 7).to_args())))
+    assert line.startswith(b"<9 BTN 2 2 41250 boot=c0ffee01 press=7 *")
+    frame = parse_frame(line)
+    assert PressId.from_args(frame.args) == PressId("c0ffee01", 7)
+    assert PressId.from_args(("2", "2", "41250")) is None  # a box (or session) without ids
+    assert PressId.from_args(("2", "2", "41250", "x=1", "press=3", "boot=ab")) == PressId("ab", 3)
+    with pytest.raises(FrameError, match="press='7x' is not an integer"):
+        PressId.from_args(("2", "2", "41250", "boot=ab", "press=7x"))
+    state = TimerState(Mode.TURN, 60, Phase.RUNNING, 1, 5000, 0, "ab", presses=4)
+    assert state.to_args()[-1] == "press=4" and TimerState.from_args(state.to_args()) == state
+    assert TimerState.from_args(state.to_args()[:-1]).presses is None  # a box that does not count
 
 
 def test_a_repeated_frame_is_reported_as_a_repeat_and_reset_restarts_the_count():

@@ -72,4 +72,7 @@ def test_replay_prints_each_turn_and_reports_tampering(tmp_path):
     db.commit()
     db.close()
     result = tileref("replay", "--db", str(tmp_path / "g.sqlite"), "--no-wait")
-    assert result.returncode == 3 and "TAMPERED" in result.stdout
+    # reported before anything is printed, as every reader reports it: exit 3, one line naming the event
+    assert result.returncode == 3 and result.stdout == ""
+    assert "TAMPERED at event 5 (turn-ended)" in result.stderr and f"game {game}" in result.stderr
+    assert "Traceback" not in result.stderr

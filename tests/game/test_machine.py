@@ -10,7 +10,7 @@ from controller.game.errors import GameSetupError, TransitionError
 from controller.game.events import (
     EVENT_TYPES, CountAlert, DealAccepted, Dealt, TableUnrestorable, EventKind, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
-    event_from_payload,
+    ClockRecorded, event_from_payload,
 )
 from controller.game.machine import TILES_IN_GAME, TRANSITIONS, GameModel, State, TableState, apply, fold
 from game_helpers import table
@@ -37,6 +37,7 @@ def sample(kind: EventKind):
         EventKind.GAME_SCORED: GameScored("empty-rack", "Ann", (("Ann", 1),), None),
         EventKind.DEAL_ACCEPTED: DealAccepted(1),
         EventKind.TABLE_UNRESTORABLE: TableUnrestorable(1, "Ann", None, None, (), (), (), False, (), (), (), 0),
+        EventKind.CLOCK: ClockRecorded("pressed", "Ann", (("Ann", 1000),), "button 1"),  # never part of a Rummikub game
     }[kind]
 
 

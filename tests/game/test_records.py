@@ -115,3 +115,15 @@ def test_a_game_recorded_before_whole_rule_sets_keeps_its_shape_and_rules():
     assert WORLD.pool_out_end is PoolOutEnd.NOBODY_CAN_PLAY  # the record's flag, not the default, won
     new = GameCreated("classic", ("Ann", "Ben"), 60, (("name", "classic"),))
     assert set(new.payload()) == {"variant", "players", "turn_seconds", "ruleset"}
+
+
+def test_the_first_event_records_the_table_key_and_later_events_are_signed(recorded):
+    """A new game's first event carries the key that signs it; equality ignores the key (the same
+    game at another table), the payload does not (it is hashed and signed)."""
+    records, game, events, _ = recorded
+    first = records.events(game)[0]
+    assert first == events[0] and first.table_key and len(first.key_id) == 16
+    assert set(first.payload()) >= {"table_key", "key_id"} and "table_key" not in events[0].payload()
+    assert all(r.signature for r in records.recorded(game))
+    report = records.verify(game)
+    assert report.key_id == first.key_id and report.summary().startswith(f"intact, signed by table key {first.key_id}")

@@ -67,7 +67,7 @@ def test_unscored_or_tampered_game_is_refused_and_nothing_recorded(tmp_path, eve
     scored = record_table_game(play_db, seats, {seats[0]: 50, seats[1]: -50, seats[2]: 0, seats[3]: 0})
     with sqlite3.connect(play_db) as c:
         c.execute("UPDATE events SET payload = replace(payload, '-50', '-5') WHERE game_id = ?", (scored,))
-    assert cli.main(argv + ["--play-game", str(scored)]) == 2
-    assert "game" in capsys.readouterr().err
+    assert cli.main(argv + ["--play-game", str(scored)]) == 3  # tampering, as every reader reports it
+    assert f"game {scored}" in capsys.readouterr().err
     with sqlite3.connect(event_db) as c:
         assert c.execute("SELECT count(*) FROM tournament_results").fetchone()[0] == 0

@@ -129,6 +129,15 @@ def test_calibrate_then_read_with_the_profile_on_the_command_line(unseen_photo, 
     assert main(["read", str(photo), "--profile", str(tmp_path / "none.json")]) == 2
     assert "none.json' does not exist" in capsys.readouterr().err
 
+    # a game's readings record the profile they were read with (name and file digest), so an audit
+    # can tell; without one they keep their old shape
+    from controller.adapters.reader import VisionReader
+    from controller.game.reading import TableReading
+    read = VisionReader(str(profile)).read(unseen_photo)
+    assert read.profile is not None and read.profile.startswith("club-set (") and len(read.profile) == len("club-set ()") + 16
+    assert TableReading.from_json(read.to_json()).profile == read.profile  # (the rest is rounded in JSON)
+    assert "profile" not in VisionReader().read(unseen_photo).to_json()
+
 
 def test_show_layout_prints_the_default_rows(capsys):
     assert main(["calibrate", "--show-layout"]) == 0

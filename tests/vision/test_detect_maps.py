@@ -51,3 +51,16 @@ def test_two_tiles_side_by_side_whose_cores_ran_together_are_two_tiles(ridge):
 def test_a_crumb_beside_a_lone_tiles_core_is_not_a_tile():
     maps = _logits([(60, 40, 88, 78)], [((66, 44, 82, 66), 0.99), ((60, 70, 68, 78), 0.99)])
     assert len(_tiles(maps)) == 1
+
+
+def test_two_merged_cores_thinner_than_the_frames_typical_core_are_read_side_by_side_by_their_middles():
+    # a slanted camera: the frame's single cores are 14 x 17; two neighbours at the end of a
+    # row came out 14 high, so the short side of their joined blob looks like a core's width
+    # ("one above the other", which would read one tile); their two middles say side by side
+    singles = [((x, 20, x + 14, 37), 0.99) for x in (10, 40, 70, 100)]
+    faces = [(x - 5, 13, x + 19, 44) for x in (10, 40, 70, 100)]
+    pair = [((40, 82, 54, 96), 0.99), ((56, 82, 70, 96), 0.99), ((54, 85, 56, 92), 0.7)]
+    tiles = [t for t in _tiles(_logits(faces + [(30, 73, 80, 104)], singles + pair)) if t[1] > 60]
+    assert len(tiles) == 2
+    (left_x, _), (right_x, _) = tiles
+    assert left_x < 55 < right_x

@@ -91,7 +91,28 @@ static void testCommandsNeedHandshake() {
   out = box.send(command(2, "HELLO", "2"));
   CHECK(out.size() == 1 && contains(out[0], "NAK 2 version"));
   out = box.send(command(3, "HELLO", "1", "hb=500"));
-  CHECK(out.size() == 1 && contains(out[0], "ACK 3 proto=1 hb=500"));
+  CHECK(out.size() == 1 && contains(out[0], "ACK 3 proto=1 hb=500 ids=0 "));
+}
+
+static void testPressIdsOnlyForAHostThatAsks() {
+  Box box;
+  box.send(command(1, "HELLO", "1", "hb=60000"));
+  output.clear();
+  box.device.press('A', 0);
+  CHECK(output.size() == 1 && contains(output[0], "BTN A 0 0 *"));  // a version 1.0 host reads this
+  std::vector<std::string> out = box.send(command(2, "HELLO", "1", "ids=1"));
+  CHECK(out.size() == 1 && contains(out[0], "ACK 2 proto=1 hb=60000 ids=1 "));  // hb kept
+  output.clear();
+  box.device.press('2', 0);
+  CHECK(output.size() == 1 && contains(output[0], "BTN 2 0 0 boot=c0ffee01 press=2 "));
+  out = box.send(command(3, "STATE"));
+  CHECK(contains(out[0], " press=2 "));
+  out = box.send(command(4, "HELLO", "1", "ids=2"));
+  CHECK(out.size() == 1 && contains(out[0], "NAK 4 bad-args"));
+  box.send(command(5, "HELLO", "1", "hb=60000"));  // a plain HELLO turns ids off again
+  output.clear();
+  box.device.press('A', 0);
+  CHECK(output.size() == 1 && contains(output[0], "BTN A 0 0 *"));
 }
 
 static void testTurnTicksWarnsAndExpires() {
@@ -173,6 +194,7 @@ int main() {
   testFormatAndParseRoundTrip();
   testParseRejects();
   testCommandsNeedHandshake();
+  testPressIdsOnlyForAHostThatAsks();
   testTurnTicksWarnsAndExpires();
   testButtonHoldsTurnAndPauseHoldsClock();
   testDuelButtonHandsOver();

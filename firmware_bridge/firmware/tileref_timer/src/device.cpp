@@ -70,6 +70,8 @@ void Device::boot(uint32_t now, const char* reason, const char* bootId) {
   lastReplyLength_ = 0;
   text_[0] = 0;
   beepUntil_ = now;
+  presses_ = 0;
+  pressIds_ = false;
   emitBegin("RESET");
   writer_.arg(reason);
   writer_.arg(bootId_);
@@ -168,6 +170,11 @@ void Device::press(char button, uint32_t now) {
   writer_.arg(buttonWord);
   writer_.arg(seatWord);
   writer_.argNumber(msLeft(now));
+  ++presses_;
+  if (pressIds_) {
+    writer_.argKeyValue("boot", bootId_);
+    writer_.argKeyNumber("press", presses_);
+  }
   emitEnd();
   if (running && button != 'A' && (uint8_t)(button - '0') == seat_) {
     if (mode_ == MODE_TURN) {
@@ -263,19 +270,32 @@ void Device::stateArgs(uint32_t now) {
       writer_.argKeyNumber(key, live ? left : banks_[i]);
     }
   }
+  writer_.argKeyNumber("press", presses_);
 }
 
 const char* Device::hello(const Frame& frame, uint32_t now) {
   if (!equals(frame.args[0], "1")) return "version";
+  // One option per HELLO, so a host can probe ids=1 on a box that predates it: an old box
+  // refuses it with bad-args and keeps the session its hb= HELLO opened.
+  bool pressIds = false;  // any other HELLO turns ids off: a version 1.0 host cannot read them
   if (frame.argc > 1) {
     const char* arg = frame.args[1];
-    if (strncmp(arg, "hb=", 3) != 0) return "bad-args";
-    if (!parseNumber(arg + 3, kMinHeartbeatMs, kMaxHeartbeatMs, heartbeatMs_)) return "bad-args";
+    if (strncmp(arg, "hb=", 3) == 0) {
+      if (!parseNumber(arg + 3, kMinHeartbeatMs, kMaxHeartbeatMs, heartbeatMs_)) return "bad-args";
+    } else if (strncmp(arg, "ids=", 4) == 0) {
+      uint32_t ids;
+      if (!parseNumber(arg + 4, 0, 1, ids)) return "bad-args";
+      pressIds = ids == 1;
+    } else {
+      return "bad-args";
+    }
   }
+  pressIds_ = pressIds;
   session_ = true;
   nextHeartbeat_ = now + heartbeatMs_;
   writer_.arg("proto=1");
   writer_.argKeyNumber("hb", heartbeatMs_);
+  writer_.argKeyNumber("ids", pressIds ? 1 : 0);
   return 0;
 }
 

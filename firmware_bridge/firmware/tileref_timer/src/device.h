@@ -83,6 +83,8 @@ class Device {
   size_t lastReplyLength_;
   char text_[17];
   uint32_t beepUntil_;
+  uint32_t presses_;  // every press since power-on: press= in state, and in BTN with pressIds_
+  bool pressIds_;     // BTN carries boot= and press=; only for a host that asked (HELLO 1 ids=1)
 };
 
 }  // namespace tileref

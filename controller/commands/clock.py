@@ -1,0 +1,205 @@
+"""`tileref clock shogi|othello|mahjong --timer PORT [--event E --stage S --table T]`.
+
+The adapter around the pure clock (`controller.clock`): it carries the machine's commands to
+the timer box (the firmware bridge's driver, DUEL or SESSION mode), the box's presses and
+expiries and the director's stdin lines back into it, records every fact hash-chained in the
+records store, and enters the result into the event's draw. See docs/clock.md.
+"""
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+
+from controller.clock import (
+    BoxAction, ClockError, ClockFact, ClockGame, ClockInputError, Entered, Fact, FlagFell, Phase, Pressed, Scoring,
+    default_rules, locate, override, start, step,
+)
+from controller.game.events import ClockRecorded, GameCreated
+from controller.records import Records
+from controller.records.errors import RecordsError
+from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
+
+ERRORS: tuple[type[BaseException], ...] = (ClockError, TournamentError, RecordsError)
+POLL_S = 0.02
+
+
+def _fail_timer(port: str, error: Exception) -> ClockError:
+    return ClockError(f"timer {port!r}: {error}")
+
+
+def _stdin_lines(stream) -> queue.Queue:
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in stream:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)  # end of input
+
+    threading.Thread(target=read, daemon=True, name="clock-stdin").start()
+    return lines
+
+
+def _resolve(args):
+    game = ClockGame(args.clock_game)
+    if args.event is not None:
+        if args.stage is None or args.table is None:
+            raise ClockInputError("--event needs --stage ROUND and --table N")
+        if args.players:
+            raise ClockInputError("--players: the event's draw names the players, give one or the other")
+        with TournamentStore(args.db) as store:
+            ref = locate(store.load(args.event), game, args.stage, args.table, args.game_number)
+        rules, seats, game_id = ref.rules, ref.seats, ref.game
+    else:
+        if not args.players:
+            raise ClockInputError("without --event, name the players: --players A,B (mahjong: four, first dealer first)")
+        seats = tuple(p.strip() for p in args.players.split(","))
+        scoring = Scoring(args.scoring) if args.scoring else None
+        rules, game_id = default_rules(game, scoring=scoring), ""
+    if args.scoring and args.event is not None:
+        raise ClockInputError("--scoring: an event's game is scored by the event's rules")
+    rules = override(rules, minutes=args.minutes, seconds=args.seconds, reading=args.reading, no_limit=args.no_limit)
+    return rules, tuple(seats), game_id
+
+
+class ClockRun:
+    """One clock game: the box, the records and the machine's state, tied together."""
+
+    def __init__(self, driver, records: Records, game_no: int, state, out=sys.stdout):
+        self.driver, self.records, self.game_no, self.state, self.out = driver, records, game_no, state, out
+        self.last_box = None
+        self.result = None
+
+    def apply(self, result_step) -> None:
+        self.state = result_step.state
+        self.result = result_step.result or self.result
+        for command in result_step.commands:
+            self.last_box = self._command(command)
+        for fact in result_step.facts:
+            self.record(fact)
+
+    def _command(self, command):
+        from firmware_bridge.protocol import BridgeError, Mode
+
+        try:
+            if command.action is BoxAction.CONFIGURE:
+                try:
+                    self.driver.stop()  # a clock left running from before refuses a new setting
+                except BridgeError:
+                    pass
+                return self.driver.configure(Mode(command.mode), command.seconds)
+            if command.action is BoxAction.START:
+                return self.driver.start(command.seat)
+            if command.action is BoxAction.PAUSE:
+                return self.driver.pause()
+            return self.driver.resume()
+        except BridgeError as error:
+            # a box that refused (or lost) the command: recorded, the game goes on by the director's word
+            self.record(Fact(ClockFact.BOX, None, (), f"the box did not take {command.action.value}: {error}"))
+            return None
+
+    def _times(self, fact: Fact) -> tuple[tuple[str, int], ...]:
+        if fact.ms_left or self.last_box is None:
+            return fact.ms_left
+        box = self.last_box
+        if box.banks:
+            return tuple((self.state.seats[i], ms) for i, ms in enumerate(box.banks[:2]))
+        return (("session", box.ms_left),)
+
+    def record(self, fact: Fact) -> None:
+        ms_left = self._times(fact)
+        done = self.state.phase is Phase.FINISHED and fact.what is ClockFact.RESULT
+        self.records.append(self.game_no, ClockRecorded(fact.what.value, fact.player, ms_left, fact.detail),
+                            state="finished" if done else "clock")
+        times = "; ".join(f"{name} {ms / 1000:.1f} s" for name, ms in ms_left)
+        print(f"{fact.what.value}: {fact.detail}" + (f" [{times}]" if times else ""), file=self.out, flush=True)
+
+    def feed(self, event) -> None:
+        try:
+            self.apply(step(self.state, event))
+        except ClockInputError as error:
+            # a mistyped line must not stop a running clock: say so on one line, keep going
+            print(f"tileref clock: {error}", file=sys.stderr, flush=True)
+
+    def box_event(self, event) -> None:
+        from firmware_bridge import events as box
+
+        if isinstance(event, box.ButtonPressed):
+            self.feed(Pressed(event.button, event.running_seat, event.ms_left))
+        elif isinstance(event, box.Expired):
+            self.feed(FlagFell(event.seat))
+        elif isinstance(event, (box.DeviceReset, box.Disconnected, box.Reconnected, box.EventsLost,
+                                box.StateChecked, box.LinkNoise)):
+            self.record(Fact(ClockFact.BOX, None, (), f"{type(event).__name__}: {event}"))
+            state = getattr(event, "state", None)
+            if state is not None and state.phase.value == "EXP" and self.state.phase is Phase.RUNNING:
+                self.feed(FlagFell(state.seat or 0))  # the expiry frame was lost; the box's state says it
+
+
+def cmd_clock(args) -> int:
+    from controller.records.signing import table_key
+    from firmware_bridge.driver import TimerDriver
+    from firmware_bridge.protocol import BridgeError
+
+    rules, seats, game_id = _resolve(args)
+    first = start(rules, game_id, seats, args.first)  # refuses bad players before the box or the records
+    key = table_key(args.key)
+    driver = TimerDriver(args.timer)
+    try:
+        driver.open()
+    except BridgeError as error:
+        raise _fail_timer(args.timer, error) from None
+    lines = _stdin_lines(sys.stdin)
+    try:
+        with Records(args.db, key=key) as records:
+            created = GameCreated(variant=f"clock-{rules.game.value}", players=seats,
+                                  turn_seconds=rules.seconds or 0,
+                                  ruleset=(*rules.pairs(), ("event", args.event), ("game", game_id)))
+            game_no = records.start_game(created, state="clock")
+            run = ClockRun(driver, records, game_no, first.state)
+            print(f"clock game {game_no} in {args.db}", flush=True)
+            run.apply(first)
+            result = first.result
+            while result is None:
+                event = driver.next_event(timeout=POLL_S)
+                if event is not None:
+                    run.box_event(event)
+                try:
+                    line = lines.get_nowait()
+                except queue.Empty:
+                    line = ""
+                if line is None:
+                    raise ClockInputError(f"input ended before the result of {game_id or 'the game'} was entered "
+                                          f"(clock game {game_no} is recorded as far as it went)")
+                if line.strip():
+                    run.feed(Entered(line))
+                result = run.result
+    finally:
+        driver.close()
+    if args.event is not None:
+        with TournamentStore(args.db) as store:
+            store.add_results(args.event, [result], source=f"tileref clock, records game {game_no}")
+        print(f"recorded {game_id} in event {args.event!r}", flush=True)
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("clock", help="run a shogi/othello/mahjong game on the timer box, "
+                                   "record it and enter its result")
+    parser.add_argument("clock_game", choices=[g.value for g in ClockGame], metavar="GAME",
+                        help="shogi, othello or mahjong")
+    parser.add_argument("--timer", required=True, metavar="PORT", help="the timer box's serial port")
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"records and tournament SQLite file (default {DEFAULT_DB})")
+    parser.add_argument("--event", help="the tournament event the game belongs to")
+    parser.add_argument("--stage", type=int, metavar="ROUND", help="the event's round (R in R1-T2-G1)")
+    parser.add_argument("--table", type=int, metavar="N", help="the table in that round")
+    parser.add_argument("--game-number", type=int, default=1, metavar="G", help="the game at that table (default 1)")
+    parser.add_argument("--players", help="without --event: A,B (mahjong: four, first dealer first)")
+    parser.add_argument("--first", metavar="NAME", help="sente (shogi) or black (othello); default: the table's first seat")
+    parser.add_argument("--minutes", type=float, help="override the time (per side or per game)")
+    parser.add_argument("--seconds", type=int, help="override the time in seconds")
+    parser.add_argument("--reading", help="othello: per-side or per-game (default per-game)")
+    parser.add_argument("--no-limit", action="store_true", help="mahjong: no session limit")
+    parser.add_argument("--scoring", choices=[s.value for s in Scoring], help="mahjong without --event")
+    parser.add_argument("--key", metavar="FILE", help="the table's private key (default: this user's key)")
+    parser.set_defaults(handler=cmd_clock)

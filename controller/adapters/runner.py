@@ -34,7 +34,7 @@ from .errors import AdapterError
 from .reader import TableReader
 from .referee import Referee
 from .settle import SettleSettings, Settled, frame_difference, read_frame, wait_until_settled
-from .timer import TimerSignal, TurnTimer
+from .timer import SignalKind, TimerSignal, TurnTimer
 
 Observer = Callable[[GameModel, "Event | None"], None]
 ARBITER = "A"
@@ -139,16 +139,19 @@ class TableRunner:
 
     # ------------------------------------------------------------ I/O helpers
 
+    def record_incident(self, signal: TimerSignal) -> None:
+        # a timer that names no kind (an older adapter) is recorded as the box's own incident
+        self.record(TimerIncident(incident=signal.incident.value if signal.incident else "box", detail=signal.detail))
+
     def wait_press(self, prompt: str, buttons: tuple[str, ...] | None = None) -> TimerSignal:
         self.devices.display.say(prompt)
         deadline = None if self.settings.prompt_timeout is None else time.monotonic() + self.settings.prompt_timeout
         while True:
             signal = self.devices.timer.wait(WAIT_SLICE)
-            if signal is not None and signal.kind == "pressed" and (buttons is None or signal.button in buttons):
+            if signal is not None and signal.kind == SignalKind.PRESSED and (buttons is None or signal.button in buttons):
                 return signal
-            if signal is not None and signal.kind == "incident":
-                self.record(TimerIncident(incident=signal.incident.value if signal.incident else "box",
-                                          detail=signal.detail))
+            if signal is not None and signal.kind == SignalKind.INCIDENT:
+                self.record_incident(signal)
             if deadline is not None and time.monotonic() > deadline:
                 raise AdapterError(f"nobody pressed a button within {self.settings.prompt_timeout} s: {prompt}")
 
@@ -277,25 +280,25 @@ class TableRunner:
         if signal is None:
             return
         next_seat = (model.current + 1) % len(model.players) + 1
-        if signal.kind == "incident":
-            self.record(TimerIncident(incident=signal.incident.value if signal.incident else "box", detail=signal.detail))
-        elif signal.kind == "expired":
+        if signal.kind == SignalKind.INCIDENT:
+            self.record_incident(signal)
+        elif signal.kind == SignalKind.EXPIRED:
             self.pressed_at = time.perf_counter()
             self.record(TurnEnded(turn=model.turn, cause="expired", button=None, seconds_left=0))
-        elif signal.kind == "pressed" and signal.seat == seat and not self.clock_running:
+        elif signal.kind == SignalKind.PRESSED and signal.seat == seat and not self.clock_running:
             self.start_clock(seat)
-        elif signal.kind == "pressed" and signal.seat == seat:
+        elif signal.kind == SignalKind.PRESSED and signal.seat == seat:
             self.pressed_at = time.perf_counter()
             self.record(TurnEnded(turn=model.turn, cause="button", button=signal.button,
                                   seconds_left=signal.seconds_left))
-        elif signal.kind == "pressed" and signal.seat == next_seat and not self.clock_running:
+        elif signal.kind == SignalKind.PRESSED and signal.seat == next_seat and not self.clock_running:
             # the next player starts their own clock: this turn ended without one (a draw or one tile)
             self.pressed_at = time.perf_counter()
             self.record(TurnEnded(turn=model.turn, cause="skipped", button=signal.button, seconds_left=None))
             self.start_clock_for = model.turn + 1
-        elif signal.kind == "pressed" and signal.button == ARBITER and model.first_turn and self._redeal_allowed():
+        elif signal.kind == SignalKind.PRESSED and signal.button == ARBITER and model.first_turn and self._redeal_allowed():
             self.claim_redeal(model.player)
-        elif signal.kind == "pressed" and signal.button == ARBITER:
+        elif signal.kind == SignalKind.PRESSED and signal.button == ARBITER:
             self.notice_invalid_set()  # after the turn started: a set noticed now stands
         else:
             self.devices.display.say(f"button {signal.button} ignored: it is {model.player}'s turn (seat {seat})")
@@ -325,7 +328,7 @@ class TableRunner:
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             signal = self.devices.timer.wait(left)
-            if signal is not None and signal.kind == "pressed" and signal.button == ARBITER:
+            if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == ARBITER:
                 return True
         return False
 
@@ -445,7 +448,7 @@ class TableRunner:
         reference = self.reference
         while True:
             signal = self.devices.timer.wait(0.01)
-            if signal is not None and signal.kind == "pressed" and signal.button == ARBITER:
+            if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == ARBITER:
                 return None
             frame = read_frame(self.devices.camera, self.settings.settle)
             if reference is None or frame_difference(frame, reference) > self.settings.settle.still_level:

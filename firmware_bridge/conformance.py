@@ -11,7 +11,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-from .driver import CommandRefused, PortUnavailable, TimerDriver
+from .driver import CommandRefused, PortUnavailable, TimerDriver, TimerUnavailable
 from .events import DeviceError, Disconnected, EventsLost, Expired, LinkNoise, LowTime, Tick, TimerEvent
 from .protocol import BridgeError, Mode, Phase
 
@@ -70,6 +70,19 @@ def _expect(condition: bool, message: str) -> None:
         raise CheckFailed(message)
 
 
+def _what_answered(driver: TimerDriver) -> str:
+    """What a port that failed the handshake sent instead of a box's frames (from the driver's events)."""
+    noise = []
+    while (event := driver.next_event(timeout=0)) is not None:
+        if isinstance(event, LinkNoise):
+            noise.append(event.detail)
+    if any("command frame" in detail for detail in noise):
+        return "the port echoes what is sent (a loopback or a terminal, not a box)"
+    if noise:
+        return f"the port sends garbage, not frames ({len(noise)} bad line(s))"
+    return "the port is silent (nothing came back)"
+
+
 def run_check(port: str, *, seconds: int = 2, samples: int = 50, driver_options: dict | None = None) -> CheckReport:
     steps: list[StepResult] = []
     latencies: list[float] = []
@@ -79,7 +92,9 @@ def run_check(port: str, *, seconds: int = 2, samples: int = 50, driver_options:
     except PortUnavailable:
         raise  # a wrong --port is bad input, not a failed box
     except BridgeError as error:
-        return CheckReport(False, (StepResult("handshake", False, str(error)),), {"p50": float("nan"), "p99": float("nan")})
+        # no box on the port at all is bad input too (exit 2), with what came back instead
+        raise TimerUnavailable(f"no timer box on {port!r}: {_what_answered(driver)}; "
+                               f"no answer to HELLO within {driver.open_timeout:g} s") from None
     steps.append(StepResult("handshake", True, f"protocol 1 session open; box phase {state.phase.value}"))
     session = _Session(driver)
 

@@ -31,10 +31,14 @@ from .protocol import (
 )
 
 MAX_SECONDS = 86_400
+MAX_BANK_MS = MAX_SECONDS * 1000
 MAX_BEEP_MS = 5_000
 DEFAULT_HEARTBEAT_MS = 1_000
 HEARTBEAT_RANGE_MS = (50, 60_000)
 SEATS_BY_MODE = {Mode.TURN: (1, 2, 3, 4), Mode.DUEL: (1, 2), Mode.SESSION: (0, 1, 2, 3, 4)}
+# The clocks BANK can set: a DUEL side's bank, the SESSION's one countdown (seat 0); a TURN has none
+# (each START gives a fresh turn).
+BANK_SEATS = {Mode.TURN: (), Mode.DUEL: (1, 2), Mode.SESSION: (0,)}
 # Commands a box answers before the HELLO handshake; the rest are refused with `no-session`,
 # which is how a host learns that a box rebooted even if the RESET frame was lost.
 SESSIONLESS = (Verb.HELLO, Verb.IDENTIFY, Verb.STATE)
@@ -51,6 +55,7 @@ class DeviceSettings:
     serial: str = "EMU-0001"
     clock_rate: float = 1.0  # device seconds per real second; > 1 makes tests fast
     press_ids: bool = True  # False: a box from before press ids (HELLO ids= refused with bad-args)
+    banks: bool = True  # False: a box from before BANK (HELLO bank= refused, BANK an unknown verb)
 
 
 def _parse_int(text: str, low: int, high: int, reason: str = "bad-args") -> int:
@@ -205,8 +210,8 @@ class DeviceModel:
             return [self._emit(Verb.ERROR, "checksum")]
         except FrameError:
             return [self._emit(Verb.ERROR, "frame")]
-        if frame.direction is not Direction.COMMAND:
-            return [self._emit(Verb.ERROR, "frame")]
+        if frame.direction is not Direction.COMMAND or (frame.verb is Verb.SET_BANK and not self.settings.banks):
+            return [self._emit(Verb.ERROR, "frame")]  # a box from before BANK does not know the verb
         try:
             if not self.session and frame.verb not in SESSIONLESS:
                 raise Refusal("no-session")
@@ -224,6 +229,7 @@ class DeviceModel:
         # One option per HELLO, so a host can probe `ids=1` on a box that predates it: an old
         # box refuses it with bad-args and keeps the session the `hb=` HELLO opened.
         press_ids = False  # any other HELLO turns ids off: a version 1.0 host cannot read them
+        extra: tuple[str, ...] = ()
         if len(args) > 1:
             key, _, value = args[1].partition("=")
             if key == "hb":
@@ -231,13 +237,17 @@ class DeviceModel:
             elif key == "ids" and self.settings.press_ids:
                 press_ids = _parse_int(value, 0, 1) == 1
                 heartbeat_ms = self.heartbeat_ms  # kept: this HELLO only adds an option
+            elif key == "bank" and self.settings.banks:
+                # A question, not a switch: the answer names BANK, which the box takes in any session.
+                _parse_int(value, 1, 1)
+                heartbeat_ms, extra = self.heartbeat_ms, ("bank=1",)
             else:
                 raise Refusal("bad-args")
             self.heartbeat_ms = heartbeat_ms
         self.press_ids = press_ids
         self.session = True
         self._next_heartbeat = now_ms + self.heartbeat_ms
-        return (f"proto={PROTOCOL_VERSION}", f"hb={self.heartbeat_ms}", f"ids={int(press_ids)}")
+        return (f"proto={PROTOCOL_VERSION}", f"hb={self.heartbeat_ms}", f"ids={int(press_ids)}", *extra)
 
     def _identify(self, args: tuple[str, ...], now_ms: int) -> tuple[str, ...]:
         s = self.settings
@@ -280,6 +290,25 @@ class DeviceModel:
                 raise Refusal("expired")
             left = self._freeze(now_ms) if self.phase is Phase.RUNNING else self._left_ms
             self._run(seat, self.banks[seat - 1] if mode is Mode.DUEL else left, now_ms)
+        return self._state(args, now_ms)
+
+    def _set_bank(self, args: tuple[str, ...], now_ms: int) -> tuple[str, ...]:
+        """Sets one clock's time left without running it: how a host gives a rebooted box back
+        two different DUEL banks (CONF sets both to the same seconds) or a session's exact time."""
+        mode = self._require_mode()
+        if not args[0].isdigit() or int(args[0]) not in BANK_SEATS[mode]:
+            raise Refusal("bad-seat")
+        seat, ms = int(args[0]), _parse_int(args[1], 1, MAX_BANK_MS)
+        if self.phase is Phase.RUNNING:
+            raise Refusal("busy")
+        if self.phase is Phase.EXPIRED:
+            raise Refusal("expired")
+        if mode is Mode.DUEL:
+            self.banks[seat - 1] = ms
+            if self.seat == seat:
+                self._left_ms = ms  # the paused side: RESUME counts on from here
+        else:
+            self._left_ms = ms
         return self._state(args, now_ms)
 
     def _pause(self, args: tuple[str, ...], now_ms: int) -> tuple[str, ...]:
@@ -328,6 +357,7 @@ class DeviceModel:
         Verb.WARN_AT: _warn_at,
         Verb.BEEP: _beep,
         Verb.SHOW: _show,
+        Verb.SET_BANK: _set_bank,
     }
 
     def display(self, now_ms: int) -> str:

@@ -86,6 +86,10 @@ class InvalidCommand(BridgeError):
     """A command the driver will not even send (an unknown mode, a non-number)."""
 
 
+class CommandUnsupported(InvalidCommand):
+    """A command this box does not take: it did not announce it in the handshake (an older box)."""
+
+
 class CommandRefused(BridgeError):
     """The box answered NAK; `reason` is its reason word (see PROTOCOL.md)."""
 
@@ -147,6 +151,7 @@ class TimerDriver:
         self._thread: threading.Thread | None = None
         self._last_rx = 0.0
         self._press_ids = False  # the box tags presses with boot= press= (HELLO ids=1 accepted)
+        self._banks = False  # the box takes BANK (its answer to HELLO bank=1 said so); asked at every handshake
         self._newest_press: PressId | None = None  # the last press heard (or counted in a state reply)
         self._checking = threading.Lock()  # one state check at a time; held while it runs
 
@@ -204,6 +209,12 @@ class TimerDriver:
         return self._connected.wait(timeout)
 
     @property
+    def can_set_banks(self) -> bool:
+        """The box takes BANK (said so in this session's handshake): a clock's time can be given back
+        exactly, each DUEL side its own. Asked again at every handshake: a replaced box may be older."""
+        return self._banks
+
+    @property
     def last_known(self) -> TimerState | None:
         """The driver's latest picture of the box (from acks and events)."""
         return self._last_known
@@ -226,6 +237,15 @@ class TimerDriver:
     def start(self, seat: int) -> TimerState:
         """TURN: a fresh countdown for `seat`. DUEL: `seat`'s bank runs. SESSION: runs on."""
         return self._state_reply(self._request(Verb.START, _number(seat, "seat")))
+
+    def set_bank(self, seat: int, ms: int) -> TimerState:
+        """Sets one clock's time left while it does not run: a DUEL side's bank (seat 1 or 2) or the
+        SESSION's countdown (seat 0). Raises CommandUnsupported on a box that did not announce BANK."""
+        seat_word, ms_word = _number(seat, "seat"), _number(ms, "ms")
+        if not self._banks:
+            raise CommandUnsupported(f"timer on {self.port!r} does not take BANK (its firmware predates it); "
+                                     f"cannot set seat {seat} to {ms} ms")
+        return self._state_reply(self._request(Verb.SET_BANK, seat_word, ms_word))
 
     def pause(self) -> TimerState:
         return self._state_reply(self._request(Verb.PAUSE))
@@ -312,6 +332,14 @@ class TimerDriver:
         reply = self._request(Verb.HELLO, str(PROTOCOL_VERSION), f"hb={self.heartbeat_ms}", internal=True)
         if f"proto={PROTOCOL_VERSION}" not in reply.args:
             raise BridgeError(f"timer on {self.port!r} answered HELLO with {reply.args!r}, not protocol {PROTOCOL_VERSION}")
+        # Ask whether the box takes BANK, before ids=1 (every HELLO without ids=1 turns ids off):
+        # a box from before BANK refuses the question with bad-args and keeps its session.
+        try:
+            self._banks = "bank=1" in self._request(Verb.HELLO, str(PROTOCOL_VERSION), "bank=1", internal=True).args
+        except CommandRefused as refused:
+            if refused.reason != "bad-args":
+                raise
+            self._banks = False
         # Ask for press ids in a HELLO of its own: a box that predates them refuses the option
         # with bad-args and keeps the session just opened, so old boxes work as before.
         try:

@@ -23,8 +23,10 @@ import errno
 import os
 import secrets
 import select
+import signal
 import sys
 import termios
+import threading
 import time
 import tty
 from dataclasses import dataclass
@@ -75,17 +77,30 @@ class PtyBox:
         self.master = master
         if self.link is not None:
             temporary = self.link.with_name(f".{self.link.name}.{os.getpid()}")
-            temporary.unlink(missing_ok=True)
-            os.symlink(self.pty_path, temporary)
-            os.replace(temporary, self.link)
+            try:
+                temporary.unlink(missing_ok=True)
+                os.symlink(self.pty_path, temporary)
+                os.replace(temporary, self.link)
+            except OSError as error:
+                try:
+                    temporary.unlink(missing_ok=True)
+                except OSError:
+                    pass
+                self._close_pty()
+                raise BridgeError(f"--link {str(self.link)!r}: cannot make the link there: "
+                                  f"{error.strerror or error}") from None
 
     def _unplug_port(self) -> None:
         if self.master is None:
             return
         if self.link is not None and self.link.is_symlink() and os.readlink(self.link) == self.pty_path:
             self.link.unlink()  # as udev removes /dev/serial/by-id/... when the cable goes
-        os.close(self.master)
-        os.close(self._slave)
+        self._close_pty()
+
+    def _close_pty(self) -> None:
+        if self.master is not None:
+            os.close(self.master)
+            os.close(self._slave)
         self.master = None
 
     def unplug(self, seconds: float) -> None:
@@ -216,30 +231,43 @@ def run(settings: DeviceSettings, link: Path | None, control: str) -> int:
         print(f"LINK {link}", flush=True)
     interactive = control == "keys"
     saved = None
-    if interactive and sys.stdin.isatty():
+    # keys: from the terminal when this process has it; a closed or redirected stdin (started in
+    # the background or by a service) is read until it ends and the port is served on
+    background = interactive and _background_terminal()
+    stdin_open = not background
+    if background:
+        print("keys: not read (running in the background of a terminal); the port is served", flush=True)
+    elif interactive and sys.stdin.isatty():
         saved = termios.tcgetattr(sys.stdin)
         tty.setcbreak(sys.stdin)
         print("keys: 1-4 seat buttons, a arbiter, r reset, q quit", flush=True)
+    draw = interactive and sys.stdout.isatty() and not background
     stdin_buffer = b""
     last_drawn = ""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None  # the link goes on the way out
     try:
         while True:
             wait = box.poll()
-            if interactive:
+            if draw:
                 drawn = box.model.display(_now_ms())
                 if drawn != last_drawn:
                     sys.stdout.write("\r" + drawn.ljust(len(last_drawn)))
                     sys.stdout.flush()
                     last_drawn = drawn
                 wait = min(wait, 0.1)
-            readable, _, _ = select.select([fd for fd in (box.master, sys.stdin) if fd is not None], [], [], wait)
+            watched = [fd for fd in (box.master, sys.stdin if stdin_open else None) if fd is not None]
+            readable, _, _ = select.select(watched, [], [], wait)
             if box.master is not None and box.master in readable:
                 box.on_readable()
-            if sys.stdin in readable:
-                chunk = os.read(sys.stdin.fileno(), 1024)
+            if stdin_open and sys.stdin in readable:
+                try:
+                    chunk = os.read(sys.stdin.fileno(), 1024)
+                except OSError:  # not readable at all (nohup's stdin): as closed
+                    chunk = b""
                 if not chunk:
                     if interactive:
-                        interactive = False  # stdin closed: keep serving the port
+                        stdin_open = False  # stdin closed: keep serving the port (stop Ctrl-C or SIGTERM)
                         continue
                     return 0  # the controlling process went away
                 if interactive:
@@ -258,13 +286,28 @@ def run(settings: DeviceSettings, link: Path | None, control: str) -> int:
                         line, stdin_buffer = stdin_buffer.split(b"\n", 1)
                         if not _stdin_command(box, line.decode("ascii", "replace")):
                             return 0
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         return 0
     finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
         if saved is not None:
             termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved)
             print()
         box.close()
+
+
+def _background_terminal() -> bool:
+    """stdin is a terminal whose foreground is another process group (`tileref timer-emulator &`):
+    touching it would stop this process (SIGTTIN/SIGTTOU)."""
+    try:
+        return sys.stdin.isatty() and os.tcgetpgrp(sys.stdin.fileno()) != os.getpgrp()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _terminated(signum, frame) -> None:
+    raise SystemExit(0)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -277,13 +320,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-press-ids", action="store_true", help="behave as firmware from before press ids (refuse HELLO ids=)"
     )
+    parser.add_argument(
+        "--no-bank", action="store_true", help="behave as firmware from before BANK (refuse HELLO bank=, no BANK verb)"
+    )
 
 
 def check_arguments(args: argparse.Namespace) -> None:
     if not 0.01 <= args.clock_rate <= 1000:
         raise BridgeError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
-    if args.link is not None and not args.link.parent.is_dir():
-        raise BridgeError(f"--link {str(args.link)!r}: directory {str(args.link.parent)!r} does not exist")
+    if args.link is not None:
+        link = args.link
+        if link.is_dir() and not link.is_symlink():
+            raise BridgeError(f"--link {str(link)!r} is a directory; name a link in it, e.g. {str(link / 'timer')!r}")
+        if link.exists() and not link.is_symlink():
+            raise BridgeError(f"--link {str(link)!r} is a file; the link would replace it (name a new path)")
+        if not link.parent.is_dir():
+            raise BridgeError(f"--link {str(link)!r}: directory {str(link.parent)!r} does not exist")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -295,8 +347,13 @@ def main(argv: list[str] | None = None) -> int:
     except BridgeError as error:
         print(f"emulator: {error}", file=sys.stderr)
         return 2
-    settings = DeviceSettings(serial=args.serial, clock_rate=args.clock_rate, press_ids=not args.no_press_ids)
-    return run(settings, args.link, args.control)
+    settings = DeviceSettings(serial=args.serial, clock_rate=args.clock_rate, press_ids=not args.no_press_ids,
+                              banks=not args.no_bank)
+    try:
+        return run(settings, args.link, args.control)
+    except BridgeError as error:
+        print(f"emulator: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

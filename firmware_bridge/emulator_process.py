@@ -45,12 +45,14 @@ class EmulatorProcess:
         serial: str = "EMU-0001",
         start_timeout: float = 10.0,
         press_ids: bool = True,
+        banks: bool = True,
     ):
         self._own_dir = None if link is not None else tempfile.TemporaryDirectory(prefix="tileref-timer-")
         self.link = Path(link) if link is not None else Path(self._own_dir.name) / "tileref-timer"
         self.clock_rate = clock_rate
         self.serial = serial
         self.press_ids = press_ids  # False: an older box that does not tag presses
+        self.banks = banks  # False: an older box that cannot be given its clocks' times (no BANK)
         self.start_timeout = start_timeout
         self._process: subprocess.Popen[bytes] | None = None
         self.pty_path: str | None = None
@@ -72,6 +74,7 @@ class EmulatorProcess:
             "--control", "stdin", "--link", str(self.link),
             "--clock-rate", repr(self.clock_rate), "--serial", self.serial,
             *([] if self.press_ids else ["--no-press-ids"]),
+            *([] if self.banks else ["--no-bank"]),
         ]  # fmt: skip
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._process = process

@@ -69,6 +69,7 @@ class Verb(enum.Enum):
     BEEP = "BEEP"
     SHOW = "SHOW"
     STATE = "STATE"
+    SET_BANK = "BANK"  # optional: a box that takes it says so when asked (HELLO 1 bank=1)
     # events (box to host)
     ACK = "ACK"
     REFUSE = "NAK"
@@ -101,6 +102,7 @@ ARITY: dict[Verb, Arity] = {
     Verb.BEEP: Arity(Direction.COMMAND, 1, 1),
     Verb.SHOW: Arity(Direction.COMMAND, 0, 1),
     Verb.STATE: Arity(Direction.COMMAND, 0, 0),
+    Verb.SET_BANK: Arity(Direction.COMMAND, 2, 2),  # seat (DUEL 1..2, SESSION 0), ms left
     Verb.ACK: Arity(Direction.EVENT, 1, 12),
     Verb.REFUSE: Arity(Direction.EVENT, 2, 2),
     # BTN: button, running seat, ms left, then key=value words (boot=, press=) that a reader

@@ -13,6 +13,10 @@ DETECT_STRIDE = 16  # the detector input is padded to a multiple of this
 # The occluder net sees the frame small: a hand is large, and settling runs on every frame.
 OCCLUDER_LONG_SIDE = 192
 OCCLUDER_STRIDE = 8  # its input is padded to a multiple of this; its output is 1/4 of its input
+# The largest image read: 8K UHD (7680 x 4320, 33.2 megapixels). A larger one is refused from its
+# header, before it is decoded (a 20000 x 20000 photo took 2.4 GB; a PNG header may claim 65535 x 65535).
+MAX_IMAGE_PIXELS = 7680 * 4320
+MAX_IMAGE_SIDE = 16384  # pixels, either side (a 40000 x 800 strip is not a table photo either)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.image import IMAGE_SIGNATURES, truncated_image
+from vision.errors import ImageReadError
+from vision.image import IMAGE_SIGNATURES, check_size, truncated_image
 
 from .errors import CameraError
 
@@ -82,6 +83,9 @@ class FolderSource:
         self._scan()
         if not self.pending:
             raise CameraError(f"camera folder {str(folder)!r} holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        first = self.pending[0]
+        if not _being_written(first):
+            _decode(first)  # a folder of files that are not images is refused now, not at the first look
 
     def _scan(self) -> None:
         try:
@@ -113,13 +117,11 @@ class FolderSource:
             since = self.late_since[1] if self.late_since and self.late_since[0] == path else now
             overdue = now - since > self.write_grace
             late = not overdue and _being_written(path)
-            frame = None if late else cv2.imread(str(path), cv2.IMREAD_COLOR)
+            frame = None if late else _decode(path)
             if frame is not None:
                 self.pending.pop(0)
                 self.taken, self.last, self.late_since = path.name, frame, None
                 break
-            if not late:
-                raise CameraError(f"camera folder image {str(path)!r} is not a readable image")
             self.late_since = (path, since)
             if self.last is not None:
                 break  # the last image stands in while this one is being written
@@ -130,6 +132,22 @@ class FolderSource:
 
     def close(self) -> None:
         pass
+
+
+def _decode(path: Path) -> np.ndarray:
+    """An image of the folder, refused (CameraError) when it is not one or is larger than vision reads:
+    its size is checked from its header before it is decoded."""
+    try:
+        data = path.read_bytes()
+        check_size(data, str(path))
+    except OSError as error:
+        raise CameraError(f"camera folder image {str(path)!r} cannot be read: {error.strerror or error}") from None
+    except ImageReadError as error:
+        raise CameraError(f"camera folder image {error}") from None
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if frame is None:
+        raise CameraError(f"camera folder image {str(path)!r} is not a readable image")
+    return frame
 
 
 def _being_written(path: Path) -> bool:
@@ -150,7 +168,7 @@ def open_camera(spec: str) -> FrameSource:
     text = str(spec).strip()
     if not text:
         raise CameraError("camera source is empty: give a device index, URL, video file or folder")
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return CaptureSource(int(text), text)
     if "://" in text:
         return CaptureSource(text, text)

@@ -102,3 +102,39 @@ class ConsoleDisplay:
             self._print(f"    {name:<10} {points:+d}")
         if head:
             self._print(f"    record head {head}")
+
+
+class PacedDisplay:
+    """A display that holds the table `pace` seconds after a verdict, a restore plan or the score,
+    so people watching a recorded game (`tileref demo --web --pace S`) can read them."""
+
+    def __init__(self, inner: Display, pace: float) -> None:
+        self.inner = inner
+        self.pace = max(0.0, pace)
+
+    def _hold(self) -> None:
+        if self.pace:
+            import time
+
+            time.sleep(self.pace)
+
+    def say(self, text: str) -> None:
+        self.inner.say(text)
+
+    def verdict(self, event: TurnJudged, head: str = "") -> None:
+        self.inner.verdict(event, head)
+        self._hold()
+
+    def restore(self, event: TurnJudged, photo: bytes | None, suffix: str) -> None:
+        self.inner.restore(event, photo, suffix)
+        self._hold()
+
+    def unrestorable(self, event: TableUnrestorable) -> None:
+        self.inner.unrestorable(event)
+        self._hold()
+
+    def scores(self, event: GameScored, head: str = "") -> None:
+        self.inner.scores(event, head)
+
+    def waiting(self, status: WaitStatus) -> None:
+        self.inner.waiting(status)

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from controller.game.reading import ReadTile, TableReading
@@ -59,6 +60,7 @@ class VisionReader:
             import vision
             from vision.profile import load_profile
             self._read = vision.read_image
+            self._vision_error = vision.VisionError
         except (ImportError, AttributeError) as error:
             raise ReaderError(f"the photo reader (vision.read_image) is not available: {error}") from None
         try:
@@ -75,7 +77,9 @@ class VisionReader:
         started = time.perf_counter()
         try:
             result = self._read(frame, profile=self.profile)
-        except Exception as error:  # the reader's own errors vary; the game needs one kind
+        except (self._vision_error, cv2.error) as error:
+            # the vision layer's own errors and OpenCV's on a frame it cannot take are the frame's
+            # fault; anything else is a bug and goes up as it is (tileref exits 1 naming the log)
             raise ReaderError(f"reading the table photo failed: {error}") from error
         self.last_ms = (time.perf_counter() - started) * 1000
         return dataclasses.replace(convert(result, frame.shape[1], frame.shape[0]), profile=self.profile_id)

@@ -91,10 +91,15 @@ class GameScript:
             raise ScriptError(f"game script {str(path)!r} does not exist") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise ScriptError(f"game script {str(path)!r} is not readable JSON: {error}") from None
+        except RecursionError:
+            raise ScriptError(f"game script {str(path)!r}: JSON nested too deeply") from None
         return GameScript.from_dict(data, str(path))
 
     @staticmethod
     def from_dict(data: dict, where: str = "game script") -> "GameScript":
+        if not isinstance(data, dict):
+            raise ScriptError(f"{where}: expected a JSON object with variant, players and turns, "
+                              f"got {type(data).__name__}")
         try:
             layout = SceneLayout(**data.get("layout", {}))
             turns = []
@@ -119,10 +124,14 @@ class GameScript:
                 think_seconds=float(data.get("think_seconds", 0.25)), starter=data.get("starter"),
                 redeal_asks=tuple(RedealAsk(ask["player"], tuple(ask["shown"])) for ask in data.get("redeal_asks", ())),
             )
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             if isinstance(error, ScriptError):
                 raise
             raise ScriptError(f"{where}: malformed: {error!r}") from None
+        for name, value, low, high in (("clock_rate", script.clock_rate, 0.01, 1000.0),
+                                       ("think_seconds", script.think_seconds, 0.0, 60.0)):
+            if not low <= value <= high:  # NaN fails both
+                raise ScriptError(f"{where}: {name} {value!r} is outside {low:g}..{high:g}")
         script.check(where)
         return script
 
@@ -324,6 +333,15 @@ class RecordedTimer:
 
     def stop(self) -> None:
         self.timer.stop()
+
+    def pause(self) -> None:
+        self.timer.pause()
+
+    def resume(self) -> None:
+        self.timer.resume()
+
+    def extend(self, seconds: int) -> None:
+        self.timer.extend(seconds)
 
     def show(self, text: str) -> None:
         self.timer.show(text)

@@ -17,30 +17,35 @@ import cv2
 import numpy as np
 
 from controller.game import judging
+from controller.game.errors import GameError
 from controller.game.events import (
-    CountAlert, DealAccepted, Dealt, Event, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn,
-    TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
+    ClockAdjusted, ClockAdjustment, CountAlert, DealAccepted, Dealt, Event, Override, RackRevealed, RefereeCorrection,
+    RestoreChecked, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.fusion import FusionSettings, fuse
 from controller.game.machine import TILES_IN_GAME, GameModel, State, TableState, apply, fold
 from controller.game.reading import TableReading
 from controller.game.rebuild import RebuildSettings, Rebuilt, match_by_position, rebuild, tile_width
 from controller.records import Photo, Reading, Records, head_digest, reading_sha, sha256_bytes
+from controller.rules.errors import RulesError
 from controller.rules.variants import RedealWhen, StartBy
 
 from .camera import FrameSource
+from .desk import DeskAction, DeskAnswer, DeskError, RefereeDesk, RefereeRequest
 from .display import Display
 from .errors import AdapterError
 from .reader import TableReader
 from .referee import Referee
 from .settle import SettleSettings, Settled, frame_difference, read_frame, wait_until_settled
-from .timer import SignalKind, TimerSignal, TurnTimer
+from .timer import Incident, SignalKind, TimerSignal, TurnTimer
 
 Observer = Callable[[GameModel, "Event | None"], None]
 ARBITER = "A"
 WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
 NOTICE_WINDOW = 0.05  # seconds the still table waits for the arbiter's button before the next turn starts
 LOOK_RESTARTS = 2  # times a look starts over because the table was touched between its frames
+# incidents said at the table as well as recorded: the box stopped answering, or answers again
+LINK_INCIDENTS = (Incident.DISCONNECTED, Incident.RECONNECTED)
 
 
 @dataclass
@@ -50,6 +55,7 @@ class TableDevices:
     reader: TableReader
     display: Display
     referee: Referee
+    desk: RefereeDesk | None = None  # the referee page's requests (`play --web`), carried out by the runner
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,7 @@ class TableRunner:
         self.pressed_at: float | None = None
         self.last_restore_differences: tuple[str, ...] | None = None
         self.timings: list[dict] = []
+        self.doubts_announced: int | None = None  # the turn whose doubts were said to wait for the referee page
 
     # ------------------------------------------------------------- recording
 
@@ -131,6 +138,9 @@ class TableRunner:
             self.show_restore(verdict)
         steps = 0
         while self.model.state not in (State.FINISHED, State.DISQUALIFIED):
+            self.attend_desk()
+            if self.model.state in (State.FINISHED, State.DISQUALIFIED):
+                break
             STEPS[self.model.state](self)
             steps += 1
             if max_steps is not None and steps >= max_steps:
@@ -142,6 +152,12 @@ class TableRunner:
     def record_incident(self, signal: TimerSignal) -> None:
         # a timer that names no kind (an older adapter) is recorded as the box's own incident
         self.record(TimerIncident(incident=signal.incident.value if signal.incident else "box", detail=signal.detail))
+        if signal.incident in LINK_INCIDENTS:  # the table is told why it waits, and on which port
+            timer = self.devices.timer  # a wrapper (the demo's RecordedTimer) names its timer's port
+            port = getattr(timer, "port", None) or getattr(getattr(timer, "timer", None), "port", "its port")
+            self.devices.display.say(f"timer box on {port}: {signal.incident.value}: {signal.detail}"
+                                     + ("; waiting for it to answer again" if signal.incident is Incident.DISCONNECTED
+                                        else ""))
 
     def wait_press(self, prompt: str, buttons: tuple[str, ...] | None = None) -> TimerSignal:
         self.devices.display.say(prompt)
@@ -152,6 +168,7 @@ class TableRunner:
                 return signal
             if signal is not None and signal.kind == SignalKind.INCIDENT:
                 self.record_incident(signal)
+            self.attend_desk()
             if deadline is not None and time.monotonic() > deadline:
                 raise AdapterError(f"nobody pressed a button within {self.settings.prompt_timeout} s: {prompt}")
 
@@ -380,6 +397,13 @@ class TableRunner:
     def step_referee_check(self) -> None:
         model = self.model
         assert model.pending is not None
+        if self.devices.desk is not None and getattr(self.devices.referee, "on_page", False):
+            if self.doubts_announced != model.turn:  # the referee answers on the page: `correct` the table
+                self.doubts_announced = model.turn
+                self.devices.display.say(f"referee: {len(model.pending_doubts)} doubtful tile(s) of turn {model.turn} "
+                                         "wait for a correction on the referee page")
+            self.attend_desk(WAIT_SLICE)
+            return
         changes, note = self.devices.referee.settle_table(model, model.pending, model.pending_doubts)
         self.record(RefereeCorrection(target="table", changes=tuple(changes), rack=None, note=note))
 
@@ -409,6 +433,8 @@ class TableRunner:
         restoring a failed turn's table (the rule set settles it), or accepts the table as it lies."""
         model = self.model
         settled = self.settle_after_change()
+        if settled is _LEFT_STATE:
+            return  # the referee page ended the restore (accepted, overridden)
         if settled is None:
             frame = self.reference if self.reference is not None else read_frame(self.devices.camera,
                                                                                   self.settings.settle)
@@ -417,9 +443,7 @@ class TableRunner:
             if judgement is not None and judgement.penalty and judgement.settlement is None:
                 self.give_up_restore(seen, rebuilt)
                 return
-            self.record(RestoreChecked(photo=seen.photo.sha256, reading=seen.raw.sha256, matches=True,
-                                       differences=("accepted by the arbiter",), tiles=rebuilt.table.tiles,
-                                       sets=rebuilt.table.sets, by_referee=True), photos=seen.photos, readings=seen.raws)
+            self.accept_restore(seen, rebuilt)
             return
         seen, rebuilt = self.look(settled.frame, model.table)
         matches, differences = judging.restore_check(model, rebuilt.table)
@@ -435,14 +459,27 @@ class TableRunner:
         else:
             self.devices.display.say("    not restored yet: " + "; ".join(differences))
 
+    def accept_restore(self, seen: Look, rebuilt: Rebuilt, referee: str | None = None, note: str | None = None) -> None:
+        """The arbiter accepts the table as it lies: compared with what it had to show, and recorded so
+        (`differences` empty: it matches; else how it does not)."""
+        matches, differences = judging.restore_check(self.model, rebuilt.table)
+        self.record(RestoreChecked(photo=seen.photo.sha256, reading=seen.raw.sha256, matches=True,
+                                   differences=() if matches else tuple(differences), tiles=rebuilt.table.tiles,
+                                   sets=rebuilt.table.sets, by_referee=True, referee=referee, note=note),
+                    photos=seen.photos, readings=seen.raws)
+        self.last_restore_differences = None
+        self.devices.display.say("    table accepted by the arbiter" + (
+            "; it matches the start of the turn" if matches else " although it does not match: " + "; ".join(differences)))
+
     def give_up_restore(self, seen: Look, rebuilt: Rebuilt) -> None:
         event = judging.unrestorable(self.model, rebuilt.table, seen.photo.sha256, seen.raw.sha256)
         self.record(event, photos=seen.photos, readings=seen.raws)
         self.last_restore_differences = None
         self.devices.display.unrestorable(event)
 
-    def settle_after_change(self) -> Settled | None:
-        """After a refused restore, wait for the table to change before reading it again."""
+    def settle_after_change(self):
+        """After a refused restore, wait for the table to change before reading it again. None: the
+        arbiter's button; _LEFT_STATE: the referee page ended the restore meanwhile."""
         if self.last_restore_differences is None:
             return self.settle()
         reference = self.reference
@@ -450,9 +487,117 @@ class TableRunner:
             signal = self.devices.timer.wait(0.01)
             if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == ARBITER:
                 return None
+            if self.attend_desk() and self.model.state is not State.RESTORING:
+                return _LEFT_STATE
             frame = read_frame(self.devices.camera, self.settings.settle)
             if reference is None or frame_difference(frame, reference) > self.settings.settle.still_level:
                 return self.settle()
+
+    # ----------------------------------------------------------- referee desk
+
+    def attend_desk(self, timeout: float = 0.0) -> bool:
+        """Carry out what the referee page asked (here, in the runner's thread: the one write path).
+        Each request is answered with what was recorded, or with why it was refused (nothing recorded)."""
+        desk = self.devices.desk
+        if desk is None:
+            if timeout > 0:
+                time.sleep(timeout)
+            return False
+        item = desk.take(timeout)
+        handled = False
+        while item is not None:
+            request, future = item
+            if not future.set_running_or_notify_cancel():  # the page gave up waiting: not carried out
+                item = desk.take()
+                continue
+            try:
+                answer = self.carry_out(request)
+            except (GameError, RulesError, AdapterError) as error:
+                future.set_exception(error)
+            else:
+                future.set_result(answer)
+            handled = True
+            item = desk.take()
+        return handled
+
+    def carry_out(self, request: RefereeRequest) -> DeskAnswer:
+        model = self.model
+        first = model.events
+        if request.action is DeskAction.CORRECT:
+            said = self._desk_correct(request)
+        elif request.action is DeskAction.ACCEPT_RESTORE:
+            if model.state is not State.RESTORING:
+                raise DeskError(f"no restore is under way (the game is {model.state.value})")
+            seen, rebuilt = self.look(self.settle().frame, self.model.table)
+            self.accept_restore(seen, rebuilt, request.referee, request.reason)
+            said = f"restore accepted by referee {request.referee}"
+        elif request.action is DeskAction.OVERRIDE:
+            judgement = model.judgement
+            if model.state is not State.RESTORING or judgement is None:
+                raise DeskError(f"no verdict waits for its restore (the game is {model.state.value}): "
+                                "only a penalty being restored can be overridden")
+            self.record(VerdictOverridden(turn=model.turn, player=model.players[judgement.player_index],
+                                          outcome=request.outcome or Override.LEGAL.value, referee=request.referee,
+                                          reason=request.reason))
+            self.last_restore_differences = None
+            said = f"turn {model.turn}: verdict overridden by referee {request.referee}: the turn stands"
+        else:
+            said = self._desk_clock(request)
+        self.devices.display.say(f"    {said} ({request.reason})")
+        events = self.records.recorded(self.game_id)[first:]
+        return DeskAnswer(tuple({"seq": r.seq, "kind": r.event.kind.value, "payload": r.event.payload()}
+                                for r in events), said)
+
+    def _desk_correct(self, request: RefereeRequest) -> str:
+        target = request.target or "table"
+        if target == "table":
+            if not request.changes:
+                raise DeskError("a table correction names tiles: 'index code' pairs")
+            event = RefereeCorrection(target="table", changes=tuple(request.changes), rack=None, note=request.reason,
+                                      referee=request.referee)
+        else:
+            if request.rack is None:
+                raise DeskError("a rack correction gives the rack's codes")
+            event = RefereeCorrection(target=target, changes=(), rack=tuple(request.rack), note=request.reason,
+                                      referee=request.referee)
+        before = self.model.state
+        after = self.record(event)
+        what = "the table read" if target == "table" else f"{target.removeprefix('rack:')}'s rack"
+        said = f"referee {request.referee} corrected {what}"
+        if before is State.TURN_READY and after.state is State.TURN_JUDGING:
+            said += f"; turn {after.turn} is judged again"
+        elif after.state is State.SCORING:
+            said += "; the game is scored again"
+        return said
+
+    def _desk_clock(self, request: RefereeRequest) -> str:
+        model = self.model
+        if model.state is not State.TURN_RUNNING or not self.clock_running:
+            raise DeskError(f"no countdown runs (the game is {model.state.value})")
+        if request.action is DeskAction.PAUSE:
+            action = ClockAdjustment.RESUME if request.resume else ClockAdjustment.PAUSE
+        else:
+            action = ClockAdjustment.EXTEND
+        timer = self.devices.timer
+        if not callable(getattr(timer, action.value, None)):
+            raise DeskError(f"this timer cannot {action.value}")
+        self.record(ClockAdjusted(turn=model.turn, action=action.value,
+                                  seconds=request.seconds if action is ClockAdjustment.EXTEND else 0,
+                                  referee=request.referee, reason=request.reason))
+        if action is ClockAdjustment.EXTEND:
+            timer.extend(request.seconds)
+            return f"turn {model.turn}: {request.seconds} s more, given by referee {request.referee}"
+        getattr(timer, action.value)()
+        return f"turn {model.turn}: clock {'paused' if action is ClockAdjustment.PAUSE else 'resumed'} by referee " \
+               f"{request.referee}"
+
+    def attend_after_game(self, stop) -> None:
+        """After the game, while the pages stay up: the referee page may still correct a rack (the game
+        is then scored again). Until `stop` (a threading.Event) is set."""
+        while not stop.is_set():
+            self.attend_desk(WAIT_SLICE)
+            if self.model.state is State.SCORING:
+                self.step_scoring()
 
     def step_revealing(self) -> None:
         model = self.model
@@ -474,6 +619,8 @@ class TableRunner:
         self.record(event)
         self.devices.display.scores(event, self.head())
 
+
+_LEFT_STATE = object()  # settle_after_change: the referee page ended the restore while it waited
 
 STEPS: dict[State, Callable[[TableRunner], None]] = {
     State.SEATING: TableRunner.step_seating,

@@ -18,7 +18,7 @@ import enum
 import math
 import time
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Callable, Protocol
 
 from firmware_bridge import events as box_events
 from firmware_bridge.driver import TimerDriver
@@ -31,6 +31,9 @@ EMULATOR = "emulator"
 # A restore that starts the box later than planned by more than this (box ms) is planned again:
 # the player must not gain time because the game loop was busy when the START was due.
 RESTORE_SLACK_MS = 150
+# How long (host seconds) a wait on the box goes on while no box answers on the port (unplugged,
+# powered off, a stopped emulator) before it gives up with a TimerError naming the port.
+LINK_GIVE_UP_S = 60.0
 # A restore the box could not take (refused, or the session was not back yet) is tried again
 # this often (host seconds) for as long as the link is up; a lost link retries on Reconnected.
 RESTORE_RETRY_S = 0.5
@@ -63,6 +66,19 @@ class TimerSignal:
     seconds_left: int | None = None
     detail: str = ""
     incident: Incident | None = None  # set for kind INCIDENT
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """What the box's countdown shows, mirrored to a display (`SerialTimer.mirror`): from the box's
+    own signals (its start acknowledgement, ticks, low-time warning, expiry, presses), never made up."""
+
+    seat: int | None  # the running (or last) seat, 1-based
+    seconds_left: int | None
+    running: bool
+    low: bool = False  # the box's low-time warning (LowTime) for this countdown
+    expired: bool = False
+    paused: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,10 +147,14 @@ class SerialTimer:
         emulator: EmulatorProcess | None = None,
         clock_rate: float = 1.0,
         driver_options: dict | None = None,
+        link_give_up: float = LINK_GIVE_UP_S,
     ) -> None:
         if not clock_rate > 0:
             raise TimerError(f"timer clock rate must be > 0, got {clock_rate!r}")
         self.port = port
+        self.link_give_up = link_give_up
+        self._down_since: float | None = None  # monotonic time the link was found down (None: up)
+        self._down_reason = ""
         self.emulator = emulator
         self.clock_rate = clock_rate
         self.driver = TimerDriver(port, **(driver_options or {}))
@@ -144,6 +164,8 @@ class SerialTimer:
         self._pending: PendingStart | None = None
         self._queued: collections.deque[TimerSignal] = collections.deque()
         self._text = ""
+        self.mirror: Callable[[ClockReading], None] | None = None  # e.g. the web display's countdown
+        self._low = False
         try:
             self.driver.open()
         except BridgeError as error:
@@ -166,6 +188,8 @@ class SerialTimer:
             pass  # a box never configured since power-on has no clock to stop
         self._command("configure", self.driver.configure, Mode.TURN, seconds)
         self._start_account(seat)
+        self._low = False
+        self._show_clock(ClockReading(seat, _seconds(self.account.ms_left), True))
 
     def _start_account(self, seat: int) -> None:
         sent = time.monotonic()
@@ -173,6 +197,37 @@ class SerialTimer:
         # The box started counting between our write and its answer: the middle is within a
         # millisecond or two of the truth, far inside what a player could notice.
         self.account = TurnAccount(seat, float(state.ms_left), (sent + time.monotonic()) / 2, True, self.clock_rate)
+
+    def _show_clock(self, reading: ClockReading) -> None:
+        if self.mirror is not None:
+            self.mirror(reading)
+
+    def pause(self) -> None:
+        """The referee pauses the running countdown (the box holds it; our account stops with it)."""
+        account = self.account
+        if account is None or not account.running:
+            raise TimerError(f"timer {self.port!r}: no countdown runs to pause")
+        state = self._command("pause", self.driver.pause)
+        self.account = account.stopped_at(time.monotonic(), float(state.ms_left))
+        self._pending = None
+        self._show_clock(ClockReading(account.seat, _seconds(state.ms_left), False, self._low, paused=True))
+
+    def resume(self) -> None:
+        account = self.account
+        if account is None or account.running:
+            raise TimerError(f"timer {self.port!r}: no paused countdown to resume")
+        sent = time.monotonic()
+        state = self._command("resume", self.driver.resume)
+        self.account = TurnAccount(account.seat, float(state.ms_left), (sent + time.monotonic()) / 2, True,
+                                   self.clock_rate)
+        self._show_clock(ClockReading(account.seat, _seconds(state.ms_left), True, self._low))
+
+    def extend(self, seconds: int) -> None:
+        """The referee gives the running seat `seconds` more: the box counts on from its time left plus them."""
+        account = self.account
+        if account is None or not account.running:
+            raise TimerError(f"timer {self.port!r}: no running countdown to extend")
+        self.start_turn(account.seat, _seconds(account.left_at(time.monotonic())) + seconds)
 
     def arm(self, seat: int, seconds: int) -> None:
         self.seat, self.seconds = None, seconds  # nothing runs: a reset has no clock to restart
@@ -182,6 +237,8 @@ class SerialTimer:
         except BridgeError:
             pass  # a box never configured since power-on has no clock to stop
         self._command("configure", self.driver.configure, Mode.TURN, seconds)
+        self._low = False
+        self._show_clock(ClockReading(seat, seconds, False))
 
     def _forget(self) -> None:
         """Forget ticks and presses from before this countdown (a press belongs to its turn)."""
@@ -191,8 +248,10 @@ class SerialTimer:
             pass
 
     def stop(self) -> None:
+        account = self.account
         self.account, self._pending = None, None
         self._command("stop", self.driver.stop)
+        self._show_clock(ClockReading(account.seat if account else None, None, False))
 
     def show(self, text: str) -> None:
         self._text = text[:16]
@@ -206,12 +265,14 @@ class SerialTimer:
         return None if self.account is None else self.account.left_at(time.monotonic()) / 1000
 
     def wait(self, timeout: float) -> TimerSignal | None:
-        """The next signal that matters to the game, or None when `timeout` passes."""
+        """The next signal that matters to the game, or None when `timeout` passes. A TimerError naming
+        the port when no box has answered on it for `link_give_up` seconds."""
         deadline = time.monotonic() + timeout
         while True:
             if self._queued:
                 return self._queued.popleft()
             now = time.monotonic()
+            self._check_link(now)
             if self._pending is not None and now >= self._pending.at:
                 self._queued.extend(self._start_pending())
                 continue
@@ -224,6 +285,17 @@ class SerialTimer:
             if event is not None:
                 self._queued.extend(self._signals(event))
 
+    def _check_link(self, now: float) -> None:
+        if self.driver.connected:
+            self._down_since = None
+            return
+        if self._down_since is None:
+            self._down_since = now
+        elif now - self._down_since > self.link_give_up:
+            raise TimerError(f"timer {self.port!r}: no box has answered for {now - self._down_since:.0f} s "
+                             f"({self._down_reason or 'link down'}); check the cable, the power and the port, "
+                             f"then continue with --resume")
+
     # -- box events to game signals ----------------------------------------------------
     def _incident(self, incident: Incident, detail: str, **fields) -> TimerSignal:
         # The kind travels apart (recorded as TimerIncident.incident): the detail does not repeat it.
@@ -232,14 +304,23 @@ class SerialTimer:
     def _signals(self, event) -> list[TimerSignal]:
         if isinstance(event, box_events.ButtonPressed):
             return [self._pressed(event)]
+        if isinstance(event, box_events.Tick):
+            self._show_clock(ClockReading(event.seat, event.seconds_left, True, self._low))
+            return []
+        if isinstance(event, box_events.LowTime):
+            self._low = True
+            self._show_clock(ClockReading(event.seat, event.seconds_left, True, True))
+            return []
         if isinstance(event, box_events.Expired):
             if self.account is not None and self.account.seat == event.seat:
                 self.account = self.account.stopped_at(time.monotonic(), 0.0)
+            self._show_clock(ClockReading(event.seat, 0, False, self._low, expired=True))
             return [TimerSignal(SignalKind.EXPIRED, None, event.seat, 0)]
         if isinstance(event, box_events.DeviceReset):
             return self._restore(Incident.DEVICE_RESET, f"the box rebooted ({event.reason}, boot {event.boot_id}); "
                                  "its clock was lost")
         if isinstance(event, box_events.Disconnected):
+            self._down_reason = event.reason
             return [self._incident(Incident.DISCONNECTED, event.reason)]
         if isinstance(event, box_events.Reconnected):
             if event.rebooted:
@@ -265,6 +346,7 @@ class SerialTimer:
                 ms_left = round(account.left_at(event.received_at))
                 self._pending = None
             self.account = account.stopped_at(event.received_at, ms_left)
+            self._show_clock(ClockReading(event.seat, _seconds(ms_left), False, self._low))
         return TimerSignal(SignalKind.PRESSED, event.button, event.seat, _seconds(ms_left))
 
     def _reconcile(self, state: TimerState, incident: Incident | None, cause: str) -> list[TimerSignal]:

@@ -37,6 +37,7 @@ class ClockFact(str, enum.Enum):
     SESSION_ENDED = "session-ended"
     RESULT = "result"
     BOX = "box"  # the box or its link (reset, disconnect): recorded, never a press or a flag
+    RESTORED = "restored"  # a rebooted box was given back each clock's time and the side to move
 
 
 class Phase(str, enum.Enum):
@@ -52,6 +53,7 @@ class BoxAction(str, enum.Enum):
     START = "start"
     PAUSE = "pause"
     RESUME = "resume"
+    BANK = "bank"  # one clock's time left (a restore after a reboot; boxes that announce BANK)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class BoxCommand:
     seat: int = 0
     mode: str = ""
     seconds: int = 0
+    ms: int = 0  # BANK: the time left to set
 
 
 @dataclass(frozen=True)

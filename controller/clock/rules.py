@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from dataclasses import dataclass
 
 from .errors import ClockInputError
@@ -84,8 +85,10 @@ def override(rules: ClockRules, *, minutes: float | None = None, seconds: int | 
     if len(given) > 1:
         raise ClockInputError(f"{' and '.join(given)}: give one time setting, not both")
     if minutes is not None:
-        if not minutes > 0 or minutes * MINUTE != int(minutes * MINUTE):
+        if not 0 < minutes < math.inf or minutes * MINUTE != int(minutes * MINUTE):
             raise ClockInputError(f"--minutes {minutes:g}: expected a positive number of whole seconds")
+        if minutes * MINUTE > 86400:
+            raise ClockInputError(f"--minutes {minutes:g}: expected at most 1440 (the box counts 86400 s at most)")
         changes["seconds"] = int(minutes * MINUTE)
     if seconds is not None:
         if not 1 <= seconds <= 86400:

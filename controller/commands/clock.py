@@ -10,9 +10,10 @@ from __future__ import annotations
 import queue
 import sys
 import threading
+import time
 
 from controller.clock import (
-    BoxAction, ClockError, ClockFact, ClockGame, ClockInputError, Entered, Fact, FlagFell, Phase, Pressed, Scoring,
+    BoxAccount, BoxAction, ClockError, ClockRunning, ClockFact, ClockGame, ClockInputError, Entered, Fact, FlagFell, Phase, Pressed, Scoring,
     default_rules, locate, override, start, step,
 )
 from controller.game.events import ClockRecorded, GameCreated
@@ -20,8 +21,14 @@ from controller.records import Records
 from controller.records.errors import RecordsError
 from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
 
+from .argtypes import COUNT
+
 ERRORS: tuple[type[BaseException], ...] = (ClockError, TournamentError, RecordsError)
 POLL_S = 0.02
+# How long a restore waits for the box's session to come back after a reboot (the driver re-runs the
+# handshake on its own), and how often a restore that did not take is tried again while the link is up.
+RESTORE_WAIT_S = 3.0
+RESTORE_RETRY_S = 0.5
 
 
 def _fail_timer(port: str, error: Exception) -> ClockError:
@@ -69,6 +76,12 @@ class ClockRun:
         self.driver, self.records, self.game_no, self.state, self.out = driver, records, game_no, state, out
         self.last_box = None
         self.result = None
+        self.board = None  # `--web`: the clock on the table display (controller.web.live.ClockBoard)
+        # The box's clocks as the box last said (acks, presses, ticks): what a rebooted box is given back.
+        self.account = BoxAccount.for_rules(state.rules)
+        self.restore_due: str | None = None  # the cause of a restore that has not taken yet
+        self._restore_tried = 0.0
+        self._restore_failure_said = False
 
     def apply(self, result_step) -> None:
         self.state = result_step.state
@@ -78,28 +91,44 @@ class ClockRun:
         for fact in result_step.facts:
             self.record(fact)
 
-    def _command(self, command):
+    def _send(self, command):
+        """One command to the box (raises the driver's BridgeError); the account takes the box's answer."""
         from firmware_bridge.protocol import BridgeError, Mode
 
+        if command.action is BoxAction.CONFIGURE:
+            try:
+                self.driver.stop()  # a clock left running from before refuses a new setting
+            except BridgeError:
+                pass
+            state = self.driver.configure(Mode(command.mode), command.seconds)
+        elif command.action is BoxAction.BANK:
+            state = self.driver.set_bank(command.seat, command.ms)
+        elif command.action is BoxAction.START:
+            state = self.driver.start(command.seat)
+        elif command.action is BoxAction.PAUSE:
+            state = self.driver.pause()
+        else:
+            state = self.driver.resume()
+        if self.account is not None:
+            self.account = self.account.seen(state)
+        return state
+
+    def _command(self, command):
+        from firmware_bridge.protocol import BridgeError
+
         try:
-            if command.action is BoxAction.CONFIGURE:
-                try:
-                    self.driver.stop()  # a clock left running from before refuses a new setting
-                except BridgeError:
-                    pass
-                return self.driver.configure(Mode(command.mode), command.seconds)
-            if command.action is BoxAction.START:
-                return self.driver.start(command.seat)
-            if command.action is BoxAction.PAUSE:
-                return self.driver.pause()
-            return self.driver.resume()
+            return self._send(command)
         except BridgeError as error:
             # a box that refused (or lost) the command: recorded, the game goes on by the director's word
             self.record(Fact(ClockFact.BOX, None, (), f"the box did not take {command.action.value}: {error}"))
             return None
 
     def _times(self, fact: Fact) -> tuple[tuple[str, int], ...]:
-        if fact.ms_left or self.last_box is None:
+        if fact.ms_left:
+            return fact.ms_left
+        if self.account is not None and self.account.clock is not ClockRunning.NOT_STARTED:
+            return self.account.times(self.state.seats)
+        if self.last_box is None:
             return fact.ms_left
         box = self.last_box
         if box.banks:
@@ -111,6 +140,8 @@ class ClockRun:
         done = self.state.phase is Phase.FINISHED and fact.what is ClockFact.RESULT
         self.records.append(self.game_no, ClockRecorded(fact.what.value, fact.player, ms_left, fact.detail),
                             state="finished" if done else "clock")
+        if self.board is not None:
+            self.board.fact(fact.what.value, fact.player, ms_left, fact.detail, self.state.phase.value)
         times = "; ".join(f"{name} {ms / 1000:.1f} s" for name, ms in ms_left)
         print(f"{fact.what.value}: {fact.detail}" + (f" [{times}]" if times else ""), file=self.out, flush=True)
 
@@ -124,16 +155,86 @@ class ClockRun:
     def box_event(self, event) -> None:
         from firmware_bridge import events as box
 
-        if isinstance(event, box.ButtonPressed):
+        account = self.account
+        if isinstance(event, box.Tick):
+            if account is not None:
+                self.account = account.ticked(event.seat, event.seconds_left)
+            if self.board is not None:
+                self.board.tick(event.seat, event.seconds_left)
+        elif isinstance(event, box.ButtonPressed):
+            if account is not None:
+                self.account = account.pressed(event.button, event.running_seat, event.ms_left)
             self.feed(Pressed(event.button, event.running_seat, event.ms_left))
         elif isinstance(event, box.Expired):
+            if account is not None:
+                self.account = account.expired(event.seat)
             self.feed(FlagFell(event.seat))
         elif isinstance(event, (box.DeviceReset, box.Disconnected, box.Reconnected, box.EventsLost,
                                 box.StateChecked, box.LinkNoise)):
-            self.record(Fact(ClockFact.BOX, None, (), f"{type(event).__name__}: {event}"))
             state = getattr(event, "state", None)
+            if state is not None and account is not None:
+                # the same boot: the box kept its clock and says where it stands (a rebooted box's
+                # unconfigured state is not this game's and leaves the account as it was)
+                self.account = account.seen(state)
+            # recorded with the account's times: a rebooted box's are what it had when it went
+            self.record(Fact(ClockFact.BOX, None, (), f"{type(event).__name__}: {event}"))
+            if isinstance(event, box.DeviceReset) or (isinstance(event, box.Reconnected) and event.rebooted):
+                self._restore_failure_said = False
+                self.restore(type(event).__name__)
+                return
             if state is not None and state.phase.value == "EXP" and self.state.phase is Phase.RUNNING:
                 self.feed(FlagFell(state.seat or 0))  # the expiry frame was lost; the box's state says it
+
+
+    def restore(self, cause: str) -> None:
+        """A rebooted box lost this game's clock: give it back each clock's time and the side to move
+        from the account (BANK), record that as a fact, go on. A box that cannot take BANK is said
+        and recorded; the director ends the game with a result line."""
+        from firmware_bridge.protocol import BridgeError
+
+        account = self.account
+        self.restore_due = None
+        if account is None or self.state.phase is Phase.FINISHED:
+            return
+        if not account.restorable:
+            if account.clock is ClockRunning.EXPIRED:
+                self.record(Fact(ClockFact.BOX, None, (), "the box's clock had run out already: nothing to give back"))
+            return
+        if not self.driver.wait_connected(RESTORE_WAIT_S):
+            self._restore_later(cause, "the box's session is not back yet")
+            return
+        if not self.driver.can_set_banks:
+            self.record(Fact(ClockFact.BOX, None, (), "the box cannot be given its clock back (its firmware does "
+                             "not take BANK): the times recorded here stand; the director ends the game with a "
+                             "result line"))
+            return
+        given = account.times(self.state.seats)
+        try:
+            for command in account.restore_commands():
+                self.last_box = self._send(command)
+        except BridgeError as error:
+            self._restore_later(cause, str(error))
+            return
+        self._restore_failure_said = False
+        times = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in given)
+        to_move = self.state.player_at(account.seat) if account.mode.value == "DUEL" else None
+        paused = "; the clock stays paused" if account.clock is ClockRunning.PAUSED else ""
+        self.record(Fact(ClockFact.RESTORED, to_move, given, f"after {cause}: the box counts on from {times}"
+                         + (f", {to_move} to move" if to_move else "") + paused
+                         + " (the time the box was away is charged to no one)"))
+
+    def _restore_later(self, cause: str, why: str) -> None:
+        self.restore_due, self._restore_tried = cause, time.monotonic()
+        if not self._restore_failure_said:  # said once; the retries stay quiet until one takes
+            self._restore_failure_said = True
+            self.record(Fact(ClockFact.BOX, None, (), f"the restore after {cause} did not take ({why}); "
+                             "trying again"))
+
+    def housekeeping(self) -> None:
+        """Called by the loop: a restore that did not take is tried again once the link is up."""
+        due = self.restore_due
+        if due is not None and self.driver.connected and time.monotonic() - self._restore_tried >= RESTORE_RETRY_S:
+            self.restore(due)
 
 
 def cmd_clock(args) -> int:
@@ -144,12 +245,17 @@ def cmd_clock(args) -> int:
     rules, seats, game_id = _resolve(args)
     first = start(rules, game_id, seats, args.first)  # refuses bad players before the box or the records
     key = table_key(args.key)
+    if args.web:
+        from controller.web.server import parse_address
+
+        parse_address(args.web)  # a malformed --web stops before the box opens
     driver = TimerDriver(args.timer)
     try:
         driver.open()
     except BridgeError as error:
         raise _fail_timer(args.timer, error) from None
     lines = _stdin_lines(sys.stdin)
+    web = None
     try:
         with Records(args.db, key=key) as records:
             created = GameCreated(variant=f"clock-{rules.game.value}", players=seats,
@@ -157,6 +263,14 @@ def cmd_clock(args) -> int:
                                   ruleset=(*rules.pairs(), ("event", args.event), ("game", game_id)))
             game_no = records.start_game(created, state="clock")
             run = ClockRun(driver, records, game_no, first.state)
+            if args.web:
+                from controller.web.live import ClockBoard
+                from controller.web.session import TableWeb
+
+                web = TableWeb(args.web, args.db, kind="clock")
+                run.board = ClockBoard(web.live, rules.game.value, game_id, rules.box_mode, seats,
+                                       first.state.first, rules.seconds)
+                web.start()
             print(f"clock game {game_no} in {args.db}", flush=True)
             run.apply(first)
             result = first.result
@@ -164,6 +278,7 @@ def cmd_clock(args) -> int:
                 event = driver.next_event(timeout=POLL_S)
                 if event is not None:
                     run.box_event(event)
+                run.housekeeping()
                 try:
                     line = lines.get_nowait()
                 except queue.Empty:
@@ -174,7 +289,17 @@ def cmd_clock(args) -> int:
                 if line.strip():
                     run.feed(Entered(line))
                 result = run.result
+            if web is not None:  # the result stays on the display until the director's input ends
+                print(f"web: the game is over; the display stays up at {web.url}/table until the input ends",
+                      flush=True)
+                try:
+                    while lines.get() is not None:
+                        pass
+                except KeyboardInterrupt:
+                    pass
     finally:
+        if web is not None:
+            web.stop()
         driver.close()
     if args.event is not None:
         with TournamentStore(args.db) as store:
@@ -191,9 +316,9 @@ def register(subparsers) -> None:
     parser.add_argument("--timer", required=True, metavar="PORT", help="the timer box's serial port")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"records and tournament SQLite file (default {DEFAULT_DB})")
     parser.add_argument("--event", help="the tournament event the game belongs to")
-    parser.add_argument("--stage", type=int, metavar="ROUND", help="the event's round (R in R1-T2-G1)")
-    parser.add_argument("--table", type=int, metavar="N", help="the table in that round")
-    parser.add_argument("--game-number", type=int, default=1, metavar="G", help="the game at that table (default 1)")
+    parser.add_argument("--stage", type=COUNT, metavar="ROUND", help="the event's round (R in R1-T2-G1)")
+    parser.add_argument("--table", type=COUNT, metavar="N", help="the table in that round")
+    parser.add_argument("--game-number", type=COUNT, default=1, metavar="G", help="the game at that table (default 1)")
     parser.add_argument("--players", help="without --event: A,B (mahjong: four, first dealer first)")
     parser.add_argument("--first", metavar="NAME", help="sente (shogi) or black (othello); default: the table's first seat")
     parser.add_argument("--minutes", type=float, help="override the time (per side or per game)")
@@ -202,4 +327,6 @@ def register(subparsers) -> None:
     parser.add_argument("--no-limit", action="store_true", help="mahjong: no session limit")
     parser.add_argument("--scoring", choices=[s.value for s in Scoring], help="mahjong without --event")
     parser.add_argument("--key", metavar="FILE", help="the table's private key (default: this user's key)")
+    parser.add_argument("--web", metavar="HOST:PORT", help="also show the clock on the table display in the "
+                        "browser (loopback by default; port 0 picks a free one); see docs/web.md")
     parser.set_defaults(handler=cmd_clock)

@@ -2,15 +2,22 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
+import tempfile
+import threading
 import time
+import unicodedata
 from pathlib import Path
 
 from controller.game.errors import GameError
 from controller.records.errors import RecordsError
 from controller.rules.errors import RulesError
 
+from .argtypes import COUNT, GAME_ID, TURN_SECONDS
 from .records import add_private_key_option, add_public_key_option, verified_game
+from .web import add_web_option, linger
 
 ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 
@@ -24,34 +31,46 @@ def register(subparsers) -> None:
     play.add_argument("--rules", metavar="FILE.toml", help="a club's own rule set (extends a variant); the game "
                       "records it whole and is judged by it, resumed or not")
     play.add_argument("--players", help="names in seat order, clockwise: A,B,C,D (not with --resume)")
-    play.add_argument("--db", required=True, help="SQLite records file (created if missing)")
+    play.add_argument("--db", required=True, help="records: an SQLite file (created if missing), sqlite:///PATH, "
+                      "or the club server postgresql://HOST/DB (docs/club.md)")
+    play.add_argument("--spool", metavar="FILE", help="with a postgresql:// --db: where events wait while the server "
+                      "is away (default tileref-spool.sqlite)")
+    play.add_argument("--event", help="the tournament event this game is drawn in (its players come from the draw)")
+    play.add_argument("--stage", type=COUNT, metavar="ROUND", help="with --event: the round (R in R1-T2-G1)")
+    play.add_argument("--table", type=COUNT, metavar="N", help="with --event: the table in that round")
+    play.add_argument("--game-number", type=COUNT, default=1, metavar="G", help="with --event: the game at that table")
+    play.add_argument("--table-name", metavar="NAME", help="the table's name on the club board")
     play.add_argument("--resume", action="store_true", help="continue the last unfinished game in --db")
-    play.add_argument("--game", type=int, help="with --resume: the game id to continue")
+    play.add_argument("--game", type=GAME_ID, help="with --resume: the game id to continue")
     play.add_argument("--starter", help="skip the start draw: this player starts")
-    play.add_argument("--turn-seconds", type=int, help="override the variant's seconds per turn")
+    play.add_argument("--turn-seconds", type=TURN_SECONDS,
+                      help="override the variant's seconds per turn (1..86400, what the box takes)")
     play.add_argument("--clock-rate", type=float, default=1.0, help="emulator only: box seconds per real second")
     play.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
+    add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
     add_private_key_option(play)
     play.set_defaults(handler=run_play)
 
     audit = subparsers.add_parser("audit", help="one turn as a self-contained HTML page")
     audit.add_argument("--db", required=True)
-    audit.add_argument("--game", type=int, help="game id (default: the last game)")
-    audit.add_argument("--turn", type=int, required=True)
+    audit.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
+    audit.add_argument("--turn", type=COUNT, required=True)
     audit.add_argument("--out", help="HTML file to write (default audit-game-G-turn-T.html)")
+    audit.add_argument("--json", action="store_true", help="print the turn as JSON (the web page's /api shape)")
     add_public_key_option(audit)
     audit.set_defaults(handler=run_audit)
 
     replay = subparsers.add_parser("replay", help="step through a recorded game turn by turn")
     replay.add_argument("--db", required=True)
-    replay.add_argument("--game", type=int, help="game id (default: the last game)")
+    replay.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
     replay.add_argument("--no-wait", action="store_true", help="print every turn without waiting for Enter")
+    replay.add_argument("--json", action="store_true", help="print the replay's steps as JSON (the web page's /api shape)")
     add_public_key_option(replay)
     replay.set_defaults(handler=run_replay)
 
     correct = subparsers.add_parser("correct", help="referee: correct a rack read at the end; the game is scored again")
     correct.add_argument("--db", required=True)
-    correct.add_argument("--game", type=int, help="game id (default: the last game)")
+    correct.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
     correct.add_argument("--rack", required=True, metavar="PLAYER", help="whose laid-open rack to correct")
     correct.add_argument("--tiles", required=True, help="the rack's tiles as they really are, e.g. 'R5 K13 J'")
     correct.add_argument("--note", default="corrected by the referee", help="why (recorded with the correction)")
@@ -66,6 +85,9 @@ def register(subparsers) -> None:
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
+    add_web_option(demo, "the table display and the referee page while the game plays (they stay up after it)")
+    demo.add_argument("--pace", type=float, default=0.0, metavar="S",
+                      help="hold the game S seconds after each verdict and restore plan (to watch it on --web)")
     add_private_key_option(demo)
     demo.set_defaults(handler=run_demo)
 
@@ -79,26 +101,37 @@ def _players(text: str | None) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(","))
     if any(not name for name in names):
         raise GameError(f"--players {text!r} has an empty name")
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise GameError(f"--players {text!r} holds the character {bad!r}; names are printable text")
     return names
 
 
-def _open_game(records, resume: bool, game: int | None, create) -> int:
+def _open_game(records, resume: bool, game: int | None, create, finished_ok: bool = False) -> int:
+    """The game to run: a new one (`create`), or with `resume` the given or last one, refused when it
+    is over unless `finished_ok` (the demo: a kill after the score still owes its audit pages)."""
     from controller.game.machine import State, fold
 
     if not resume:
         return create()
+    if game is None:  # the last game that was started (a game row with no events was never started)
+        game = records.latest_game(with_events=True)
+    elif records.head(game)[0] == 0:
+        raise GameError(f"game {game} in {str(records.path)!r} holds no events (it was never started): "
+                        "start a new game")
     # verified before folding: a tampered record is reported as tampering (exit 3), not as a
     # state-machine error; and it is refused before a wrong key would sign onto it
     game_id, _ = verified_game(records, game)
     records.check_signer(game_id)
     model = fold(records.events(game_id))
-    if model.state in (State.FINISHED, State.DISQUALIFIED):
+    if model.state in (State.FINISHED, State.DISQUALIFIED) and not finished_ok:
         raise GameError(f"game {game_id} in {str(records.path)!r} is already over ({model.state.value}); nothing to resume")
     return game_id
 
 
 def run_play(args: argparse.Namespace) -> int:
     from controller.adapters.camera import open_camera
+    from controller.adapters.desk import PageReferee
     from controller.adapters.display import ConsoleDisplay
     from controller.adapters.reader import VisionReader
     from controller.adapters.referee import ConsoleReferee
@@ -112,8 +145,13 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.turn_seconds is not None and args.turn_seconds <= 0:
         raise GameError(f"--turn-seconds {args.turn_seconds} must be positive")
+    if not (math.isfinite(args.clock_rate) and 0.01 <= args.clock_rate <= 1000):
+        raise GameError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
+    from controller.records.club import open_table_records, tournament_seats
+
     db = Path(args.db)
-    players = None if args.resume else _players(args.players)
+    link = tournament_seats(args) if args.event is not None and not args.resume else None
+    players = None if args.resume else (link.seats if link else _players(args.players))
     rules = load_ruleset(args.rules) if args.rules and not args.resume else args.variant
     first = None if args.resume else judging.game_created(rules, players, args.turn_seconds)
     if first is not None:
@@ -121,29 +159,78 @@ def run_play(args: argparse.Namespace) -> int:
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
     key = table_key(args.key)  # a bad key file stops before anything opens
+    if args.web:
+        from controller.web.server import parse_address
+
+        parse_address(args.web)  # a malformed --web stops before anything opens
     reader = VisionReader(args.profile)  # a bad profile stops before the camera opens
-    camera = open_camera(args.camera)
+    opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera opens
+    try:
+        camera = open_camera(args.camera)
+    except BaseException:
+        opened.close()
+        raise
     try:
         timer = open_timer(args.timer, args.clock_rate)
     except BaseException:
         camera.close()
+        opened.close()
         raise
+    web = None
     try:
-        with Records(db, key=key) as records:
+        with opened as records:
             def create() -> int:
-                return records.start_game(first, state="seating")
+                return records.start_game(first, state="seating", table_name=args.table_name,
+                                          event=link.event if link else None,
+                                          tournament_game=link.game if link else None)
 
             game_id = _open_game(records, args.resume, args.game, create)
-            devices = TableDevices(camera, timer, reader, ConsoleDisplay(photo_dir=db.parent / "restore-photos"),
-                                   ConsoleReferee())
-            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter))
+            photo_dir = (db.parent if not records.target.is_server else Path(".")) / "restore-photos"
+            web = _table_web(args.web, args.db, ConsoleDisplay(photo_dir=photo_dir), records, game_id, timer)
+            devices = TableDevices(camera, timer, reader, web.display if web else ConsoleDisplay(photo_dir=photo_dir),
+                                   PageReferee() if web else _console_referee(timer), desk=web.desk if web else None)
+            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
+                                 observer=web.display.observe if web else None)
             print(f"game {game_id} in {db}: {runner.model.state.value}", flush=True)
             model = runner.run()
+            if web is not None:
+                print(f"web: the game is over; the pages stay up at {web.url}/ until Ctrl-C", flush=True)
+                try:
+                    runner.attend_after_game(threading.Event())
+                except KeyboardInterrupt:
+                    pass
     finally:
+        if web is not None:
+            web.stop()
         timer.close()
         camera.close()
     print(f"game {game_id}: {model.state.value}")
     return 0
+
+
+def _console_referee(timer):
+    """The referee at the console; with `--timer emulator` the emulated box's buttons are typed there too."""
+    from controller.adapters.referee import ConsoleReferee
+
+    if getattr(timer, "emulator", None) is None:
+        return ConsoleReferee()
+    from controller.adapters.keys import HOW, EmulatorKeys
+
+    print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {HOW}", flush=True)
+    return ConsoleReferee(stdin=EmulatorKeys(timer.emulator.press))
+
+
+def _table_web(spec, db, console, records, game_id: int, timer):
+    """`--web`: the live pages of this table, started (None without --web). The address is bound
+    first: a port in use is bad input (exit 2)."""
+    if not spec:
+        return None
+    from controller.web.session import TableWeb
+
+    web = TableWeb(spec, db, inner=console)
+    web.attach(records, game_id)
+    web.mirror(timer)
+    return web.start()
 
 
 # --------------------------------------------------------------------- views
@@ -153,11 +240,16 @@ def run_audit(args: argparse.Namespace) -> int:
     from controller.records import Records
     from controller.records.views import audit_html
 
-    with Records(args.db, create=False) as records:
+    with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
+        if args.json:
+            from controller.records.turn_data import audit_data
+
+            print(json.dumps(audit_data(records, game_id, args.turn, report), ensure_ascii=False, indent=1))
+            return 0
         page = audit_html(records, game_id, args.turn, report)
     out = Path(args.out or f"audit-game-{game_id}-turn-{args.turn}.html")
-    out.write_text(page, encoding="utf-8")
+    _write_text(out, page, "--out")
     print(f"audit of game {game_id} turn {args.turn}: {out}")
     return 0
 
@@ -166,8 +258,13 @@ def run_replay(args: argparse.Namespace) -> int:
     from controller.records import Records
     from controller.records.views import replay_lines
 
-    with Records(args.db, create=False) as records:
+    with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)  # tampered: exit 3 before anything
+        if args.json:
+            from controller.records.turn_data import replay_data
+
+            print(json.dumps(replay_data(records, game_id, report), ensure_ascii=False, indent=1))
+            return 0
         for n, block in enumerate(replay_lines(records, game_id, report)):
             print("\n".join(block), flush=True)
             if not args.no_wait and n and sys.stdin.isatty():
@@ -189,6 +286,8 @@ def run_correct(args: argparse.Namespace) -> int:
         game_id, _ = verified_game(records, args.game)
         records.check_signer(game_id)
         model = fold(records.events(game_id))
+        if args.rack not in model.players:
+            raise GameError(f"--rack {args.rack!r} is not a player of game {game_id} ({', '.join(model.players)})")
         event = RefereeCorrection(target=f"rack:{args.rack}", changes=(), rack=codes, note=args.note)
         corrected = apply(model, event)  # refused (exit 2) unless that rack was laid open
         records.append(game_id, event, state=corrected.state.value)
@@ -205,8 +304,30 @@ def run_correct(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- demo
 
 
+def _output_dir(path: Path) -> None:
+    """--out: a directory (made if missing) that files can be written in; GameError naming it if not."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise GameError(f"--out {str(path)!r} is a file, not a directory") from None
+    except OSError as error:
+        raise GameError(f"--out {str(path)!r}: cannot make the directory: {error.strerror or error}") from None
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as error:
+        raise GameError(f"--out {str(path)!r}: cannot write in it: {error.strerror or error}") from None
+
+
+def _write_text(path: Path, text: str, what: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise GameError(f"{what} {str(path)!r} cannot be written: {error.strerror or error}") from None
+
+
 def run_demo(args: argparse.Namespace) -> int:
-    from controller.adapters.display import ConsoleDisplay
+    from controller.adapters.display import ConsoleDisplay, PacedDisplay
     from controller.adapters.reader import VisionReader
     from controller.adapters.recorded_game import GameScript, RecordedTable, RecordedTimer
     from controller.adapters.referee import ScriptedReferee
@@ -222,17 +343,24 @@ def run_demo(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     script = GameScript.load(bundled_game(args.script) or args.script)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    _output_dir(out)
     db = out / "demo.sqlite"
     reader = VisionReader(args.profile)
     key = table_key(args.key)
+    if args.web:
+        from controller.web.server import parse_address
+
+        parse_address(args.web)  # a malformed --web stops before anything opens
+    if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
+        raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
+    web = None
     with Records(db, key=key) as records:
         def create() -> int:
             event = judging.game_created(script.variant, script.players)
             apply(GameModel(), event)
             return records.start_game(event, state="seating")
 
-        game_id = _open_game(records, args.resume, None, create)
+        game_id = _open_game(records, args.resume, None, create, finished_ok=True)
         timer = open_timer("emulator", script.clock_rate)
         assert timer.emulator is not None
         table = RecordedTable(script, timer.emulator.press)
@@ -240,10 +368,26 @@ def run_demo(args: argparse.Namespace) -> int:
         display = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
         runner: TableRunner | None = None
         recorded_timer = RecordedTimer(timer, table, lambda: runner.model)
-        devices = TableDevices(table, recorded_timer, reader, display, ScriptedReferee(**script.referee))
+        try:
+            web = _table_web(args.web, db, display, records, game_id, timer)
+        except BaseException:
+            recorded_timer.close()
+            raise
+        if web is not None:
+            display = web.display
+        if args.pace:
+            display = PacedDisplay(display, args.pace)
+        devices = TableDevices(table, recorded_timer, reader, display, ScriptedReferee(**script.referee),
+                               desk=web.desk if web else None)
+
+        def observe(model, event) -> None:
+            table.observe(model, event)
+            if web is not None:
+                web.display.observe(model, event)
+
         try:
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=script.starter),
-                                 observer=table.observe)
+                                 observer=observe)
             print(f"demo: game {game_id} ({script.variant}, {', '.join(script.players)}) in {db}; "
                   f"timer emulator on {timer.emulator.pty_path}", flush=True)
             model = runner.run()
@@ -253,7 +397,7 @@ def run_demo(args: argparse.Namespace) -> int:
         pages = []
         for turn in range(1, model.turn + 1) if report.ok else ():
             page = out / f"audit-turn-{turn}.html"
-            page.write_text(audit_html(records, game_id, turn, report), encoding="utf-8")
+            _write_text(page, audit_html(records, game_id, turn, report), "audit page")
             pages.append(page)
         penalty_turns = [turn for turn, _, outcome in records.verdicts(game_id) if outcome == "penalty"]
     print(f"records: {db} (game {game_id}, hash chain " + (report.summary() if report.ok else f"BROKEN: {report.problem}")
@@ -265,5 +409,10 @@ def run_demo(args: argparse.Namespace) -> int:
     if timings:
         timings.sort()
         print(f"button press to verdict: median {timings[len(timings) // 2]:.0f} ms over {len(timings)} turns")
-    print(f"demo finished in {time.perf_counter() - started:.1f} s: {model.state.value}")
+    print(f"demo finished in {time.perf_counter() - started:.1f} s: {model.state.value}", flush=True)
+    if web is not None:
+        try:
+            linger(web, db, key, game_id, devices, observe)
+        finally:
+            web.stop()
     return 0 if report.ok and model.state.value == "finished" else 1

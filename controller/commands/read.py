@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vision import VisionError, load_image, read_image
+from vision import ImageWriteError, VisionError, load_image, read_image
 from vision.annotate import write_annotated
 from vision.config import DEFAULT_CONFIG
 from vision.profile import load_profile
@@ -42,13 +42,30 @@ def annotation_path(out: str, image: str, several: bool) -> Path:
     return target.with_name(f"{target.stem}-{Path(image).stem}{target.suffix or '.png'}")
 
 
+ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+
+def check_annotate(out: str | None) -> None:
+    """--annotate must name an image file of a kind it can be written as, before anything is read."""
+    if out is None:
+        return
+    target = Path(out)
+    if not out.strip() or target.suffix.lower() not in ANNOTATE_SUFFIXES:
+        raise ImageWriteError(f"--annotate {out!r}: name a {', '.join(ANNOTATE_SUFFIXES)} file, e.g. out.png")
+    if target.is_dir():
+        raise ImageWriteError(f"--annotate {out!r} is a directory; name a file in it, e.g. {str(target / 'out.png')!r}")
+    if not target.parent.is_dir():
+        raise ImageWriteError(f"--annotate {out!r}: directory {str(target.parent)!r} does not exist")
+
+
 def run_read(args) -> int:
+    check_annotate(args.annotate)
     profile = load_profile(args.profile) if args.profile else None
     images = [(path, load_image(path)) for path in args.images]
     several = len(images) > 1
     for path, image in images:
         reading = read_image(image, profile=profile)
-        if args.annotate:
+        if args.annotate is not None:
             write_annotated(annotation_path(args.annotate, path, several), image, reading, DEFAULT_CONFIG.low_confidence)
         if args.json:
             print(json.dumps(reading.to_json_dict(path)))

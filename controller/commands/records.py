@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import argparse
 
-from controller.records.errors import RecordsError
+from controller.records.errors import RecordsError, RecordsFileError
+
+from .argtypes import GAME_ID
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
 
 
 def register(subparsers) -> None:
     verify = subparsers.add_parser("verify", help="check a records file: per game, intact or exactly what is wrong")
-    verify.add_argument("--db", required=True, help="SQLite records file")
-    verify.add_argument("--game", type=int, help="only this game (default: every game in the file)")
+    verify.add_argument("--db", help="records: an SQLite file, sqlite:///PATH or postgresql://...")
+    verify.add_argument("--record", metavar="FILE", help="instead of --db: an open game record (JSON, `tileref "
+                        "export`), checked from the file alone")
+    verify.add_argument("--game", type=GAME_ID, help="only this game (default: every game in the file)")
     add_public_key_option(verify)
     verify.set_defaults(handler=run_verify)
 
@@ -58,7 +62,18 @@ def run_verify(args: argparse.Namespace) -> int:
     from controller.records import Records
 
     expected = public_key(args.key)
-    with Records(args.db, create=False) as records:
+    if args.record is not None:
+        from controller.records.record_file import load_record, verify_record
+
+        if args.db is not None:
+            raise RecordsFileError("give --db or --record, not both")
+        checked = verify_record(load_record(args.record), args.record, expected)  # tampered: exit 3, naming the turn
+        print(f"{args.record}: game {checked.report.game_id}: {checked.summary()}"
+              + (" (the given key)" if expected is not None else ""))
+        return 0
+    if args.db is None:
+        raise RecordsFileError("verify needs --db DB or --record FILE")
+    with Records(args.db, create=False, read_only=True) as records:
         games = [args.game] if args.game is not None else records.game_ids()
         if not games:
             print(f"{args.db}: no games")

@@ -50,7 +50,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     data = _read_json(args.table)
-    ruleset = get_ruleset(args.variant) if args.variant and not args.ruleset else _ruleset(args, data, args.table, CLASSIC.name)
+    ruleset = get_ruleset(args.variant) if args.variant is not None and not args.ruleset else _ruleset(args, data, args.table, CLASSIC.name)
     table = Table.from_codes(_field(data, "sets", args.table), where=f"{args.table}: sets")
     result = table.check(ruleset)
     if args.json:
@@ -141,9 +141,34 @@ def _read_json(path: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputFileError(f"{path}: malformed JSON: {error}") from None
+    except RecursionError:
+        raise InputFileError(f"{path}: JSON nested too deeply to be a table, turn or game") from None
     if not isinstance(data, dict):
         raise InputFileError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    bad = _lone_surrogate(data)
+    if bad is not None:
+        raise InputFileError(f"{path}: the string {bad!r} holds a lone surrogate (a \\ud800-\\udfff escape), "
+                             "not a character")
     return data
+
+
+def _lone_surrogate(data: Any, depth: int = 0) -> str | None:
+    """The first string (value or key) holding a lone UTF-16 surrogate, or None: JSON's "\\ud800"
+    parses to one, and it can be neither printed nor stored as UTF-8."""
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            return data
+        return None
+    if depth > 200:
+        return None  # deeper than any input of ours; the shape checks refuse it
+    items = [*data.keys(), *data.values()] if isinstance(data, dict) else data if isinstance(data, list) else ()
+    for item in items:
+        found = _lone_surrogate(item, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _field(data: dict[str, Any], key: str, path: str) -> Any:

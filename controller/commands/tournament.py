@@ -25,6 +25,7 @@ from controller.tournament import (
 from controller.game.events import EventKind
 from controller.records import Records
 from controller.records.errors import RecordsError
+from controller.commands.argtypes import COUNT, GAME_ID, SEED
 from controller.commands.records import add_public_key_option, verified_game
 from controller.tournament.errors import InputFileError
 from controller.tournament.model import RummikubGameResult
@@ -49,6 +50,17 @@ def _read(path: str, what: str) -> str:
         raise InputFileError(f"cannot read {what} {path!r}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise InputFileError(f"{what} {path!r} is not UTF-8 text") from None
+
+
+def _json(text: str, source: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputFileError(f"{source}: not JSON ({error})") from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise InputFileError(f"{source}: {str(error).split(';')[0]}") from None
+    except RecursionError:
+        raise InputFileError(f"{source}: JSON nested too deeply") from None
 
 
 def _settings(pairs: list[str]) -> dict[str, str]:
@@ -112,7 +124,7 @@ def _entry_from_args(event, args) -> dict:
     kind = get_format(event.format).game_kind
     entry: dict = {"game": args.game}
     if args.hanchan:
-        entry["hanchan"] = json.loads(_read(args.hanchan, "hanchan JSON"))
+        entry["hanchan"] = _json(_read(args.hanchan, "hanchan JSON"), args.hanchan)
     elif args.othello:
         black, white, discs = args.othello[0], args.othello[1], args.othello[2]
         b, _, w = discs.partition("-")
@@ -168,7 +180,7 @@ def played_game_result(records: Records, play_game: int, game: str, key_file: st
 
 
 def cmd_import_play(args) -> int:
-    with Records(args.play_db, create=False) as records:
+    with Records(args.play_db, create=False, read_only=True) as records:
         result = played_game_result(records, args.play_game, args.game, args.play_key)
     with TournamentStore(args.db) as store:
         store.load(args.name)
@@ -206,11 +218,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_mahjong_score(args) -> int:
-    text = _read(args.hanchan, "hanchan JSON")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputFileError(f"{args.hanchan}: not JSON ({error})") from None
+    data = _json(_read(args.hanchan, "hanchan JSON"), args.hanchan)
     hanchan = parse_hanchan(data, args.hanchan)
     if args.rules == "ron-cup":
         scoring = RON_CUP_SCORING
@@ -254,14 +262,14 @@ def register(subparsers) -> None:
 
     p = sub.add_parser("draw", help="draw the next round (tables, seats, lots) from a recorded seed")
     p.add_argument("name")
-    p.add_argument("--seed", type=int, help="the draw's seed (default: a fresh random one, recorded)")
+    p.add_argument("--seed", type=SEED, help="the draw's seed (default: a fresh random one, recorded)")
     p.add_argument("--quiet", action="store_true", help="tables only, not the draw record")
     _db(p)
     p.set_defaults(handler=cmd_draw)
 
     p = sub.add_parser("show", help="the rounds drawn, their games and (with --draw) who drew what")
     p.add_argument("name")
-    p.add_argument("--round", type=int)
+    p.add_argument("--round", type=COUNT)
     p.add_argument("--draw", action="store_true")
     _db(p)
     p.set_defaults(handler=cmd_show)
@@ -295,15 +303,15 @@ def register(subparsers) -> None:
     p.add_argument("name")
     p.add_argument("--game", required=True, help="the tournament game, e.g. R1-T2-G1")
     p.add_argument("--play-db", required=True, help="the table's SQLite records file")
-    p.add_argument("--play-game", type=int, required=True, help="the game id in that file")
+    p.add_argument("--play-game", type=GAME_ID, required=True, help="the game id in that file")
     add_public_key_option(p, "--play-key")
     _db(p)
     p.set_defaults(handler=cmd_import_play)
 
     p = sub.add_parser("disqualify", help="warsaw: disqualify every player at a table (tile count wrong)")
     p.add_argument("name")
-    p.add_argument("--round", type=int, required=True)
-    p.add_argument("--table", type=int, required=True)
+    p.add_argument("--round", type=COUNT, required=True)
+    p.add_argument("--table", type=COUNT, required=True)
     p.add_argument("--reason", required=True, help='e.g. "105 tiles counted"')
     _db(p)
     p.set_defaults(handler=cmd_disqualify)

@@ -33,6 +33,8 @@ class EventKind(str, enum.Enum):
     DEAL_ACCEPTED = "deal-accepted"
     TABLE_UNRESTORABLE = "table-unrestorable"
     CLOCK = "clock"  # a shogi/othello/mahjong clock game (`tileref clock`, controller/clock)
+    VERDICT_OVERRIDDEN = "verdict-overridden"  # the referee page overrides a verdict (who and why)
+    CLOCK_ADJUSTED = "clock-adjusted"  # the referee page pauses, resumes or extends the running turn
 
 
 # A tile as placed on the table: (code, x, y) in image pixels of the photo it was read from.
@@ -44,9 +46,16 @@ Doubt = tuple[int, tuple[str, ...], str]
 @dataclasses.dataclass(frozen=True)
 class Event:
     kind: ClassVar[EventKind]
+    # fields added after records of the kind were written: left out of the payload while None, so
+    # an event recorded before them keeps its shape (and its hash chain)
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def payload(self) -> dict[str, Any]:
-        return {f.name: _to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        data = {f.name: _to_json(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        for name in self.OPTIONAL_FIELDS:
+            if data[name] is None:
+                del data[name]
+        return data
 
     def canonical_json(self) -> str:
         return canonical_json({"kind": self.kind.value, "payload": self.payload()})
@@ -163,7 +172,10 @@ class RefereeCorrection(Event):
     target: str  # "table" or "rack:<player>"
     changes: tuple[tuple[int, str], ...]  # table: (tile index, code the referee says)
     rack: tuple[str, ...] | None  # rack: the codes the referee says
-    note: str
+    note: str  # why
+    referee: str | None = None  # who: the name given on the referee page (None: at the table, or older records)
+
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("referee",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,7 +204,20 @@ class RestoreChecked(Event):
     differences: tuple[str, ...]
     tiles: tuple[PlacedTile, ...]
     sets: tuple[tuple[int, ...], ...]
+    # True: the arbiter accepted the table as it lies (`matches` is then True: the restore is over).
+    # `differences` then says how it differs from the table it had to show (empty: it matches);
+    # records made before that hold ("accepted by the arbiter",): not compared (see ARBITER_UNCHECKED)
     by_referee: bool
+    referee: str | None = None  # who accepted it on the referee page (None: the arbiter's button)
+    note: str | None = None  # why
+
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("referee", "note")
+    ARBITER_UNCHECKED: ClassVar[tuple[str, ...]] = ("accepted by the arbiter",)
+
+    @property
+    def accepted_mismatch(self) -> bool:
+        """The arbiter accepted a table that does not show what it had to."""
+        return self.by_referee and bool(self.differences) and self.differences != self.ARBITER_UNCHECKED
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,12 +281,50 @@ class ClockRecorded(Event):
     detail: str
 
 
+class Override(str, enum.Enum):
+    """What a referee may turn a verdict into (VerdictOverridden.outcome)."""
+
+    LEGAL = "legal"  # a penalty withdrawn before its restore: the turn stands as the table was read
+
+
+@dataclasses.dataclass(frozen=True)
+class VerdictOverridden(Event):
+    """The referee overrides the verdict of the turn being restored (referee page): who and why."""
+
+    kind: ClassVar[EventKind] = EventKind.VERDICT_OVERRIDDEN
+    turn: int
+    player: str
+    outcome: str  # an Override value
+    referee: str  # who
+    reason: str  # why
+
+
+class ClockAdjustment(str, enum.Enum):
+    """What a referee may do to the running turn's countdown (ClockAdjusted.action)."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    EXTEND = "extend"
+
+
+@dataclasses.dataclass(frozen=True)
+class ClockAdjusted(Event):
+    """The referee pauses, resumes or extends the running turn's countdown (referee page)."""
+
+    kind: ClassVar[EventKind] = EventKind.CLOCK_ADJUSTED
+    turn: int
+    action: str  # a ClockAdjustment value
+    seconds: int  # extend: seconds given; 0 otherwise
+    referee: str  # who
+    reason: str  # why
+
+
 EVENT_TYPES: dict[EventKind, type[Event]] = {
     cls.kind: cls
     for cls in (
         GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
         TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
-        DealAccepted, TableUnrestorable, ClockRecorded,
+        DealAccepted, TableUnrestorable, ClockRecorded, VerdictOverridden, ClockAdjusted,
     )
 }
 

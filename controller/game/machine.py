@@ -20,9 +20,9 @@ from controller.rules.variants import PoolOutEnd, RedealWhen, RuleSet, get_rules
 
 from .errors import GameSetupError, TransitionError
 from .events import (
-    CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated, GameScored, PlacedTile, RackRevealed,
-    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable,
-    TimerIncident, TurnEnded, TurnJudged, TurnStarted,
+    ClockAdjusted, ClockAdjustment, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated, GameScored,
+    Override, PlacedTile, RackRevealed, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
+    TableUnrestorable, TimerIncident, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 
 TILES_IN_GAME = 106
@@ -132,6 +132,7 @@ class GameModel:
     scores: tuple[tuple[str, int], ...] = ()
     alerts: int = 0
     alert_turn: int = -1  # the turn of the last count alert (one alert per turn)
+    paused: bool = False  # the referee paused the running turn's countdown (clock-adjusted)
     events: int = 0
 
     @property
@@ -269,7 +270,7 @@ def on_turn_started(model: GameModel, event: TurnStarted) -> GameModel:
     return replace(model, state=State.TURN_RUNNING, turn=event.turn, turn_photo=event.photo,
                    first_turn=not model.had_turn[model.current],
                    had_turn=_set(model, model.current, model.had_turn, True),
-                   ended_by=None, at_alarm=None, rejudge_from=None)
+                   ended_by=None, at_alarm=None, rejudge_from=None, paused=False)
 
 
 TURN_END_CAUSES = ("button", "expired", "skipped")
@@ -282,7 +283,7 @@ def on_turn_ended(model: GameModel, event: TurnEnded) -> GameModel:
         raise TransitionError(model.state, event.kind, f"unknown cause {event.cause!r}")
     if event.cause == "skipped" and not (model.rules and model.rules.timer_skip_for_simple_turns):
         raise TransitionError(model.state, event.kind, f"{model.variant!r} does not let a turn skip the timer")
-    return replace(model, state=State.TURN_READING, ended_by=event.cause)
+    return replace(model, state=State.TURN_READING, ended_by=event.cause, paused=False)
 
 
 def on_timer_incident(model: GameModel, event: TimerIncident) -> GameModel:
@@ -393,6 +394,42 @@ def on_restore_checked(model: GameModel, event: RestoreChecked) -> GameModel:
     return ended if ended.state == State.REVEALING else _next_seat(model)
 
 
+def on_verdict_overridden(model: GameModel, event: VerdictOverridden) -> GameModel:
+    """The referee withdraws the penalty of the turn being restored: the turn stands as the table was read."""
+    judgement = model.judgement
+    assert judgement is not None  # RESTORING is only entered with a judgement
+    if event.outcome not in {o.value for o in Override}:
+        raise TransitionError(model.state, event.kind, f"unknown outcome {event.outcome!r}")
+    if not judgement.penalty or judgement.settlement is not None:
+        raise TransitionError(model.state, event.kind, "only a penalty whose restore is under way can be overridden")
+    if event.turn != model.turn or event.player != model.players[judgement.player_index]:
+        raise TransitionError(model.state, event.kind,
+                              f"turn {event.turn} of {event.player!r} overridden, but turn {model.turn} is being restored")
+    if not event.referee.strip() or not event.reason.strip():
+        raise TransitionError(model.state, event.kind, "an override names the referee and the reason")
+    table = model.pending or model.table
+    return _stands(replace(model, judgement=None), judgement.player_index, judgement.played,
+                   judgement.opened_now or judgement.played > 0, 0, table)
+
+
+def on_clock_adjusted(model: GameModel, event: ClockAdjusted) -> GameModel:
+    if event.turn != model.turn:
+        raise TransitionError(model.state, event.kind, f"turn {event.turn} adjusted, but turn {model.turn} is running")
+    if event.action not in {a.value for a in ClockAdjustment}:
+        raise TransitionError(model.state, event.kind, f"unknown clock action {event.action!r}")
+    if not event.referee.strip() or not event.reason.strip():
+        raise TransitionError(model.state, event.kind, "a clock adjustment names the referee and the reason")
+    action = ClockAdjustment(event.action)
+    if action is ClockAdjustment.PAUSE and model.paused:
+        raise TransitionError(model.state, event.kind, "the clock is paused already")
+    if action is ClockAdjustment.RESUME and not model.paused:
+        raise TransitionError(model.state, event.kind, "the clock is not paused")
+    if action is ClockAdjustment.EXTEND and (event.seconds <= 0 or model.paused):
+        raise TransitionError(model.state, event.kind,
+                              "extra time is a positive number of seconds, given while the clock runs")
+    return replace(model, paused=action is ClockAdjustment.PAUSE or (model.paused and action is ClockAdjustment.EXTEND))
+
+
 def on_count_alert(model: GameModel, event: CountAlert) -> GameModel:
     model = replace(model, alerts=model.alerts + 1, alert_turn=event.turn)
     return replace(model, state=State.DISQUALIFIED) if event.disqualified else model
@@ -443,6 +480,8 @@ TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     (S.TURN_JUDGING, E.TURN_JUDGED): Transition(on_turn_judged, (S.TURN_READY, S.RESTORING, S.REVEALING)),
     (S.RESTORING, E.TABLE_UNRESTORABLE): Transition(on_table_unrestorable, (S.RESTORING,)),
     (S.RESTORING, E.RESTORE_CHECKED): Transition(on_restore_checked, (S.RESTORING, S.TURN_READY, S.REVEALING)),
+    (S.RESTORING, E.VERDICT_OVERRIDDEN): Transition(on_verdict_overridden, (S.TURN_READY, S.REVEALING)),
+    (S.TURN_RUNNING, E.CLOCK_ADJUSTED): Transition(on_clock_adjusted, (S.TURN_RUNNING,)),
     **{(state, E.COUNT_ALERT): Transition(on_count_alert, (state, S.DISQUALIFIED)) for state in _IN_PLAY},
     (S.REVEALING, E.RACK_REVEALED): Transition(on_rack_revealed, (S.REVEALING, S.SCORING)),
     (S.REVEALING, E.REFEREE_CORRECTION): Transition(on_rack_corrected, (S.REVEALING,)),

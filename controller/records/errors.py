@@ -59,3 +59,47 @@ class EvidenceError(TamperedError):
 
 class ProjectionError(TamperedError):
     """A table kept beside the events (verdicts, players) that says something the events do not."""
+
+
+class DatabaseUrlError(RecordsFileError):
+    """A `--db` that is neither a path, `sqlite:///PATH` nor `postgresql://...`."""
+
+
+class DamagedFileError(RecordsFileError):
+    """An SQLite file whose pages are damaged, or a file that is not SQLite at all."""
+
+
+class ForeignFileError(RecordsFileError):
+    """An SQLite file that holds another program's tables: refused before anything is written."""
+
+
+class ReadOnlyError(RecordsFileError):
+    """A file or folder that cannot be written, for a command that writes."""
+
+
+class SchemaError(RecordsFileError):
+    """A database of a newer schema than this tileref knows, or one holding no tileref records."""
+
+
+class ServerError(RecordsError):
+    """The PostgreSQL server refused a statement (not a lost connection)."""
+
+
+class ServerUnavailableError(ServerError):
+    """The PostgreSQL server cannot be reached, or the connection was lost."""
+
+
+class SpoolError(RecordsError):
+    """The local spool of a table that lost the server cannot be read, written or delivered."""
+
+
+class DeliveryConflictError(SpoolError):
+    """A spooled event that the server holds differently: its game's chain went on without it."""
+
+
+class RecordFormatError(RecordsError, ValueError):
+    """An open game record (JSON) that is not one: bad JSON, another format or version, a field missing."""
+
+
+class ImportConflictError(RecordsError, ValueError):
+    """Importing a game record into a database that holds another game in its place."""

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from controller.game.events import (
-    ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
-    RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
+    ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, RedealClaimed,
+    RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEnded, TurnJudged,
+    TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.rules.melds import classify
@@ -62,6 +63,20 @@ def turn_record(records: Records, game_id: int, turn: int) -> TurnRecord:
     raise GameNotFoundError(f"game {game_id} has no turn {turn!r}")
 
 
+def describe_restore(event: RestoreChecked) -> str:
+    """A restore check in words. An arbiter's acceptance says whether the table it accepted matches
+    what it had to show (a table that does not match is said to be exactly that)."""
+    who = f" ({event.referee}: {event.note})" if event.referee else (f" ({event.note})" if event.note else "")
+    if not event.by_referee:
+        return "table matches the start of the turn" if event.matches else "not yet: " + "; ".join(event.differences)
+    if event.differences == RestoreChecked.ARBITER_UNCHECKED:  # recorded before acceptances were compared
+        return "accepted by the arbiter as it lay; not compared with the start of the turn"
+    if event.differences:
+        return (f"accepted by the arbiter{who} although it does NOT match the start of the turn: "
+                + "; ".join(event.differences))
+    return f"accepted by the arbiter{who}; the table matches the start of the turn"
+
+
 # ------------------------------------------------------------------- replay
 
 
@@ -105,7 +120,8 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             for index, read, chosen, why in event.settled:
                 block.append(f"  settled: tile {index} read {read} -> {chosen} ({why})")
         elif isinstance(event, RefereeCorrection):
-            block.append(f"  referee: {event.target} {event.changes or event.rack} ({event.note})")
+            block.append(f"  referee{' ' + event.referee if event.referee else ''}: {event.target} "
+                         f"{event.changes or event.rack} ({event.note})")
         elif isinstance(event, TurnJudged):
             line = f"  verdict: {event.outcome}; played {' '.join(event.played) or '-'}"
             if event.draw:
@@ -116,8 +132,13 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.extend(f"    {rule}: {detail}" for rule, detail in event.violations)
             block.append(f"    record head {head_digest(recorded.hash)} (event {recorded.seq}, as the table showed)")
         elif isinstance(event, RestoreChecked):
-            block.append("  restore: " + ("table matches the start of the turn" if event.matches
-                                          else "not yet: " + "; ".join(event.differences)))
+            block.append("  restore: " + describe_restore(event))
+        elif isinstance(event, VerdictOverridden):
+            block.append(f"  verdict overridden by referee {event.referee}: the turn stands ({event.outcome}); "
+                         f"why: {event.reason}")
+        elif isinstance(event, ClockAdjusted):
+            block.append(f"  clock {event.action}" + (f" +{event.seconds} s" if event.seconds else "")
+                         + f" by referee {event.referee}; why: {event.reason}")
         elif isinstance(event, TableUnrestorable):
             block.append(f"  restore given up: kept {_melds_text(event.kept)}; {event.player} takes "
                          f"{' '.join(event.to_offender) or 'nothing'}; to the end of the pool "
@@ -253,7 +274,8 @@ def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | 
     if restores:
         parts.append("<h2>Restore checks</h2><div class='photos'>")
         for check in restores:
-            caption = "matches the start of the turn" if check.matches else "not restored: " + "; ".join(check.differences)
+            caption = describe_restore(check) if check.by_referee else (
+                "matches the start of the turn" if check.matches else "not restored: " + "; ".join(check.differences))
             parts.append(_figure(records, check.photo, caption))
         parts.append("</div>")
     parts.append("</body></html>")

@@ -28,6 +28,9 @@ from .tiles import COLOURS, HIGHEST_NUMBER, LOWEST_NUMBER, Tile, check_tile_coun
 from .variants import PoolOutLoss, RuleSet, TieBreak, get_ruleset
 
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # a Rummikub game (the set of 106 tiles)
+
+
 class GameEnd(enum.Enum):
     EMPTY_RACK = "empty-rack"
     POOL_OUT = "pool-out"
@@ -45,8 +48,11 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         players = self.players
-        if not players or len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
             raise GameRecordError(f"players must be distinct non-empty names, got {list(players)!r}")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise GameRecordError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(players)}: "
+                                  f"{list(players)!r}")
         if self.starter not in players:
             raise GameRecordError(f"starter {self.starter!r} is not one of the players {list(players)!r}")
         for what, mapping in (("racks", self.racks), ("opened", self.opened), ("penalties", self.penalties)):

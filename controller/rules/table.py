@@ -31,6 +31,8 @@ class Table:
         for index, codes in enumerate(sets):
             if isinstance(codes, (str, bytes)) or not isinstance(codes, Sequence):
                 raise SetShapeError(f"{where}: set {index + 1} must be a list of tile codes, got {codes!r}")
+            if not codes:
+                raise SetShapeError(f"{where}: set {index + 1} is empty; a set holds tiles")
             parsed.append(parse_tiles(codes))
         table = cls(tuple(parsed))
         check_tile_counts(table.tiles(), where)

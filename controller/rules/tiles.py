@@ -102,14 +102,20 @@ def _parse_tile(code: object) -> Tile:
         return JOKER
     colour = _COLOUR_BY_LETTER.get(text[:1])
     digits = text[1:]
-    if colour is None or not digits.isdigit() or digits.startswith("0"):
+    # ASCII digits only: str.isdigit() also takes superscripts, Arabic-Indic and full-width digits
+    if colour is None or not (digits.isascii() and digits.isdigit()) or digits.startswith("0"):
         raise TileCodeError(
-            f"unknown tile code {code!r}: expected K, B, O or R then 1..13 (e.g. 'R5'), or 'J'"
+            f"unknown tile code {_shown(code)}: expected K, B, O or R then 1..13 (e.g. 'R5'), or 'J'"
         )
-    number = int(digits)
-    if not LOWEST_NUMBER <= number <= HIGHEST_NUMBER:
-        raise TileCodeError(f"unknown tile code {code!r}: number {number} is outside 1..13")
-    return Tile(colour, number)
+    if len(digits) > 2 or not LOWEST_NUMBER <= int(digits) <= HIGHEST_NUMBER:
+        raise TileCodeError(f"unknown tile code {_shown(code)}: number {_shown(digits, 12)} is outside 1..13")
+    return Tile(colour, int(digits))
+
+
+def _shown(value: str, limit: int = 40) -> str:
+    """The repr of what was given, cut short when it is long (a 5,000-digit code)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(value)} characters)"
 
 
 def parse_tiles(codes: Iterable[object]) -> tuple[Tile, ...]:

@@ -318,7 +318,23 @@ def _coerce(key: str, raw: Any, current: Any, where: str) -> Any:
         raise RuleSetError(f"{where}: {key} = {raw!r} must be {expected[0].__name__}")
     if not isinstance(raw, expected):
         raise RuleSetError(f"{where}: {key} = {raw!r} must be {expected[0].__name__}")
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        low, high = _INT_RANGES.get(key, (-_INT_LIMIT, _INT_LIMIT))
+        if not low <= raw <= high:
+            raise RuleSetError(f"{where}: {key} = {raw!r} is outside {low}..{high}")
     return raw
+
+
+# Whole-number fields: seconds as the timer box takes them (86400 at most), counts of tiles a
+# 106-tile set can hold; points within what any scoring sheet writes.
+_INT_LIMIT = 1_000_000
+_INT_RANGES = {
+    "seconds_per_turn": (1, 86_400),
+    "initial_meld_points": (0, 1_000),
+    "no_play_draw": (0, 106),
+    "penalty_draw": (0, 106),
+    "redeal_min_doubles": (0, 14),
+}
 
 
 def ruleset_from_record(data: Mapping[str, Any], where: str = "recorded rule set") -> RuleSet:

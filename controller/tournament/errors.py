@@ -60,3 +60,8 @@ class EventExistsError(TournamentError, ValueError):
 
 class InputFileError(TournamentError, ValueError):
     """A players, results or hanchan file that cannot be read as documented."""
+
+
+class StorageError(TournamentError, ValueError):
+    """A tournament database that cannot be opened or read: a folder, a missing folder, a damaged or
+    foreign file, an unreachable server. The message names it and says what is wrong."""

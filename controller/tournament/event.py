@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import unicodedata
 from typing import Iterable, Mapping, Sequence
 
 from .errors import (
@@ -24,6 +25,15 @@ from .formats.base import RESULT_TYPES, build_round, parse_settings
 from .model import Disqualification, Event, MatchResult, Result, RummikubGameResult, Standings
 
 
+def check_name(text: str, what: str) -> None:
+    """A name is printed, stored and put on pages: no control characters (a NUL cuts it short in
+    C code and SQLite tools), no lone surrogates (not UTF-8 at all)."""
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise PlayerListError(f"{what} {text!r} holds the character {bad!r} (U+{ord(bad):04X}); "
+                              "names are printable text")
+
+
 def create_event(
     name: str, format_name: str, players: Sequence[str], settings: Mapping[str, object] | None = None
 ) -> Event:
@@ -32,6 +42,9 @@ def create_event(
     clean = [p.strip() for p in players]
     if not name.strip():
         raise PlayerListError("the event needs a name")
+    check_name(name, "event name")
+    for player in clean:
+        check_name(player, "player name")
     empty = [i for i, p in enumerate(clean, start=1) if not p]
     if empty:
         raise PlayerListError(f"player {empty[0]} in the list has an empty name")

@@ -29,7 +29,7 @@ from decimal import Decimal
 from .boardgames import OthelloCount, othello_result, shogi_result
 from .errors import InputFileError, TournamentError
 from .formats import get_format
-from .mahjong import parse_decimal_score, parse_hanchan, score_hanchan
+from .mahjong import MAX_SCORE, parse_decimal_score, parse_hanchan, score_hanchan
 from .model import Event, GameKind, HanchanResult, MatchResult, Result, RummikubGameResult
 
 TRUE_MARKS = {"1", "yes", "y", "x", "true", "w", "winner"}
@@ -67,13 +67,21 @@ def _int_score(value: object, what: str) -> int:
     if isinstance(value, bool):
         raise InputFileError(f"{what}: {value!r} is not a whole number")
     if isinstance(value, int):
+        if abs(value) > MAX_SCORE:
+            raise InputFileError(f"{what}: {value} is larger than any score (at most {MAX_SCORE:,} either way)")
         return value
+    if isinstance(value, (dict, list)) or value is None:
+        raise InputFileError(f"{what}: {value!r} is not a whole number")
     try:
         number = Decimal(str(value).strip())
     except ArithmeticError:
         raise InputFileError(f"{what}: {value!r} is not a whole number") from None
+    if number.is_finite() and number.adjusted() > 9:  # before any arithmetic: 1e999999999 overflows it
+        raise InputFileError(f"{what}: {value!r} is larger than any score (at most {MAX_SCORE:,} either way)")
     if not number.is_finite() or number != number.to_integral_value():
         raise InputFileError(f"{what}: {value!r} is not a whole number")
+    if abs(number) > MAX_SCORE:
+        raise InputFileError(f"{what}: {value!r} is larger than any score (at most {MAX_SCORE:,} either way)")
     return int(number)
 
 
@@ -140,6 +148,10 @@ def read_results_json(event: Event, text: str, source: str = "results JSON") -> 
         data = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as error:
         raise InputFileError(f"{source}: not JSON ({error})") from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise InputFileError(f"{source}: {str(error).split(';')[0]}") from None
+    except RecursionError:
+        raise InputFileError(f"{source}: JSON nested too deeply to be results") from None
     entries = data.get("results") if isinstance(data, dict) else data
     if not isinstance(entries, list):
         raise InputFileError(f"{source}: expected {{\"results\": [...]}} or a list of results")

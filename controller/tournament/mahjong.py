@@ -56,11 +56,21 @@ class Hanchan:
     chombo: Mapping[str, int] | None = None
 
 
+MAX_SCORE = 10**9  # larger than any game or hanchan scores; refused before it is made a Python int
+
+
 def tenths(value: Decimal, what: str) -> int:
+    if not value.is_finite() or value.adjusted() > 9 or abs(value) > MAX_SCORE:
+        raise ScoreError(f"{what} {_short(value)} is not a score (at most {MAX_SCORE:,} either way)")
     scaled = value * 10
     if scaled != scaled.to_integral_value():
         raise ScoreError(f"{what} {value} is finer than 0.1")
     return int(scaled)
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = str(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text)} characters)"
 
 
 def from_tenths(count: int) -> Decimal:

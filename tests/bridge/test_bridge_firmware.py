@@ -116,13 +116,15 @@ def test_cpp_parser_agrees_with_python_on_good_and_mangled_lines(runner):
 
 
 COMMAND_MENU = [
-    ("HELLO", lambda r: [r.choice(["1", "1", "2", "x"])] + r.choice([[], [f"hb={r.choice([50, 300, 1000, 7, 99999])}"], ["hx=5"], [f"ids={r.choice([0, 1, 1, 2])}"]])),
+    ("HELLO", lambda r: [r.choice(["1", "1", "2", "x"])] + r.choice([[], [f"hb={r.choice([50, 300, 1000, 7, 99999])}"], ["hx=5"], [f"ids={r.choice([0, 1, 1, 2])}"], [f"bank={r.choice([1, 1, 0, 2])}"]])),
     ("ID", lambda r: []),
     ("STATE", lambda r: []),
     ("CONF", lambda r: [r.choice(["TURN", "TURN", "DUEL", "SESSION", "NONE"]), r.choice(["1", "3", "60", "0", "99999", "x"])]),
     ("START", lambda r: [r.choice(["0", "1", "2", "3", "4", "5", "01"])]),
     ("START", lambda r: [r.choice(["1", "2"])]),
     ("PAUSE", lambda r: []),
+    ("BANK", lambda r: [r.choice(["0", "1", "2", "2", "3", "x"]), r.choice(["1", "999", "42000", "0", "86400001"])]),
+    ("BANK", lambda r: [r.choice(["0", "1", "2"]), r.choice(["1500", "42000"])]),
     ("RESUME", lambda r: []),
     ("STOP", lambda r: []),
     ("WARN", lambda r: [r.choice(["0", "1", "2", "10", "x"])]),

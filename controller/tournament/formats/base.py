@@ -79,6 +79,9 @@ def build_round(number: int, seed: int, plan: RoundPlan, rng: random.Random) -> 
 
 # --- settings -----------------------------------------------------------------------
 
+MAX_SETTING = 1000  # a whole-number setting counts games, players or rounds: never more than this
+
+
 def _parse_value(name: str, default: object, raw: object, choices: Mapping[str, tuple[str, ...]]):
     try:
         if isinstance(default, bool):
@@ -91,7 +94,10 @@ def _parse_value(name: str, default: object, raw: object, choices: Mapping[str, 
         if isinstance(default, int):
             if isinstance(raw, bool):
                 raise ValueError
-            return int(str(raw).strip())
+            value = int(str(raw).strip())
+            if not -MAX_SETTING <= value <= MAX_SETTING:
+                raise FormatError(f"setting {name}={value}: expected at most {MAX_SETTING} (games, players, rounds)")
+            return value
         if isinstance(default, str):
             text = str(raw).strip()
             if name in choices and text not in choices[name]:

@@ -165,6 +165,42 @@ static void testDuelButtonHandsOver() {
   CHECK(contains(out[0], "bank1=1790000 bank2=1795000"));
 }
 
+static void testBankGivesARebootedBoxItsTimesBack() {
+  Box box;
+  box.send(command(1, "HELLO", "1", "hb=60000"));
+  std::vector<std::string> out = box.send(command(2, "HELLO", "1", "bank=1"));
+  CHECK(out.size() == 1 && contains(out[0], "ACK 2 proto=1 hb=60000 ids=0 bank=1 "));
+  out = box.send(command(3, "BANK", "1", "5000"));
+  CHECK(out.size() == 1 && contains(out[0], "NAK 3 not-configured"));
+  box.send(command(4, "CONF", "DUEL", "1800"));
+  out = box.send(command(5, "BANK", "1", "1234567"));
+  CHECK(contains(out[0], "ACK 5 mode=DUEL secs=1800 phase=READY") && contains(out[0], "bank1=1234567 bank2=1800000"));
+  box.send(command(6, "BANK", "2", "987654"));
+  out = box.send(command(7, "START", "2"));
+  CHECK(contains(out[0], "phase=RUN seat=2 left=987654") && contains(out[1], "TICK 2 988 "));
+  out = box.send(command(8, "BANK", "1", "5000"));
+  CHECK(contains(out[0], "NAK 8 busy"));  // the running clock is not changed under it
+  box.at(1000);
+  box.send(command(9, "PAUSE"));
+  out = box.send(command(10, "BANK", "2", "500000"));  // the paused side: RESUME counts on from it
+  CHECK(contains(out[0], "left=500000 ") && contains(out[0], "bank2=500000"));
+  const char* refused[][3] = {{"3", "1000", "bad-seat"}, {"0", "1000", "bad-seat"}, {"1", "0", "bad-args"},
+                              {"1", "86400001", "bad-args"}, {"x", "1", "bad-seat"}};
+  uint16_t seq = 11;
+  for (auto& r : refused) {
+    out = box.send(command(seq, "BANK", r[0], r[1]));
+    CHECK(out.size() == 1 && contains(out[0], "NAK") && contains(out[0], r[2]));
+    ++seq;
+  }
+  box.send(command(seq++, "STOP"));  // CONF is refused while a clock is paused
+  box.send(command(seq++, "CONF", "SESSION", "3600"));
+  out = box.send(command(seq++, "BANK", "0", "42000"));
+  CHECK(contains(out[0], "mode=SESSION secs=3600 phase=READY seat=0 left=42000 "));
+  box.send(command(seq++, "CONF", "TURN", "60"));
+  out = box.send(command(seq++, "BANK", "1", "42000"));
+  CHECK(contains(out[0], "bad-seat"));  // a turn has no bank: each START gives a fresh turn
+}
+
 static void testRetryIsAnsweredNotRepeated() {
   Box box;
   box.send(command(1, "HELLO", "1", "hb=60000"));
@@ -198,6 +234,7 @@ int main() {
   testTurnTicksWarnsAndExpires();
   testButtonHoldsTurnAndPauseHoldsClock();
   testDuelButtonHandsOver();
+  testBankGivesARebootedBoxItsTimesBack();
   testRetryIsAnsweredNotRepeated();
   testNoiseAnsweredWithErrors();
   printf("%d checks, %d failures\n", checks, failures);

@@ -5,6 +5,7 @@
 namespace tileref {
 
 static const uint32_t kMaxSeconds = 86400;
+static const uint32_t kMaxBankMs = kMaxSeconds * 1000;
 static const uint32_t kMaxBeepMs = 5000;
 static const uint32_t kDefaultHeartbeatMs = 1000;
 static const uint32_t kMinHeartbeatMs = 50;
@@ -23,7 +24,7 @@ struct Arity {
 static const Arity kCommands[] = {
     {"HELLO", 1, 2}, {"ID", 0, 0},     {"CONF", 2, 2}, {"START", 1, 1},
     {"PAUSE", 0, 0}, {"RESUME", 0, 0}, {"STOP", 0, 0}, {"WARN", 1, 1},
-    {"BEEP", 1, 1},  {"SHOW", 0, 1},   {"STATE", 0, 0},
+    {"BEEP", 1, 1},  {"SHOW", 0, 1},   {"STATE", 0, 0}, {"BANK", 2, 2},
 };
 // Event verbs: a well-formed frame carrying one of these is read, then rejected
 // as travelling the wrong way.
@@ -278,6 +279,7 @@ const char* Device::hello(const Frame& frame, uint32_t now) {
   // One option per HELLO, so a host can probe ids=1 on a box that predates it: an old box
   // refuses it with bad-args and keeps the session its hb= HELLO opened.
   bool pressIds = false;  // any other HELLO turns ids off: a version 1.0 host cannot read them
+  bool bankAsked = false;
   if (frame.argc > 1) {
     const char* arg = frame.args[1];
     if (strncmp(arg, "hb=", 3) == 0) {
@@ -286,6 +288,11 @@ const char* Device::hello(const Frame& frame, uint32_t now) {
       uint32_t ids;
       if (!parseNumber(arg + 4, 0, 1, ids)) return "bad-args";
       pressIds = ids == 1;
+    } else if (strncmp(arg, "bank=", 5) == 0) {
+      // A question, not a switch: the answer names BANK, which the box takes in any session.
+      uint32_t bank;
+      if (!parseNumber(arg + 5, 1, 1, bank)) return "bad-args";
+      bankAsked = true;
     } else {
       return "bad-args";
     }
@@ -296,6 +303,7 @@ const char* Device::hello(const Frame& frame, uint32_t now) {
   writer_.arg("proto=1");
   writer_.argKeyNumber("hb", heartbeatMs_);
   writer_.argKeyNumber("ids", pressIds ? 1 : 0);
+  if (bankAsked) writer_.arg("bank=1");
   return 0;
 }
 
@@ -330,6 +338,27 @@ const char* Device::start(const Frame& frame, uint32_t now) {
   return 0;
 }
 
+// Sets one clock's time left without running it: how a host gives a rebooted box back two
+// different DUEL banks (CONF sets both to the same seconds) or a session's exact time.
+const char* Device::setBank(const Frame& frame) {
+  if (mode_ == MODE_NONE) return "not-configured";
+  uint32_t seat;
+  if (mode_ == MODE_TURN) return "bad-seat";  // a TURN has no bank: each START is a fresh turn
+  bool seatOk = mode_ == MODE_DUEL ? parseNumber(frame.args[0], 1, 2, seat) : parseNumber(frame.args[0], 0, 0, seat);
+  if (!seatOk) return "bad-seat";
+  uint32_t ms;
+  if (!parseNumber(frame.args[1], 1, kMaxBankMs, ms)) return "bad-args";
+  if (phase_ == PHASE_RUNNING) return "busy";
+  if (phase_ == PHASE_EXPIRED) return "expired";
+  if (mode_ == MODE_DUEL) {
+    banks_[seat - 1] = ms;
+    if (seat_ == seat) leftMs_ = ms;  // the paused side: RESUME counts on from here
+  } else {
+    leftMs_ = ms;
+  }
+  return 0;
+}
+
 const char* Device::handle(const Frame& frame, uint32_t now) {
   const char* verb = frame.verb;
   bool sessionless = equals(verb, "HELLO") || equals(verb, "ID") || equals(verb, "STATE");
@@ -350,6 +379,8 @@ const char* Device::handle(const Frame& frame, uint32_t now) {
     refusal = configure(frame);
   } else if (equals(verb, "START")) {
     refusal = start(frame, now);
+  } else if (equals(verb, "BANK")) {
+    refusal = setBank(frame);
   } else if (equals(verb, "PAUSE")) {
     if (phase_ != PHASE_RUNNING) return "not-running";
     freeze(now);

@@ -47,6 +47,7 @@ class Device {
   const char* hello(const Frame& frame, uint32_t now);
   const char* configure(const Frame& frame);
   const char* start(const Frame& frame, uint32_t now);
+  const char* setBank(const Frame& frame);
   void stateArgs(uint32_t now);
   void emitBegin(const char* verb);
   void emitEnd();

@@ -1,0 +1,85 @@
+"""`tileref export`, `tileref import` (the open game record) and `tileref club serve` (the live board).
+
+`export --db DB --game G [--out FILE]` writes one game as the open record (docs/record-format.md)
+to standard output or FILE; `import FILE --db DB` verifies a record from the file alone and writes
+the game into DB as it is (a tampered record: exit 3, naming the turn; a game the database holds
+already is not written twice); `verify --record FILE` (in commands/records.py) only checks it.
+`club serve --db DB` serves the club board (controller/web/club.py).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from controller.records.errors import RecordsError
+
+from .records import add_public_key_option, public_key, verified_game
+
+ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
+
+
+def register(subparsers) -> None:
+    export = subparsers.add_parser("export", help="one game as an open JSON record (docs/record-format.md)")
+    export.add_argument("--db", required=True, help="records: a file path, sqlite:///PATH or postgresql://...")
+    export.add_argument("--game", type=int, help="game id (default: the last game)")
+    export.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    add_public_key_option(export)
+    export.set_defaults(handler=run_export)
+
+    imp = subparsers.add_parser("import", help="verify an open game record and write the game into a database")
+    imp.add_argument("file", metavar="FILE", help="the game record (JSON), as `tileref export` writes it")
+    imp.add_argument("--db", required=True, help="records: a file path, sqlite:///PATH or postgresql://...")
+    add_public_key_option(imp)
+    imp.set_defaults(handler=run_import)
+
+    club = subparsers.add_parser("club", help="the club server: a live board of every table")
+    actions = club.add_subparsers(dest="action", metavar="ACTION", required=True)
+    serve = actions.add_parser("serve", help="serve the club board: every table live, linked to its pages")
+    serve.add_argument("--db", required=True, help="the club database, postgresql://... (or an SQLite file)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8700)
+    serve.add_argument("--table-base", metavar="URL", default="",
+                       help="where each table's own pages are served (default: links relative to this server)")
+    serve.set_defaults(handler=run_club_serve)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from controller.records import Records
+    from controller.records.record_file import dumps, export_record
+
+    with Records(args.db, create=False, read_only=True) as records:
+        game_id, report = verified_game(records, args.game, args.key)
+        text = dumps(export_record(records, game_id, report=report))
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as error:
+            from controller.records.errors import RecordsFileError
+
+            raise RecordsFileError(f"cannot write {args.out!r}: {error.strerror}") from None
+        print(f"game {game_id}: {report.summary()}; written to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from controller.records import Records
+    from controller.records.record_file import import_record, load_record, verify_record
+
+    document = load_record(args.file)
+    verify_record(document, args.file, public_key(args.key))  # a tampered record: refused before the database opens
+    with Records(args.db) as records:
+        game_id, written = import_record(records, document, args.file, public_key(args.key))
+        report = records.require_intact(game_id)
+    print(f"{args.file}: game {game_id} in {args.db} "
+          + ("imported" if written else "already there (nothing written)") + f": {report.summary()}")
+    return 0
+
+
+def run_club_serve(args: argparse.Namespace) -> int:
+    from controller.web.club import serve
+
+    serve(args.db, args.host, args.port, table_base=args.table_base)
+    return 0

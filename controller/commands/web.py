@@ -1,0 +1,68 @@
+"""`tileref serve --db FILE --web HOST:PORT`: the audit and replay pages of a records file, without a
+game running (its front page lists the games and their players). `play`, `demo` and `clock` take
+`--web HOST:PORT` to serve their live pages from the same process (controller/web, docs/web.md).
+"""
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from pathlib import Path
+
+from controller.records.errors import RecordsError
+from controller.web.errors import WebError
+
+ERRORS: tuple[type[BaseException], ...] = (WebError, RecordsError)
+DEFAULT_WEB = "127.0.0.1:8080"
+
+
+def add_web_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--web", metavar="HOST:PORT", help=f"also serve {what} from this process (loopback by "
+                        "default: PORT or :PORT; port 0 picks a free one); see docs/web.md")
+
+
+def register(subparsers) -> None:
+    serve = subparsers.add_parser("serve", help="the audit and replay pages of a records file, in the browser")
+    serve.add_argument("--db", required=True, help="SQLite records file")
+    serve.add_argument("--web", default=DEFAULT_WEB, metavar="HOST:PORT",
+                       help=f"where to serve (default {DEFAULT_WEB}; port 0 picks a free one)")
+    serve.add_argument("--key", metavar="PUB", help="the table's public key file: games must be signed by it")
+    serve.set_defaults(handler=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from controller.commands.records import public_key
+    from controller.records import Records
+    from controller.web.app import create_app
+    from controller.web.server import WebServer, parse_address
+
+    address = parse_address(args.web)
+    db = Path(args.db)
+    Records(db, create=False).close()  # no such file, or not records: exit 2 naming it
+    key = public_key(args.key)
+    server = WebServer(create_app(db, key=key), address).start()
+    print(f"serving the records of {db} at {server.url}/ (Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+def linger(web, db: Path, key, game_id: int, devices, observer) -> None:
+    """After the game, the pages stay up until Ctrl-C; the referee page may still correct a rack
+    (the game is then scored again), carried out here as by the runner."""
+    from controller.adapters.runner import TableRunner
+    from controller.records import Records
+
+    print(f"web: the game is over; the pages stay up at {web.url}/ until Ctrl-C", flush=True)
+    stop = threading.Event()
+    try:
+        with Records(db, key=key) as records:
+            runner = TableRunner(records, game_id, devices, observer=observer)
+            runner.attend_after_game(stop)
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,223 @@
+"""The club's side of the records: a table's records on the club server (with its spool), the
+tournament game a table plays, the results the director takes straight from the database, and
+what the club board shows of each table.
+"""
+from __future__ import annotations
+
+import time
+from calendar import timegm
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .engine import parse_db
+from .errors import RecordsError, TamperedError
+from .store import Records
+
+
+def open_table_records(db: str | Path, *, key=None, spool: str | Path | None = None) -> Records:
+    """The records a table writes to: an SQLite file, or the club server with a local spool."""
+    target = parse_db(db)
+    if target.is_server:
+        from .spool import DEFAULT_SPOOL, SpooledRecords
+
+        return SpooledRecords(target, key=key, spool=spool or DEFAULT_SPOOL)
+    return Records(target, key=key, check=True)
+
+
+# ------------------------------------------------------------------------------ tournament
+
+
+@dataclass(frozen=True)
+class TournamentLink:
+    event: str
+    game: str  # e.g. R1-T2-G1
+    seats: tuple[str, ...]
+
+
+def tournament_seats(args) -> TournamentLink:
+    """`play --event E --stage R --table T [--game-number G]`: the drawn game and its seats."""
+    from controller.game.errors import GameError
+    from controller.tournament import TournamentStore
+    from controller.tournament.model import game_id
+
+    if args.stage is None or args.table is None:
+        raise GameError("--event needs --stage ROUND and --table N")
+    if args.players:
+        raise GameError("--players: the event's draw names the players, give one or the other")
+    wanted = game_id(args.stage, args.table, args.game_number)
+    with TournamentStore(args.db) as store:
+        event = store.load(args.event)
+    found = event.table_of_game(wanted)
+    if found is None:
+        raise GameError(f"game {wanted} (stage {args.stage}, table {args.table}) has not been drawn in event "
+                        f"{args.event!r}")
+    if wanted in event.results:
+        raise GameError(f"game {wanted} already has a result in event {args.event!r}")
+    return TournamentLink(args.event, wanted, tuple(found[1].seats))
+
+
+def linked_games(records: Records, event: str) -> list[tuple[int, str]]:
+    """(records game id, tournament game) of every game a table played for `event`, oldest first."""
+    if not records._has_info():
+        return []
+    return [(int(g), str(t)) for g, t in records.db.execute(
+        "SELECT game_id, tournament_game FROM game_info WHERE event=? AND tournament_game IS NOT NULL "
+        "ORDER BY game_id", (event,))]
+
+
+@dataclass
+class PlayedResult:
+    records_game: int
+    result: object  # RummikubGameResult
+    note: str = ""
+
+
+def played_results(records: Records, event_name: str) -> tuple[list[PlayedResult], list[str]]:
+    """The results of the event's games the tables played into this database: the last score of
+    each scored game whose record verifies (a later referee correction counts). Returns (results,
+    notes): a game not scored yet, or whose record does not hold, is left out with a note."""
+    from controller.game.events import EventKind
+    from controller.tournament.model import RummikubGameResult
+
+    results: dict[str, PlayedResult] = {}
+    notes: list[str] = []
+    for records_game, game in linked_games(records, event_name):
+        try:
+            records.require_intact(records_game)
+            scored = [e for e in records.events(records_game) if e.kind is EventKind.GAME_SCORED]
+        except TamperedError as error:
+            notes.append(f"{game}: records game {records_game} left out: {error}")
+            continue
+        except RecordsError as error:
+            notes.append(f"{game}: records game {records_game} cannot be read: {error}")
+            continue
+        if not scored:
+            continue  # still being played
+        final = scored[-1]
+        results[game] = PlayedResult(records_game, RummikubGameResult(game=game, scores=dict(final.scores),
+                                                                      winner=final.winner))
+    return list(results.values()), notes
+
+
+# ------------------------------------------------------------------------------ club board
+
+OVER = {"finished", "disqualified"}
+
+
+def table_link(game_id: int, base: str = "") -> str:
+    """Where a table's own pages show a game (`tileref play --web` / `tileref serve`): one place to adjust."""
+    return f"{base.rstrip('/')}/games/{game_id}"
+
+
+@dataclass
+class TableLive:
+    game_id: int
+    table: str
+    event: str | None
+    tournament_game: str | None
+    players: list[str]
+    state: str
+    turn: int
+    player: str | None  # whose turn it is (or is next)
+    seconds_left: int | None  # of the running turn, from when it started as recorded
+    last_verdict: str | None
+    alerts: list[str] = field(default_factory=list)
+    events: int = 0
+    last_event_at: str | None = None
+    link: str = ""
+
+    def as_json(self) -> dict:
+        return {k: getattr(self, k) for k in ("game_id", "table", "event", "tournament_game", "players", "state",
+                                              "turn", "player", "seconds_left", "last_verdict", "alerts", "events",
+                                              "last_event_at", "link")}
+
+
+def _epoch(stamp: str | None) -> float | None:
+    try:
+        return float(timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))) if stamp else None
+    except (TypeError, ValueError):
+        return None
+
+
+class ClubBoard:
+    """What the board shows, read from the club database; each game folded once per new event."""
+
+    STALE_S = 600
+
+    def __init__(self, records: Records, table_base: str = "", recent_finished: int = 4) -> None:
+        self.records = records
+        self.table_base = table_base
+        self.recent_finished = recent_finished
+        self._folded: dict[int, tuple[int, object, list]] = {}
+
+    def tables(self, now: float | None = None) -> list[TableLive]:
+        now = time.time() if now is None else now
+        rows = self.records.db.execute("SELECT id, state, events FROM games WHERE events > 0 ORDER BY id")
+        live = [r for r in rows if r[1] not in OVER]
+        done = [r for r in rows if r[1] in OVER][-self.recent_finished:] if self.recent_finished else []
+        out = []
+        for game_id, state, count in live + done:
+            try:
+                out.append(self._table(int(game_id), str(state), int(count), now))
+            except RecordsError as error:
+                out.append(TableLive(int(game_id), f"game {game_id}", None, None, [], str(state), 0, None, None, None,
+                                     [f"cannot be read: {error}"], int(count), None, table_link(int(game_id),
+                                                                                                 self.table_base)))
+        return out
+
+    def _table(self, game_id: int, state: str, count: int, now: float) -> TableLive:
+        from controller.game.events import CountAlert, TimerIncident, TurnJudged, TurnStarted
+        from controller.game.machine import GameModel, apply
+
+        cached = self._folded.get(game_id)
+        if cached is None or cached[0] != count:
+            recorded = self.records.recorded(game_id)
+            model, problems = GameModel(), []
+            for r in recorded:
+                try:
+                    model = apply(model, r.event)
+                except Exception as error:  # the board shows it; it never stops for one game
+                    problems.append(f"event {r.seq} cannot be folded: {error}")
+                    break
+            self._folded[game_id] = (count, model, recorded, problems)
+        _, model, recorded, problems = self._folded[game_id]
+        info = self.records.info(game_id)
+        alerts = list(problems)
+        last_verdict = None
+        started_at = None
+        seconds = None
+        for r in recorded:
+            event = r.event
+            if isinstance(event, TurnJudged):
+                text = f"turn {event.turn} {event.player}: {event.outcome}"
+                if event.draw:
+                    text += f", draws {event.draw}"
+                if event.penalty_points:
+                    text += f", {event.penalty_points:+d} points"
+                last_verdict = text
+            elif isinstance(event, TurnStarted):
+                started_at, seconds = r.recorded_at, event.seconds
+            elif isinstance(event, CountAlert):
+                alerts.append(f"tile count: table {event.table} + racks {event.racks} + pool {event.pool} != "
+                              f"{event.expected}" + (" (disqualified)" if event.disqualified else ""))
+            elif isinstance(event, TimerIncident):
+                alerts = [a for a in alerts if not a.startswith("timer:")] + [f"timer: {event.incident}"]
+        if model.state.value == "restoring":
+            alerts.append("restoring the table after a penalty")
+        if model.state.value == "referee-check":
+            alerts.append("waiting for the referee")
+        seconds_left = None
+        if model.state.value == "turn-running" and started_at and seconds:
+            begun = _epoch(started_at)
+            if begun is not None:
+                seconds_left = max(0, int(round(seconds - (now - begun))))
+        last_at = recorded[-1].recorded_at if recorded else None
+        last = _epoch(last_at)
+        if state not in OVER and last is not None and now - last > self.STALE_S:
+            alerts.append(f"no news for {int((now - last) // 60)} min")
+        players = list(model.players)
+        name = info["table_name"] or (info["tournament_game"] and f"{info['event']} {info['tournament_game']}") \
+            or f"game {game_id}"
+        return TableLive(game_id, str(name), info["event"], info["tournament_game"], players, model.state.value,
+                         model.turn, model.player if players else None, seconds_left, last_verdict, alerts, count,
+                         last_at, table_link(game_id, self.table_base))

@@ -1,0 +1,315 @@
+"""The audit and replay of a recorded game as plain data (JSON-able dicts).
+
+`tileref audit --json`, `tileref replay --json` and the web pages' `/api/...` give exactly these
+shapes, and the browser's audit and replay pages are rendered from them. Like the text and HTML
+views they read only the records, after the game was verified (a tampered game raises
+TamperedError instead of being shown).
+
+Shapes (every list in record order):
+
+* `games_data`: {"records": path, "games": [{"game", "variant", "state", "events", "players"}]}
+* `turns_index`: {"game", "variant", "players", "chain", "turns": [{"turn", "player", "outcome",
+  "played", "draw", "penalty_points", "overridden"}]}
+* `audit_data`: {"game", "turn", "player", "variant", "players", "chain", "photos": {"before",
+  "after"}, "table_before", "table_after", "changes": {"gone", "new"}, "doubts", "settled",
+  "verdicts", "overrides", "restores", "unrestorable", "events"}; a photo is {"sha256", "width",
+  "height", "tiles": [{"index", "code", "confidence", "points", "doubt"}]} or None.
+* `replay_data`: {"game", "chain", "steps": [{"step", "turn", "title", "lines", "photo"}]}
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from controller.game.events import (
+    ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored, RackRevealed,
+    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident,
+    TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+)
+from controller.game.machine import TableState
+from controller.rules.errors import RulesError
+from controller.rules.melds import classify
+from controller.rules.tiles import parse_tiles
+
+from .store import ChainReport, Records
+from .views import describe_restore, replay_lines, turn_record, turns
+
+SURE = 0.85  # a read at least this confident stands on its own (game.rebuild.RebuildSettings.sure)
+DEFAULT_TILE = 40.0  # px: a tile's width when nothing on the table tells it
+
+
+def chain_data(report: ChainReport) -> dict[str, Any]:
+    return {"status": "intact" if report.ok else "tampered", "summary": report.summary(), "events": report.events,
+            "head": report.head_digest, "key_id": report.key_id}
+
+
+def games_data(records: Records) -> dict[str, Any]:
+    return {"records": str(records.path), "games": [
+        {"game": game, "variant": variant, "state": state, "events": events, "players": list(records.players(game))}
+        for game, variant, state, events in records.games()]}
+
+
+def melds_of(tiles, sets) -> list[list[str]]:
+    return [list(m) for m in TableState(tuple(tiles), tuple(sets)).melds]
+
+
+def verdict_data(event: TurnJudged) -> dict[str, Any]:
+    return {"turn": event.turn, "player": event.player, "outcome": event.outcome, "played": list(event.played),
+            "taken": list(event.taken), "draw": event.draw, "penalty_points": event.penalty_points,
+            "violations": [{"rule": rule, "words": rule.replace("-", " "), "detail": detail}
+                           for rule, detail in event.violations],
+            "restore_required": event.restore_required, "restore_to_rack": list(event.restore_to_rack),
+            "restore_table": [list(m) for m in event.restore_table], "words": verdict_words(event)}
+
+
+def verdict_words(event: TurnJudged) -> str:
+    played = " ".join(event.played)
+    words = {"legal": f"legal: played {played}" if played else "legal",
+             "relieved": f"stands under the japan relief: played {played}",
+             "draw": "nothing played: draws", "penalty": "penalty"}.get(event.outcome, event.outcome)
+    if event.outcome == "draw":
+        words = f"nothing played: draws {event.draw}"
+    elif event.draw:
+        words += f"; draws {event.draw}"
+    if event.penalty_points:
+        words += f"; {event.penalty_points:+d} points"
+    if event.restore_required:
+        words += "; the table must be restored"
+    return f"{event.player}, turn {event.turn}: {words}"
+
+
+def event_words(event: Event) -> str:
+    """One recorded event as a sentence a referee reads (the audit and replay pages' rows)."""
+    if isinstance(event, GameCreated):
+        return (f"game created: {event.variant}, players {', '.join(event.players)}, {event.turn_seconds} s a turn"
+                + (f", signed by table key {event.key_id}" if event.key_id else ", unsigned"))
+    if isinstance(event, StartOrderDrawn):
+        draws = ", ".join(f"{p} {c}" for p, c in event.draws) or "(given)"
+        return f"start draw: {draws}: " + (f"{event.starter} starts" if event.starter else "a tie, draw again")
+    if isinstance(event, Dealt):
+        return f"deal {event.deal}"
+    if isinstance(event, DealAccepted):
+        return f"deal {event.deal}: nobody asks for a redeal"
+    if isinstance(event, RedealClaimed):
+        return (f"redeal asked by {event.player} showing {' '.join(event.shown)}: "
+                f"{'granted' if event.granted else 'refused'} ({event.reason})")
+    if isinstance(event, TurnStarted):
+        return f"turn {event.turn} starts: {event.player}, {event.seconds} s; photo of the table taken"
+    if isinstance(event, TurnEnded):
+        how = {"button": f"by button {event.button}", "expired": "by time running out",
+               "skipped": "by the next seat's button, without the countdown"}.get(event.cause, event.cause)
+        return f"turn {event.turn} ended {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else "")
+    if isinstance(event, TimerIncident):
+        return f"timer box: {event.incident}: {event.detail}"
+    if isinstance(event, TableRead):
+        what = {"alarm": "table read as it lay at the alarm", "restore": "table read while restoring"}.get(
+            event.purpose, "table read")
+        text = f"{what}: {_melds_text(melds_of(event.tiles, event.sets))}"
+        if event.doubts:
+            text += f"; {len(event.doubts)} doubtful tile(s) for the referee"
+        if event.settled:
+            text += f"; {len(event.settled)} tile(s) settled by the rules"
+        return text
+    if isinstance(event, RefereeCorrection):
+        who = f"referee {event.referee}" if event.referee else "referee"
+        if event.target == "table":
+            what = ", ".join(f"tile {index} is {code}" for index, code in event.changes) or "nothing"
+            return f"{who} corrects the table read: {what} ({event.note})"
+        return f"{who} corrects {event.target.removeprefix('rack:')}'s rack: {' '.join(event.rack or ()) or '(empty)'} " \
+               f"({event.note})"
+    if isinstance(event, TurnJudged):
+        text = "verdict: " + verdict_words(event)
+        for rule, detail in event.violations:
+            text += f"; {rule.replace('-', ' ')}: {detail}"
+        return text
+    if isinstance(event, RestoreChecked):
+        return "restore check: " + describe_restore(event)
+    if isinstance(event, VerdictOverridden):
+        return f"verdict of turn {event.turn} overridden by referee {event.referee}: {event.player}'s turn stands " \
+               f"({event.outcome}); why: {event.reason}"
+    if isinstance(event, ClockAdjusted):
+        return f"turn {event.turn}: clock {event.action}" + (f" +{event.seconds} s" if event.seconds else "") + \
+               f" by referee {event.referee}; why: {event.reason}"
+    if isinstance(event, TableUnrestorable):
+        return (f"restore given up: kept {_melds_text(event.kept)}; {event.player} takes "
+                f"{' '.join(event.to_offender) or 'nothing'}; to the end of the pool {' '.join(event.to_pool) or 'nothing'}")
+    if isinstance(event, CountAlert):
+        return (f"count alert: table {event.table} + racks {event.racks} + pool {event.pool} is not {event.expected}"
+                + ("; the table is disqualified" if event.disqualified else ""))
+    if isinstance(event, RackRevealed):
+        return f"{event.player} lays the rack open: {' '.join(event.codes) or '(empty)'} ({len(event.codes)} tiles, " \
+               f"{event.expected} counted)"
+    if isinstance(event, GameScored):
+        return f"score ({event.end}): winner {event.winner}; " + ", ".join(f"{n} {p:+d}" for n, p in event.scores)
+    if isinstance(event, ClockRecorded):
+        return " ".join(part for part in (event.what, event.player or "", event.detail) if part)
+    return event.kind.value
+
+
+def _melds_text(melds) -> str:
+    return "  ".join("[" + " ".join(m) + "]" for m in melds) or "(empty)"
+
+
+# ------------------------------------------------------------------ overlays
+
+
+def tile_width(tiles) -> float:
+    """A tile's width in pixels from the spacing of placed tiles (code, x, y): the median distance to
+    the nearest other tile."""
+    points = [(float(t[1]), float(t[2])) for t in tiles]
+    if len(points) < 2:
+        return DEFAULT_TILE
+    nearest = sorted(min(((x - u) ** 2 + (y - v) ** 2) ** 0.5 for k, (u, v) in enumerate(points) if k != i)
+                     for i, (x, y) in enumerate(points))
+    width = nearest[len(nearest) // 2]
+    return width if width > 4 else DEFAULT_TILE
+
+
+def placed_boxes(tiles, doubtful: set[int] = frozenset(), width: float | None = None) -> list[dict[str, Any]]:
+    """Boxes around placed tiles (code, x, y), as drawn on a photo."""
+    w = width or tile_width(tiles)
+    h = 1.3 * w
+    out = []
+    for index, (code, x, y) in enumerate(tiles):
+        x0, y0, x1, y1 = x - w / 2, y - h / 2, x + w / 2, y + h / 2
+        out.append({"index": index, "code": code, "confidence": None, "doubt": index in doubtful,
+                    "points": _points(((x0, y0), (x1, y0), (x1, y1), (x0, y1))), "x": round(x, 1),
+                    "y": round(y0 - 4, 1)})
+    return out
+
+
+def reading_boxes(reading: dict, doubt_at: list[tuple[float, float]] = (), sure: float = SURE) -> list[dict[str, Any]]:
+    """The reader's overlay: each tile's outline, code and confidence; a doubt marked when the tile is
+    under `sure` or lies where the rebuild left a doubt for the referee."""
+    out = []
+    tiles = reading.get("tiles", []) if isinstance(reading, dict) else []
+    width = tile_width([(t["code"], *t["center"]) for t in tiles]) if tiles else DEFAULT_TILE
+    for index, tile in enumerate(tiles):
+        x, y = tile["center"]
+        corners = tile.get("corners") or []
+        if len(corners) != 4:
+            corners = [(x - width / 2, y - 0.65 * width), (x + width / 2, y - 0.65 * width),
+                       (x + width / 2, y + 0.65 * width), (x - width / 2, y + 0.65 * width)]
+        top = min(c[1] for c in corners)
+        near_doubt = any(((x - u) ** 2 + (y - v) ** 2) ** 0.5 < width / 2 for u, v in doubt_at)
+        out.append({"index": index, "code": tile["code"], "confidence": tile["confidence"],
+                    "doubt": near_doubt or tile["confidence"] < sure, "points": _points(corners),
+                    "x": round(x, 1), "y": round(top - 4, 1)})
+    return out
+
+
+def _points(corners) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+
+
+def photo_data(records: Records, sha: str | None, tiles: list[dict[str, Any]]) -> dict[str, Any] | None:
+    photo = records.photo(sha) if sha else None
+    if photo is None:
+        return None
+    return {"sha256": photo.sha256, "width": photo.width, "height": photo.height, "tiles": tiles}
+
+
+def read_photo(records: Records, read: TableRead | RestoreChecked | TableUnrestorable) -> dict[str, Any] | None:
+    """The photo a table was read from, with the reader's overlay of that reading."""
+    stored = records.reading(read.reading) if read.reading else None
+    doubts = [(read.tiles[i][1], read.tiles[i][2]) for i, _, _ in getattr(read, "doubts", ()) if 0 <= i < len(read.tiles)]
+    boxes = reading_boxes(stored.reading, doubts) if stored is not None else placed_boxes(read.tiles)
+    return photo_data(records, read.photo, boxes)
+
+
+# --------------------------------------------------------------------- audit
+
+
+def invalid_melds(melds, rules) -> list[dict[str, Any]]:
+    """The sets of a table that are not valid under the game's rule set, each with why."""
+    reading = rules.melds_reading() if rules is not None else {}
+    out = []
+    for meld in melds:
+        try:
+            check = classify(parse_tiles(meld), **reading)
+        except RulesError as error:
+            out.append({"set": list(meld), "why": str(error)})
+            continue
+        if not check.is_valid:
+            out.append({"set": list(meld), "why": check.reason or "not a valid set"})
+    return out
+
+
+def turns_index(records: Records, game_id: int, report: ChainReport | None = None) -> dict[str, Any]:
+    report = report or records.require_intact(game_id)
+    rows = []
+    players: tuple[str, ...] = ()
+    variant = ""
+    for record in turns(records, game_id):
+        players, variant = record.before.players, record.before.variant
+        verdicts = [r.event for r in record.events if isinstance(r.event, TurnJudged)]
+        last = verdicts[-1] if verdicts else None
+        rows.append({"turn": record.turn, "player": record.player, "outcome": last.outcome if last else None,
+                     "played": list(last.played) if last else [], "draw": last.draw if last else 0,
+                     "penalty_points": last.penalty_points if last else 0,
+                     "overridden": any(isinstance(r.event, VerdictOverridden) for r in record.events)})
+    if not players:
+        players = records.players(game_id)
+    return {"game": game_id, "variant": variant, "players": list(players), "chain": chain_data(report), "turns": rows}
+
+
+def audit_data(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> dict[str, Any]:
+    """One turn as data: photos before and after with overlays, what changed, the verdict with the
+    rules broken in words, the restore checks, and every event as a readable row."""
+    report = report or records.require_intact(game_id)
+    record = turn_record(records, game_id, turn)
+    events = [r.event for r in record.events]
+    started = next(e for e in events if isinstance(e, TurnStarted))
+    reads = [e for e in events if isinstance(e, TableRead)]
+    before_melds = [list(m) for m in record.before.table.melds]
+    after_melds = melds_of(reads[-1].tiles, reads[-1].sets) if reads else before_melds
+    gone = Counter(map(tuple, before_melds)) - Counter(map(tuple, after_melds))
+    new = Counter(map(tuple, after_melds)) - Counter(map(tuple, before_melds))
+    before_tiles = record.before.table.tiles
+    return {
+        "game": game_id, "turn": turn, "player": record.player, "variant": record.before.variant,
+        "players": list(record.before.players), "chain": chain_data(report),
+        "photos": {"before": photo_data(records, started.photo, placed_boxes(before_tiles)),
+                   "after": read_photo(records, reads[-1]) if reads else None},
+        "table_before": before_melds, "table_after": after_melds,
+        "changes": {"gone": [list(m) for m in gone.elements()], "new": [list(m) for m in new.elements()]},
+        "invalid_after": invalid_melds(after_melds, record.before.rules),
+        "doubts": [{"tile": index, "candidates": list(candidates), "why": why}
+                   for read in reads for index, candidates, why in read.doubts],
+        "settled": [{"tile": index, "read": code, "chosen": chosen, "why": why}
+                    for read in reads for index, code, chosen, why in read.settled],
+        "verdicts": [verdict_data(e) for e in events if isinstance(e, TurnJudged)],
+        "overrides": [{"outcome": e.outcome, "referee": e.referee, "reason": e.reason, "words": event_words(e)}
+                      for e in events if isinstance(e, VerdictOverridden)],
+        "restores": [{"matches": e.matches, "by_referee": e.by_referee, "accepted_mismatch": e.accepted_mismatch,
+                      "differences": list(e.differences), "referee": e.referee, "note": e.note,
+                      "words": describe_restore(e), "photo": read_photo(records, e)}
+                     for e in events if isinstance(e, RestoreChecked)],
+        "unrestorable": [{"kept": [list(m) for m in e.kept], "to_offender": list(e.to_offender),
+                          "to_pool": list(e.to_pool), "missing": list(e.missing), "words": event_words(e)}
+                         for e in events if isinstance(e, TableUnrestorable)],
+        "events": [{"seq": r.seq, "kind": r.event.kind.value, "words": event_words(r.event), "hash": r.hash[:12],
+                    "recorded_at": r.recorded_at} for r in record.events],
+    }
+
+
+# -------------------------------------------------------------------- replay
+
+
+def replay_data(records: Records, game_id: int, report: ChainReport | None = None) -> dict[str, Any]:
+    """The replay's steps (the same blocks as `tileref replay`), each turn's with the photo it ended on."""
+    report = report or records.require_intact(game_id)
+    photos: dict[int, str | None] = {}
+    for record in turns(records, game_id):
+        reads = [r.event for r in record.events if isinstance(r.event, TableRead)]
+        started = next((r.event for r in record.events if isinstance(r.event, TurnStarted)), None)
+        photos[record.turn] = reads[-1].photo if reads else (started.photo if started else None)
+    steps = []
+    for n, block in enumerate(replay_lines(records, game_id, report)):
+        title, lines = block[0], block[1:]
+        turn = None
+        if title.startswith("turn ") and title[5:].split(":")[0].isdigit():
+            turn = int(title[5:].split(":")[0])
+        steps.append({"step": n, "turn": turn, "title": title, "lines": lines,
+                      "photo": photos.get(turn) if turn is not None else None})
+    return {"game": game_id, "chain": chain_data(report), "steps": steps}

@@ -1,0 +1,366 @@
+"""The web app (Starlette): table display, referee page, audit and replay, and their JSON.
+
+`create_app(db, live=..., desk=..., token=...)` serves one records file. With a live table (a
+running `play`, `demo` or `clock`) it also serves the table display (`/table`), the referee page
+(`/referee`), their WebSocket (`/ws/table`) and the referee's actions (`POST /api/referee/<action>`,
+token required: without it 401 and nothing recorded). Without one (`tileref serve`) it serves the
+records only. Every page that shows a game verifies it first: a tampered game is refused, never
+shown. Pages are Jinja2 templates with autoescaping (templating.environment()).
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import re
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from controller.adapters.desk import DeskAction, DeskError, RefereeDesk, RefereeRequest
+from controller.adapters.errors import AdapterError
+from controller.game.errors import GameError
+from controller.records import Records
+from controller.records.errors import GameNotFoundError, RecordsError, TamperedError
+from controller.records.store import ChainReport
+from controller.records.turn_data import audit_data, games_data, replay_data, turns_index
+from controller.rules.errors import RulesError
+from controller.rules.tiles import parse_tile
+
+from .live import LiveTable
+from .templating import environment
+
+STATIC = Path(__file__).parent / "static"
+ACTION_TIMEOUT_S = 20.0  # how long a referee action waits for the table to carry it out
+SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class BadRequest(Exception):
+    """A referee action's body that is not what the action takes (400, nothing recorded)."""
+
+
+class RecordsReader:
+    """Read access to the records file for the pages: a fresh connection per request, each read in
+    one snapshot (a live game writes meanwhile), and the verification of a game kept while its head
+    does not move."""
+
+    def __init__(self, db: str | Path, key=None) -> None:
+        self.db = db
+        self.key = key
+        self._verified: dict[tuple[int, str], ChainReport] = {}
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def open(self):
+        records = Records(self.db, create=False, read_only=True)
+        snapshot = getattr(records.db, "engine", None) == "sqlite"
+        try:
+            if snapshot:
+                records.db.execute("BEGIN")  # one snapshot for everything this request reads
+            yield records
+        finally:
+            if snapshot:
+                with contextlib.suppress(Exception):
+                    records.db.execute("COMMIT")
+            records.close()
+
+    def report(self, records: Records, game_id: int) -> ChainReport:
+        _, head = records.head(game_id)
+        with self._lock:
+            known = self._verified.get((game_id, head))
+        if known is not None:
+            return known
+        report = records.require_intact(game_id, self.key)
+        with self._lock:
+            self._verified[(game_id, head)] = report
+        return report
+
+
+def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk | None = None,
+               token: str | None = None, key=None) -> Starlette:
+    reader = RecordsReader(db, key)
+    env = environment()
+
+    def page(name: str, status: int = 200, **context) -> HTMLResponse:
+        context.setdefault("live", live is not None)
+        context.setdefault("kind", live.kind if live is not None else None)
+        return HTMLResponse(env.get_template(name).render(**context), status_code=status)
+
+    def problem(error: Exception) -> HTMLResponse:
+        if isinstance(error, GameNotFoundError):
+            return page("problem.html", 404, title="Not found", message=str(error))
+        if isinstance(error, TamperedError):
+            return page("problem.html", 409, title="Tampered record", message=str(error))
+        return page("problem.html", 400, title="Cannot show this", message=str(error))
+
+    def api_problem(error: Exception) -> JSONResponse:
+        status = 404 if isinstance(error, GameNotFoundError) else 409 if isinstance(error, TamperedError) else 400
+        return JSONResponse({"error": str(error)}, status_code=status)
+
+    # -- records pages ---------------------------------------------------------------------
+    def index(request: Request):
+        with reader.open() as records:
+            data = games_data(records)
+        return page("index.html", title="Games", data=data)
+
+    def game_page(request: Request):
+        game_id = int(request.path_params["game"])
+        try:
+            with reader.open() as records:
+                data = turns_index(records, game_id, reader.report(records, game_id))
+        except RecordsError as error:
+            return problem(error)
+        return page("game.html", title=f"Game {game_id}", data=data)
+
+    def audit_page(request: Request):
+        game_id, turn = int(request.path_params["game"]), int(request.path_params["turn"])
+        try:
+            with reader.open() as records:
+                report = reader.report(records, game_id)
+                data = audit_data(records, game_id, turn, report)
+                turn_count = len(turns_index(records, game_id, report)["turns"])
+        except RecordsError as error:
+            return problem(error)
+        return page("audit.html", title=f"Game {game_id}, turn {turn}", data=data, turns=turn_count)
+
+    def replay_page(request: Request):
+        game_id = int(request.path_params["game"])
+        step = int(request.path_params.get("step", 0))
+        try:
+            with reader.open() as records:
+                data = replay_data(records, game_id, reader.report(records, game_id))
+        except RecordsError as error:
+            return problem(error)
+        steps = data["steps"]
+        if not 0 <= step < len(steps):
+            return page("problem.html", 404, title="Not found", message=f"game {game_id} has no replay step {step}")
+        return page("replay.html", title=f"Replay of game {game_id}", data=data, step=steps[step],
+                    last=len(steps) - 1)
+
+    def photo(request: Request):
+        sha = request.path_params["sha"]
+        if not SHA.match(sha):
+            return Response("not a photo name", status_code=404)
+        with reader.open() as records:
+            stored = records.photo(sha)
+        if stored is None:
+            return Response("no such photo", status_code=404)
+        return Response(stored.data, media_type=stored.mime, headers={"Cache-Control": "max-age=31536000, immutable"})
+
+    # -- records API (same shapes as the CLI's --json) --------------------------------------
+    def api_games(request: Request):
+        with reader.open() as records:
+            return JSONResponse(games_data(records))
+
+    def api_game(request: Request):
+        game_id = int(request.path_params["game"])
+        try:
+            with reader.open() as records:
+                return JSONResponse(turns_index(records, game_id, reader.report(records, game_id)))
+        except RecordsError as error:
+            return api_problem(error)
+
+    def api_audit(request: Request):
+        game_id, turn = int(request.path_params["game"]), int(request.path_params["turn"])
+        try:
+            with reader.open() as records:
+                return JSONResponse(audit_data(records, game_id, turn, reader.report(records, game_id)))
+        except RecordsError as error:
+            return api_problem(error)
+
+    def api_replay(request: Request):
+        game_id = int(request.path_params["game"])
+        try:
+            with reader.open() as records:
+                return JSONResponse(replay_data(records, game_id, reader.report(records, game_id)))
+        except RecordsError as error:
+            return api_problem(error)
+
+    # -- the live table ------------------------------------------------------------------------
+    def no_table() -> HTMLResponse:
+        return page("problem.html", 404, title="No table here",
+                    message="No game runs in this process: these pages show the records only.")
+
+    def table_page(request: Request):
+        if live is None:
+            return no_table()
+        return page("table.html", title="Table", regions={k: Markup(v) for k, v in live.regions().items()},
+                    state=live.snapshot())
+
+    def referee_page(request: Request):
+        if live is None:
+            return no_table()
+        return page("referee.html", title="Referee", regions={k: Markup(v) for k, v in live.regions().items()},
+                    state=live.snapshot(), actions=[a.value for a in DeskAction])
+
+    def api_table(request: Request):
+        if live is None:
+            return JSONResponse({"error": "no game runs in this process"}, status_code=404)
+        return JSONResponse(live.snapshot())
+
+    async def table_socket(websocket: WebSocket):
+        if live is None:
+            await websocket.close(code=1008)
+            return
+        await websocket.accept()
+        client, first = live.subscribe(asyncio.get_running_loop())
+        try:
+            await websocket.send_text(first)
+
+            async def send() -> None:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    while True:
+                        await websocket.send_text(await client.get())
+
+            async def receive() -> None:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    while (await websocket.receive())["type"] != "websocket.disconnect":
+                        pass
+
+            tasks = {asyncio.create_task(send()), asyncio.create_task(receive())}
+            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                task.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            live.unsubscribe(client)
+
+    # -- referee actions ---------------------------------------------------------------------
+    def authorised(request: Request) -> bool:
+        given = request.headers.get("x-tileref-token", "")
+        auth = request.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            given = auth[7:].strip()
+        return bool(token) and bool(given) and secrets.compare_digest(given.encode(), token.encode())
+
+    async def referee_action(request: Request):
+        if not authorised(request):  # before anything else: nothing is read, queued or recorded
+            return JSONResponse({"error": "the referee token is missing or wrong (it is printed on the table's "
+                                          "console at start-up)"}, status_code=401,
+                                headers={"WWW-Authenticate": "Bearer"})
+        try:
+            action = DeskAction(request.path_params["action"])
+        except ValueError:
+            return JSONResponse({"error": f"unknown action {request.path_params['action']!r}; one of "
+                                          + ", ".join(a.value for a in DeskAction)}, status_code=404)
+        if live is None or desk is None:
+            return JSONResponse({"error": "no game runs in this process"}, status_code=409)
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+        try:
+            referee_request = parse_request(action, body)
+        except (BadRequest, RulesError) as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
+        future = desk.submit(referee_request)
+        try:
+            answer = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), ACTION_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            cancelled = future.cancel()
+            return JSONResponse({"error": f"the table did not take the action within {ACTION_TIMEOUT_S:.0f} s"
+                                          + (" (not carried out)" if cancelled else " (it is being carried out)")},
+                                status_code=504)
+        except (DeskError, GameError, RulesError, AdapterError) as error:
+            return JSONResponse({"error": str(error)}, status_code=409)
+        except concurrent.futures.CancelledError:
+            return JSONResponse({"error": "the action was withdrawn"}, status_code=409)
+        return JSONResponse({"ok": True, "action": action.value, "said": answer.said,
+                             "recorded": list(answer.recorded)})
+
+    routes = [
+        Route("/", index),
+        Route("/table", table_page),
+        Route("/referee", referee_page),
+        Route("/games/{game:int}", game_page),
+        Route("/games/{game:int}/turns/{turn:int}", audit_page),
+        Route("/games/{game:int}/replay", replay_page),
+        Route("/games/{game:int}/replay/{step:int}", replay_page),
+        Route("/photos/{sha:str}", photo),
+        Route("/api/games", api_games),
+        Route("/api/games/{game:int}", api_game),
+        Route("/api/games/{game:int}/turns/{turn:int}", api_audit),
+        Route("/api/games/{game:int}/replay", api_replay),
+        Route("/api/table", api_table),
+        Route("/api/referee/{action:str}", referee_action, methods=["POST"]),
+        WebSocketRoute("/ws/table", table_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.live, app.state.desk, app.state.reader = live, desk, reader
+    return app
+
+
+def _text(body: dict, name: str, required: bool = True) -> str:
+    value = body.get(name, "")
+    if not isinstance(value, str):
+        raise BadRequest(f"{name!r} must be text")
+    value = value.strip()
+    if required and not value:
+        raise BadRequest(f"{name!r} is required: every referee action names who ({'referee'!r}) and why "
+                         f"({'reason'!r})")
+    if len(value) > 500:
+        raise BadRequest(f"{name!r} is longer than 500 characters")
+    return value
+
+
+def parse_request(action: DeskAction, body: Any) -> RefereeRequest:
+    """A referee action's JSON body as a typed request; BadRequest (400) names what is wrong."""
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    referee, reason = _text(body, "referee"), _text(body, "reason")
+    if action is DeskAction.CORRECT:
+        target = _text(body, "target", required=False) or "table"
+        if target == "table":
+            changes = body.get("changes", "")
+            if isinstance(changes, str):
+                words = changes.replace(",", " ").split()
+                if len(words) % 2:
+                    raise BadRequest("'changes': 'index code' pairs, e.g. '3 R5 7 K13'")
+                pairs = [(words[k], words[k + 1]) for k in range(0, len(words), 2)]
+            elif isinstance(changes, list) and all(isinstance(c, list) and len(c) == 2 for c in changes):
+                pairs = [(str(i), str(c)) for i, c in changes]
+            else:
+                raise BadRequest("'changes': 'index code' pairs, e.g. '3 R5 7 K13'")
+            if not pairs:
+                raise BadRequest("'changes': name at least one tile: 'index code'")
+            try:
+                parsed = tuple((int(i), parse_tile(c).code) for i, c in pairs)
+            except ValueError:
+                raise BadRequest("'changes': a tile index is a whole number") from None
+            return RefereeRequest(action, referee, reason, target="table", changes=parsed)
+        if not target.startswith("rack:") or not target[5:].strip():
+            raise BadRequest("'target': 'table' or 'rack:PLAYER'")
+        tiles = body.get("tiles", "")
+        codes = tiles.replace(",", " ").split() if isinstance(tiles, str) else tiles
+        if not isinstance(codes, list):
+            raise BadRequest("'tiles': the rack's codes, e.g. 'R5 K13 J'")
+        return RefereeRequest(action, referee, reason, target="rack:" + target[5:].strip(),
+                              rack=tuple(parse_tile(str(c)).code for c in codes))
+    if action is DeskAction.OVERRIDE:
+        outcome = _text(body, "outcome", required=False) or "legal"
+        return RefereeRequest(action, referee, reason, outcome=outcome)
+    if action is DeskAction.EXTEND:
+        seconds = body.get("seconds")
+        if isinstance(seconds, str) and seconds.strip().isdigit():
+            seconds = int(seconds)
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 < seconds <= 3600:
+            raise BadRequest("'seconds': the extra time, 1 to 3600 seconds")
+        return RefereeRequest(action, referee, reason, seconds=seconds)
+    if action is DeskAction.PAUSE:
+        return RefereeRequest(action, referee, reason, resume=bool(body.get("resume", False)))
+    return RefereeRequest(action, referee, reason)

@@ -1,0 +1,126 @@
+"""The club board (`tileref club serve --db postgresql://...`): one page listing every table live.
+
+Each row is a game a table is playing into the club database (and the last few finished ones):
+the table, the players, whose turn it is, the time left of the running turn (from when the turn
+started as recorded), the last verdict and the alerts (tile counts that do not add up, timer
+incidents, a restore or a referee awaited, a table silent for ten minutes). The page is rendered
+server-side by Jinja2 with autoescaping; a little plain JavaScript (`static/club.js`) polls
+`/api/tables` and updates the rows with text only. Each table's name links to that table's own
+pages (`table_link`, one place to adjust where they are served).
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from pathlib import Path
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from controller.records.club import ClubBoard, TableLive
+from controller.records.errors import RecordsError, ServerUnavailableError
+from controller.records.store import Records
+
+STATIC = Path(__file__).with_name("static")
+POLL_MS = 2000
+
+
+def _clock(seconds) -> str:
+    if seconds is None:
+        return "--:--"
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("controller.web", "templates"), autoescape=True)
+    env.globals["clock"] = _clock
+    return env
+
+
+class _Board:
+    """The board's read of the database, one request at a time, reconnecting after a lost server."""
+
+    def __init__(self, db: str, table_base: str) -> None:
+        self.db = db
+        self.table_base = table_base
+        self.lock = threading.Lock()
+        self.records: Records | None = None
+        self.board: ClubBoard | None = None
+        self._open()
+
+    def _open(self) -> None:
+        self.records = Records(self.db, create=False, read_only=True)
+        self.board = ClubBoard(self.records, self.table_base)
+
+    def read(self) -> tuple[list[TableLive], str | None]:
+        with self.lock:
+            try:
+                if self.records is None:
+                    self._open()
+                return self.board.tables(), None
+            except ServerUnavailableError as error:
+                if self.records is not None:
+                    self.records.close()
+                self.records = None
+                return [], str(error)
+            except RecordsError as error:
+                return [], str(error)
+
+    def close(self) -> None:
+        if self.records is not None:
+            self.records.close()
+
+
+def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> Starlette:
+    board = _Board(db, table_base)
+    env = _environment()
+    shown = board.records.path if board.records is not None else db
+
+    def now_text() -> str:
+        return time.strftime("%H:%M:%S")
+
+    async def page(request: Request) -> HTMLResponse:
+        import anyio
+
+        tables, problem = await anyio.to_thread.run_sync(board.read)
+        html = env.get_template("club.html").render(
+            title=title, database=str(shown), tables=tables, problem=problem, updated=now_text(),
+            api=str(request.url_for("club_tables").path), script=str(request.url_for("club_js").path),
+            every_ms=POLL_MS)
+        return HTMLResponse(html)
+
+    async def api(request: Request) -> JSONResponse:
+        import anyio
+
+        tables, problem = await anyio.to_thread.run_sync(board.read)
+        return JSONResponse({"tables": [t.as_json() for t in tables], "problem": problem, "updated": now_text()},
+                            headers={"Cache-Control": "no-store"})
+
+    async def script(request: Request) -> Response:
+        return Response((STATIC / "club.js").read_text(encoding="utf-8"), media_type="text/javascript")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        board.close()
+
+    app = Starlette(routes=[
+        Route("/", page, name="club_board"),
+        Route("/api/tables", api, name="club_tables"),
+        Route("/static/club.js", script, name="club_js"),
+    ], lifespan=lifespan)
+    app.state.board = board
+    return app
+
+
+def serve(db: str, host: str, port: int, *, table_base: str = "") -> None:
+    import uvicorn
+
+    app = create_app(db, table_base=table_base)
+    print(f"club board on http://{host}:{port}/ (database {db})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,65 @@
+"""`tileref play --web`: the referee pauses, resumes and extends a running turn on the box (a real pty)
+through the page's API; each action is recorded with who and why, and the display follows the box."""
+from __future__ import annotations
+
+import time
+
+import cv2
+import httpx
+
+from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+from controller.game.events import ClockAdjusted, TurnJudged
+from controller.game.machine import State, fold
+from controller.records import Records
+from firmware_bridge.emulator_process import EmulatorProcess
+
+from web_helpers import TOKEN, URL, Tileref, wait_until
+
+
+def events_of(db):
+    try:
+        with Records(db, create=False, read_only=True) as records:
+            return records.events(records.latest_game())
+    except Exception:  # not written yet
+        return []
+
+
+def test_play_with_web_pages_pause_resume_and_extend_the_running_turn(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    renderer = SceneRenderer(SceneLayout(seed=5))
+    cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
+    db = tmp_path / "club.sqlite"
+    with EmulatorProcess(clock_rate=2) as box:
+        play = Tileref("play", "--camera", str(frames), "--timer", box.port, "--variant", "classic",
+                       "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db), "--clock-rate", "2",
+                       "--web", "127.0.0.1:0")
+        try:
+            url = play.expect(URL, 60).group(1)
+            auth = {"Authorization": f"Bearer {play.expect(TOKEN, 5).group(1)}"}
+            wait_until(lambda: events_of(db) and fold(events_of(db)).state is State.DEALING, 60, what="the deal")
+            box.press("A")  # dealt
+            wait_until(lambda: fold(events_of(db)).state is State.TURN_RUNNING, 60, what="Ann's turn")
+            wait_until(lambda: (httpx.get(f"{url}/api/table").json()["clock"] or {}).get("running"), 20,
+                       what="the countdown on the display")
+            who = {"referee": "Rita", "reason": "a tile fell on the floor"}
+            for action, body in (("pause", {}), ("pause", {"resume": True}), ("extend", {"seconds": 45})):
+                answer = httpx.post(f"{url}/api/referee/{action}", json={**who, **body}, headers=auth, timeout=30)
+                assert answer.status_code == 200, answer.text
+            again = httpx.post(f"{url}/api/referee/pause", json={**who, "resume": True}, headers=auth, timeout=30)
+            assert again.status_code == 409  # not paused: refused, nothing recorded
+            clock = httpx.get(f"{url}/api/table").json()["clock"]
+            assert clock["running"] and clock["seconds_left"] > 60  # 60 s a turn, 45 more given
+            time.sleep(0.5)
+            box.press("1")  # Ann ends her turn: her opening
+            wait_until(lambda: any(isinstance(e, TurnJudged) for e in events_of(db)), 60, what="the verdict")
+            verdict = wait_until(lambda: httpx.get(f"{url}/api/table").json()["verdict"], 10, what="the verdict shown")
+            assert verdict["player"] == "Ann" and verdict["outcome"] == "legal"
+        finally:
+            play.kill()
+    adjusted = [e for e in events_of(db) if isinstance(e, ClockAdjusted)]
+    assert [(e.action, e.seconds, e.referee, e.reason) for e in adjusted] == [
+        ("pause", 0, "Rita", "a tile fell on the floor"), ("resume", 0, "Rita", "a tile fell on the floor"),
+        ("extend", 45, "Rita", "a tile fell on the floor")]
+    with Records(db, create=False) as records:
+        assert records.verify(records.latest_game()).ok

@@ -1,0 +1,133 @@
+"""Helpers of the web tests: a `tileref` command as its own process, Chromium through Selenium."""
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "build" / "screenshots"  # every page the browser tests open, as PNG (gitignored)
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+URL = re.compile(r"web: (http://[0-9.:\[\]a-z]+)/ ")
+TOKEN = re.compile(r"referee token (\S+)")
+
+
+def have_chromium() -> bool:
+    return Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists() or bool(shutil.which("chromium"))
+
+
+class Tileref:
+    """`python -m controller.cli ARGS` with its stdout read line by line on a thread."""
+
+    def __init__(self, *args: str, stdin=subprocess.DEVNULL):
+        self.process = subprocess.Popen([sys.executable, "-m", "controller.cli", *args], stdin=stdin,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+                                        cwd=ROOT)
+        self.lines: queue.Queue = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def expect(self, pattern: str | re.Pattern, timeout: float = 60.0) -> re.Match:
+        pattern = re.compile(pattern) if isinstance(pattern, str) else pattern
+        for line in self.seen:
+            if (found := pattern.search(line)):
+                return found
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.seen.append(line)
+            if (found := pattern.search(line)):
+                return found
+        raise AssertionError(f"no line matching {pattern.pattern!r}; saw {self.seen[-30:]}; stderr {self.stderr()}")
+
+    def stderr(self) -> str:
+        if self.process.poll() is None:
+            return "(still running)"
+        return self.process.stderr.read()
+
+    def interrupt(self, timeout: float = 20.0) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def chromium(width: int = 1400, height: int = 1000):
+    """Debian's Chromium, headless, through Debian's chromedriver: nothing is ever downloaded."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="tileref-chromium-")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--disable-renderer-backgrounding",
+                 "--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows",
+                 f"--window-size={width},{height}", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    driver.tileref_profile = profile
+    return driver
+
+
+def close_chromium(driver) -> None:
+    try:
+        driver.quit()
+    finally:
+        shutil.rmtree(getattr(driver, "tileref_profile", ""), ignore_errors=True)
+
+
+def screenshot(driver, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 1000, f"empty screenshot {path}"
+    return path
+
+
+def wait_until(predicate, timeout: float = 30.0, every: float = 0.05, what: str = "the condition"):
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = predicate()
+        except (StaleElementReferenceException, NoSuchElementException):  # a live region was swapped meanwhile
+            value = None
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def demo_env() -> dict:
+    return dict(os.environ)

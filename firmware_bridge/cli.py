@@ -48,4 +48,7 @@ def _check(args) -> int:
 
 def _emulate(args) -> int:
     emulator.check_arguments(args)
-    return emulator.run(DeviceSettings(serial=args.serial, clock_rate=args.clock_rate), args.link, args.control)
+    # the older-firmware switches are registered by emulator.add_arguments: honour them here too
+    settings = DeviceSettings(serial=args.serial, clock_rate=args.clock_rate, press_ids=not args.no_press_ids,
+                              banks=not args.no_bank)
+    return emulator.run(settings, args.link, args.control)

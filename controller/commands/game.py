@@ -22,6 +22,10 @@ from .web import add_web_option, linger
 ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 
 
+class TurnRequiredError(GameError, ValueError):
+    """`tileref audit` of a table's game without --turn (a clock game has no turns and needs none)."""
+
+
 
 def register(subparsers) -> None:
     play = subparsers.add_parser("play", help="run a game at a table: camera, timer box, records")
@@ -51,12 +55,15 @@ def register(subparsers) -> None:
     add_private_key_option(play)
     play.set_defaults(handler=run_play)
 
-    audit = subparsers.add_parser("audit", help="one turn as a self-contained HTML page")
+    audit = subparsers.add_parser("audit", help="one turn as a self-contained HTML page; a clock game's facts")
     audit.add_argument("--db", required=True)
     audit.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
-    audit.add_argument("--turn", type=COUNT, required=True)
-    audit.add_argument("--out", help="HTML file to write (default audit-game-G-turn-T.html)")
-    audit.add_argument("--json", action="store_true", help="print the turn as JSON (the web page's /api shape)")
+    audit.add_argument("--turn", type=COUNT, help="the turn of a table's game (required there; a `tileref clock` "
+                       "game has no turns: its facts are printed one a line)")
+    audit.add_argument("--out", help="HTML file to write (default audit-game-G-turn-T.html; a clock game: "
+                       "only when given)")
+    audit.add_argument("--json", action="store_true", help="print the turn (a clock game: its facts) as JSON "
+                       "(the web page's /api shape)")
     add_public_key_option(audit)
     audit.set_defaults(handler=run_audit)
 
@@ -242,6 +249,13 @@ def run_audit(args: argparse.Namespace) -> int:
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
+        from controller.clock.record_view import is_clock_game
+
+        if is_clock_game(records, game_id):
+            return _audit_clock_game(records, game_id, report, args)
+        if args.turn is None:
+            raise TurnRequiredError(f"--turn is required: game {game_id} is a table's game; audit one turn of it "
+                                    f"(`tileref replay --db {args.db} --game {game_id}` lists them)")
         if args.json:
             from controller.records.turn_data import audit_data
 
@@ -251,6 +265,27 @@ def run_audit(args: argparse.Namespace) -> int:
     out = Path(args.out or f"audit-game-{game_id}-turn-{args.turn}.html")
     _write_text(out, page, "--out")
     print(f"audit of game {game_id} turn {args.turn}: {out}")
+    return 0
+
+
+def _audit_clock_game(records, game_id: int, report, args: argparse.Namespace) -> int:
+    """A `tileref clock` game: verified (above), then every fact readably, as replay prints them, with
+    each fact's place in the chain; --json the same data as the web page's /api; --out also an HTML page."""
+    from controller.clock import ClockInputError
+    from controller.clock.record_view import clock_game_data, clock_game_html, clock_game_lines
+    from controller.records.turn_data import chain_data
+
+    if args.turn is not None:
+        raise ClockInputError(f"--turn {args.turn}: game {game_id} is a clock game (tileref clock): it has no "
+                              "turns; audit it without --turn")
+    data = clock_game_data(records, game_id, chain_data(report))
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    print("\n".join(clock_game_lines(data)))
+    if args.out:
+        _write_text(Path(args.out), clock_game_html(data), "--out")
+        print(f"audit of clock game {game_id}: {args.out}")
     return 0
 
 

@@ -32,7 +32,9 @@ from controller.game.errors import GameError
 from controller.records import Records
 from controller.records.errors import GameNotFoundError, RecordsError, TamperedError
 from controller.records.store import ChainReport
-from controller.records.turn_data import audit_data, games_data, replay_data, turns_index
+from controller.clock.record_view import clock_game_data, is_clock_game
+from controller.records.turn_data import audit_data, chain_data, games_data, replay_data, turns_index
+from controller.records.views import replay_lines
 from controller.rules.errors import RulesError
 from controller.rules.tiles import parse_tile
 
@@ -110,6 +112,21 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         status = 404 if isinstance(error, GameNotFoundError) else 409 if isinstance(error, TamperedError) else 400
         return JSONResponse({"error": str(error)}, status_code=status)
 
+    # -- a `tileref clock` game has no turns or photos: its pages show its facts -------------------
+    def clock_game(records: Records, game_id: int, report: ChainReport) -> dict[str, Any] | None:
+        return clock_game_data(records, game_id, chain_data(report)) if is_clock_game(records, game_id) else None
+
+    def clock_replay(records: Records, game_id: int, report: ChainReport) -> dict[str, Any] | None:
+        """The replay's shape (the same lines as `tileref replay`), one step: the game's facts."""
+        if not is_clock_game(records, game_id):
+            return None
+        steps = [{"step": n, "turn": None, "title": block[0], "lines": block[1:], "photo": None}
+                 for n, block in enumerate(replay_lines(records, game_id, report))]
+        return {"game": game_id, "chain": chain_data(report), "steps": steps}
+
+    def clock_page(data: dict[str, Any]) -> HTMLResponse:
+        return page("clock_game.html", title=f"Game {data['game']} ({data['clock_game']} clock)", data=data)
+
     # -- records pages ---------------------------------------------------------------------
     def index(request: Request):
         with reader.open() as records:
@@ -120,9 +137,13 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         game_id = int(request.path_params["game"])
         try:
             with reader.open() as records:
-                data = turns_index(records, game_id, reader.report(records, game_id))
+                report = reader.report(records, game_id)
+                clock = clock_game(records, game_id, report)
+                data = clock or turns_index(records, game_id, report)
         except RecordsError as error:
             return problem(error)
+        if clock is not None:
+            return clock_page(clock)
         return page("game.html", title=f"Game {game_id}", data=data)
 
     def audit_page(request: Request):
@@ -130,10 +151,14 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         try:
             with reader.open() as records:
                 report = reader.report(records, game_id)
-                data = audit_data(records, game_id, turn, report)
-                turn_count = len(turns_index(records, game_id, report)["turns"])
+                clock = clock_game(records, game_id, report)
+                if clock is None:
+                    data = audit_data(records, game_id, turn, report)
+                    turn_count = len(turns_index(records, game_id, report)["turns"])
         except RecordsError as error:
             return problem(error)
+        if clock is not None:
+            return clock_page(clock)  # no turns to audit one by one: the game's facts, each with its place
         return page("audit.html", title=f"Game {game_id}, turn {turn}", data=data, turns=turn_count)
 
     def replay_page(request: Request):
@@ -141,7 +166,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         step = int(request.path_params.get("step", 0))
         try:
             with reader.open() as records:
-                data = replay_data(records, game_id, reader.report(records, game_id))
+                report = reader.report(records, game_id)
+                data = clock_replay(records, game_id, report) or replay_data(records, game_id, report)
         except RecordsError as error:
             return problem(error)
         steps = data["steps"]
@@ -169,7 +195,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         game_id = int(request.path_params["game"])
         try:
             with reader.open() as records:
-                return JSONResponse(turns_index(records, game_id, reader.report(records, game_id)))
+                report = reader.report(records, game_id)
+                return JSONResponse(clock_game(records, game_id, report) or turns_index(records, game_id, report))
         except RecordsError as error:
             return api_problem(error)
 
@@ -177,7 +204,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         game_id, turn = int(request.path_params["game"]), int(request.path_params["turn"])
         try:
             with reader.open() as records:
-                return JSONResponse(audit_data(records, game_id, turn, reader.report(records, game_id)))
+                report = reader.report(records, game_id)
+                return JSONResponse(clock_game(records, game_id, report) or audit_data(records, game_id, turn, report))
         except RecordsError as error:
             return api_problem(error)
 
@@ -185,7 +213,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         game_id = int(request.path_params["game"])
         try:
             with reader.open() as records:
-                return JSONResponse(replay_data(records, game_id, reader.report(records, game_id)))
+                report = reader.report(records, game_id)
+                return JSONResponse(clock_replay(records, game_id, report) or replay_data(records, game_id, report))
         except RecordsError as error:
             return api_problem(error)
 

@@ -197,6 +197,10 @@ def parse_record(text: str, source: str = "(record)") -> dict:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordFormatError(f"game record {source!r} is not JSON ({error})") from None
+    except ValueError as error:  # an integer of more than 4300 digits
+        raise RecordFormatError(f"game record {source!r}: {str(error).split(';')[0]}") from None
+    except RecursionError:
+        raise RecordFormatError(f"game record {source!r}: JSON nested too deeply to be a game record") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         got = document.get("format") if isinstance(document, dict) else type(document).__name__
         raise RecordFormatError(f"game record {source!r} is not a {FORMAT} document (format {got!r})")

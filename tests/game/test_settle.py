@@ -221,7 +221,8 @@ def test_a_camera_error_ends_play_with_one_line_and_the_game_resumes(tmp_path):
 
     frames = tmp_path / "frames"
     frames.mkdir()
-    (frames / "0001.png").write_bytes(b"broken")
+    table = SceneRenderer(SceneLayout(seed=5)).render(TABLE)
+    cv2.imwrite(str(frames / "0001.png"), table)  # the camera opens on a good image (a broken first one is refused)
     db = tmp_path / "club.sqlite"
 
     def events():
@@ -246,17 +247,18 @@ def test_a_camera_error_ends_play_with_one_line_and_the_game_resumes(tmp_path):
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             wait_for(lambda ev: fold(ev).state is State.DEALING, first)
+            (frames / "0002.png").write_bytes(b"broken")  # the camera's next image, mid-game
             box.press("A")  # dealt: the next step waits for a still table and reads the broken image
             out, err = first.communicate(timeout=60)
         finally:
             if first.poll() is None:
                 first.kill()
         assert first.returncode == 2, out + err
-        assert err.strip().count("\n") == 0 and "0001.png" in err and "not a readable image" in err
+        assert err.strip().count("\n") == 0 and "0002.png" in err and "not a readable image" in err
         before = events()
         assert fold(before).state is State.TURN_READY
 
-        cv2.imwrite(str(frames / "0001.png"), SceneRenderer(SceneLayout(seed=5)).render(TABLE))
+        cv2.imwrite(str(frames / "0002.png"), table)
         resumed = subprocess.Popen(command + ["--resume"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             wait_for(lambda ev: any(isinstance(e, TurnStarted) for e in ev), resumed)

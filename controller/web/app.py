@@ -191,32 +191,28 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         with reader.open() as records:
             return JSONResponse(games_data(records))
 
-    def api_game(request: Request):
-        game_id = int(request.path_params["game"])
+    def api_game_json(game_id: int, build) -> Response:
+        """`build(records, report)` of a verified game as JSON; a records problem as its API answer."""
         try:
             with reader.open() as records:
-                report = reader.report(records, game_id)
-                return JSONResponse(clock_game(records, game_id, report) or turns_index(records, game_id, report))
+                return JSONResponse(build(records, reader.report(records, game_id)))
         except RecordsError as error:
             return api_problem(error)
+
+    def api_game(request: Request):
+        game_id = int(request.path_params["game"])
+        return api_game_json(game_id, lambda records, report: clock_game(records, game_id, report)
+                             or turns_index(records, game_id, report))
 
     def api_audit(request: Request):
         game_id, turn = int(request.path_params["game"]), int(request.path_params["turn"])
-        try:
-            with reader.open() as records:
-                report = reader.report(records, game_id)
-                return JSONResponse(clock_game(records, game_id, report) or audit_data(records, game_id, turn, report))
-        except RecordsError as error:
-            return api_problem(error)
+        return api_game_json(game_id, lambda records, report: clock_game(records, game_id, report)
+                             or audit_data(records, game_id, turn, report))
 
     def api_replay(request: Request):
         game_id = int(request.path_params["game"])
-        try:
-            with reader.open() as records:
-                report = reader.report(records, game_id)
-                return JSONResponse(clock_replay(records, game_id, report) or replay_data(records, game_id, report))
-        except RecordsError as error:
-            return api_problem(error)
+        return api_game_json(game_id, lambda records, report: clock_replay(records, game_id, report)
+                             or replay_data(records, game_id, report))
 
     # -- the live table ------------------------------------------------------------------------
     def no_table() -> HTMLResponse:

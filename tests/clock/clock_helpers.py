@@ -1,13 +1,11 @@
 """Runs `tileref clock` as its own process against the emulated box on a real pty."""
 from __future__ import annotations
 
-import queue
 import subprocess
 import sys
-import threading
-import time
 
 from controller.cli import main
+from process_lines import LineReader
 
 FAST = 20.0  # box seconds per real second
 
@@ -26,33 +24,17 @@ class ClockProcess:
             [sys.executable, "-m", "controller.cli", "clock", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
         )
-        self.lines: queue.Queue = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
+        self.reader = LineReader(self.process)
+        self.seen = self.reader.seen
 
     def expect(self, prefix: str, timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            self.seen.append(line)
-            if line.startswith(prefix):
-                return line
-        raise AssertionError(f"no line starting {prefix!r}; saw {self.seen}; stderr {self.stderr_now()}")
+        found = self.reader.next_matching(lambda line: line if line.startswith(prefix) else None, timeout)
+        if found is None:
+            raise AssertionError(f"no line starting {prefix!r}; saw {self.seen}; stderr {self.stderr_now()}")
+        return found
 
     def stderr_now(self) -> str:
-        if self.process.poll() is None:
-            return "(still running)"
-        return self.process.stderr.read()
+        return self.reader.stderr()
 
     def send(self, line: str) -> None:
         self.process.stdin.write(line + "\n")

@@ -4,17 +4,8 @@ from __future__ import annotations
 import sys
 import time
 
-from controller.game.machine import TableState
 from controller.records import Records
-
-
-def table(*melds) -> TableState:
-    """A table of these melds, one row each, tiles 50 px apart."""
-    tiles, sets = [], []
-    for row, meld in enumerate(melds):
-        sets.append(tuple(range(len(tiles), len(tiles) + len(meld))))
-        tiles.extend((code, 50.0 * k, 80.0 * row) for k, code in enumerate(meld))
-    return TableState(tuple(tiles), tuple(sets))
+from table_helpers import table  # noqa: F401  (the game tests import it from here)
 
 
 def wait_for(db, predicate, timeout=60.0):

@@ -21,7 +21,7 @@ from controller.game import judging
 from controller.game.events import (
     ClockAdjusted, Dealt, RestoreChecked, StartOrderDrawn, TableRead, TurnEnded, TurnStarted, VerdictOverridden,
 )
-from controller.game.machine import State, TableState, apply, fold
+from controller.game.machine import State, apply, fold
 from controller.records import Records
 from controller.records.turn_data import audit_data
 from controller.records.views import audit_html, replay_lines
@@ -29,18 +29,11 @@ from controller.web.app import create_app
 from controller.web.live import LiveTable
 from controller.web.server import parse_address
 from controller.web.errors import WebAddressError
+from table_helpers import table
 
 EVIL = "<img src=x onerror=alert(1)>"
 PLAYERS = (EVIL, "Ben & Co")
 NOT_RESTORED = ("a set [R1 R2] that was not on the table",)
-
-
-def table(*melds) -> TableState:
-    tiles, sets = [], []
-    for row, meld in enumerate(melds):
-        sets.append(tuple(range(len(tiles), len(tiles) + len(meld))))
-        tiles.extend((code, 50.0 * k, 80.0 * row) for k, code in enumerate(meld))
-    return TableState(tuple(tiles), tuple(sets))
 
 
 def penalty_game(db, *after_verdict) -> int:

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import os
-import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from process_lines import LineReader
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"  # every page the browser tests open, as PNG (gitignored)
@@ -32,37 +32,22 @@ class Tileref:
         self.process = subprocess.Popen([sys.executable, "-m", "controller.cli", *args], stdin=stdin,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
                                         cwd=ROOT)
-        self.lines: queue.Queue = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
+        self.reader = LineReader(self.process)
+        self.seen = self.reader.seen
 
     def expect(self, pattern: str | re.Pattern, timeout: float = 60.0) -> re.Match:
         pattern = re.compile(pattern) if isinstance(pattern, str) else pattern
         for line in self.seen:
             if (found := pattern.search(line)):
                 return found
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            self.seen.append(line)
-            if (found := pattern.search(line)):
-                return found
-        raise AssertionError(f"no line matching {pattern.pattern!r}; saw {self.seen[-30:]}; stderr {self.stderr()}")
+        found = self.reader.next_matching(pattern.search, timeout)
+        if found is None:
+            raise AssertionError(f"no line matching {pattern.pattern!r}; saw {self.seen[-30:]}; "
+                                 f"stderr {self.stderr()}")
+        return found
 
     def stderr(self) -> str:
-        if self.process.poll() is None:
-            return "(still running)"
-        return self.process.stderr.read()
+        return self.reader.stderr()
 
     def interrupt(self, timeout: float = 20.0) -> int:
         if self.process.poll() is None:

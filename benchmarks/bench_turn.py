@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.adapters.display import ConsoleDisplay  # noqa: E402
 from controller.adapters.reader import VisionReader  # noqa: E402
-from controller.adapters.recorded_game import GameScript, RecordedTable, RecordedTimer  # noqa: E402
+from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTimer  # noqa: E402
 from controller.adapters.referee import ScriptedReferee  # noqa: E402
-from controller.adapters.runner import STEPS, TableDevices, TableRunner  # noqa: E402
-from controller.adapters.scene import Scene  # noqa: E402
+from controller.table import STEPS, TableDevices, TableRunner  # noqa: E402
+from controller.demo.scene import Scene  # noqa: E402
 from controller.adapters.timer import open_timer  # noqa: E402
 from controller.game import judging  # noqa: E402
 from controller.game.events import TurnJudged  # noqa: E402

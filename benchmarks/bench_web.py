@@ -122,7 +122,7 @@ def one_round(source_db: Path, folder: Path, n: int, clients: int) -> list[float
                 seq = live.seq
                 started = time.perf_counter()
                 after = apply(model, event)
-                records.append(game_id, event, photos=photos, readings=readings, state=after.state.value)
+                records.append(game_id, event, photos=photos, readings=readings, state=after.state)
                 model = after
                 display.observe(model, event)
                 if isinstance(event, TurnJudged):

@@ -1,6 +1,6 @@
 """Build the real tile faces and table tops that recorded-game scenes paste together.
 
-    python -m models.scene_assets            # -> controller/adapters/scene_data/
+    python -m models.scene_assets            # -> controller/demo/scene_data/
     python -m models.scene_assets --sheet /tmp/faces.png   # also a labelled contact sheet to look at
 
 From the training photos of the real set (models/split/train.txt; Roboflow Universe
@@ -46,7 +46,7 @@ from vision.models import CLASSIFIER_FILE, load_model  # noqa: E402
 
 from models.realdata import DEFAULT_DATASET, Photo, load_splits  # noqa: E402
 
-OUT_DIR = REPO / "controller" / "adapters" / "scene_data"
+OUT_DIR = REPO / "controller" / "demo" / "scene_data"
 CELL = (72, 96)  # atlas cell, width x height: multiples of 8 so JPEG blocks never straddle two faces
 ATLAS_COLUMNS = 14
 CROPS_PER_CODE = 2

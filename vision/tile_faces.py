@@ -3,7 +3,7 @@
 `table_face_style` draws the look shared by every tile of one table (one physical set:
 an edition from `vision.tile_designs`, a typeface from `vision.typefaces`, and the shades
 that set was printed in); `tile_face` draws one face in that look. `vision.synth` pastes
-the faces onto a table; `controller.adapters.scene` draws game frames with them.
+the faces onto a table; `controller.demo.scene` draws game frames with them.
 """
 from __future__ import annotations
 

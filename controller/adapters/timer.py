@@ -25,6 +25,8 @@ from firmware_bridge.driver import TimerDriver
 from firmware_bridge.emulator_process import EmulatorProcess
 from firmware_bridge.protocol import BridgeError, Mode, Phase, TimerState
 
+from controller.game.events import Incident  # what happened to the box or link; recorded as TimerIncident.incident
+
 from .errors import TimerError
 
 EMULATOR = "emulator"
@@ -39,23 +41,10 @@ LINK_GIVE_UP_S = 60.0
 RESTORE_RETRY_S = 0.5
 
 
-class SignalKind(str, enum.Enum):
+class SignalKind(enum.StrEnum):
     PRESSED = "pressed"
     EXPIRED = "expired"
     INCIDENT = "incident"
-
-
-class Incident(str, enum.Enum):
-    """What happened to the box or the link; the value is what the game records (TimerIncident.incident)."""
-
-    DISCONNECTED = "disconnected"  # the link went; the account keeps counting
-    RECONNECTED = "reconnected"  # back with the clock intact (or with nothing running)
-    DEVICE_RESET = "device-reset"  # the box rebooted while no clock of ours ran
-    CLOCK_RESTORED = "clock-restored"  # the box lost the running clock: our account's time given back
-    RESTORE_FAILED = "restore-failed"  # the box refused or missed the restore (retried until it takes it)
-    FRAMES_LOST = "frames-lost"  # a sequence gap; the driver asks the box its state
-    STATE_RECOVERED = "state-recovered"  # a press or expiry frame was lost; the box's state tells it
-    LINK_NOISE = "link-noise"  # a replayed button line, dropped
 
 
 @dataclass(frozen=True)
@@ -66,6 +55,18 @@ class TimerSignal:
     seconds_left: int | None = None
     detail: str = ""
     incident: Incident | None = None  # set for kind INCIDENT
+
+    def __post_init__(self) -> None:
+        # a timer written against the older string kinds still works: the values are the same
+        for name, values in (("kind", SignalKind), ("incident", Incident)):
+            value = getattr(self, name)
+            if value is None and name == "incident" or isinstance(value, values):
+                continue
+            try:
+                object.__setattr__(self, name, values(value))
+            except (ValueError, TypeError):
+                raise TimerError(f"TimerSignal.{name}: unknown value {value!r}; one of "
+                                 + ", ".join(repr(m.value) for m in values)) from None
 
 
 @dataclass(frozen=True)

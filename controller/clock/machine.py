@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Union
 
+# ClockFact is defined with the event that records it (ClockRecorded.what), one list of values
+from controller.game.events import ClockFact
 from controller.tournament import MatchResult, OthelloCount, othello_result, shogi_result
 from controller.tournament.errors import TournamentError
 from controller.tournament.mahjong import RON_CUP_SCORING, Hanchan, MahjongScoring, health_scoring, score_hanchan
@@ -24,20 +26,6 @@ from .errors import ClockInputError
 from .rules import ClockGame, ClockRules, Reading, Scoring
 
 ARBITER = "A"
-
-
-class ClockFact(str, enum.Enum):
-    STARTED = "started"
-    PRESSED = "pressed"
-    FLAG_FELL = "flag-fell"
-    PAUSED = "paused"
-    RESUMED = "resumed"
-    REPETITION = "repetition"
-    REPLAY_STARTED = "replay-started"
-    SESSION_ENDED = "session-ended"
-    RESULT = "result"
-    BOX = "box"  # the box or its link (reset, disconnect): recorded, never a press or a flag
-    RESTORED = "restored"  # a rebooted box was given back each clock's time and the side to move
 
 
 class Phase(str, enum.Enum):

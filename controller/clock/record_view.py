@@ -7,10 +7,10 @@ the rules as recorded) followed by `ClockRecorded` facts (docs/clock.md).
 """
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from controller.game.events import ClockRecorded, GameCreated
+from controller.records.templating import render
 
 CLOCK_VARIANT_PREFIX = "clock-"
 
@@ -81,20 +81,6 @@ def clock_game_lines(data: dict[str, Any]) -> list[str]:
 
 
 def clock_game_html(data: dict[str, Any]) -> str:
-    """The same as a self-contained page (`tileref audit --out`)."""
-    esc = html.escape
-    rows = "".join(
-        f"<tr class='what-{esc(f['what'])}'><td>{f['seq']}</td><td>{esc(f['what'])}</td><td>{esc(f['player'] or '')}"
-        f"</td><td>{esc(', '.join(t['name'] + ' ' + t['shown'] for t in f['times']))}</td><td>{esc(f['detail'])}</td>"
-        f"<td><code>{esc(f['hash'])}</code></td></tr>" for f in data["facts"])
-    head = clock_game_lines(data)[:3]
-    return ("<!doctype html><html><head><meta charset='utf-8'>"
-            f"<title>tileref audit: clock game {data['game']}</title>"
-            "<style>body{font-family:sans-serif;max-width:1100px;margin:1em auto;color:#222}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
-            ".what-restored,.what-box{background:#fff6dd}.what-result{font-weight:bold}</style></head><body>"
-            f"<h1>Clock game {data['game']} <small>{esc(data['clock_game'])}</small></h1>"
-            + "".join(f"<p>{esc(line)}</p>" for line in head)
-            + "<table><thead><tr><th>#</th><th>fact</th><th>who</th><th>time left</th><th>detail</th>"
-            f"<th>hash</th></tr></thead><tbody>{rows}</tbody></table>"
-            f"<p class='result'>{esc(clock_game_lines(data)[-1])}</p></body></html>")
+    """The same as a self-contained page (`tileref audit --out`; records/templates/clock_audit_page.html)."""
+    lines = clock_game_lines(data)
+    return render("clock_audit_page.html", data=data, head=lines[:3], result=lines[-1])

@@ -16,7 +16,8 @@ from controller.clock import (
     BoxAccount, BoxAction, ClockError, ClockRunning, ClockFact, ClockGame, ClockInputError, Entered, Fact, FlagFell, Phase, Pressed, Scoring,
     default_rules, locate, override, start, step,
 )
-from controller.game.events import ClockRecorded, GameCreated
+from controller.clock.journal import ClockJournal
+from controller.game.events import GameCreated
 from controller.records import Records
 from controller.records.errors import RecordsError
 from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
@@ -29,6 +30,10 @@ POLL_S = 0.02
 # handshake on its own), and how often a restore that did not take is tried again while the link is up.
 RESTORE_WAIT_S = 3.0
 RESTORE_RETRY_S = 0.5
+# How long the clock waits for a box whose link went (cable out, port gone) before it gives up naming
+# the port: the same as a table's (controller/adapters/timer.py LINK_GIVE_UP_S). A box back within it
+# carries on (and gets its clock back if it rebooted); the director may enter the result meanwhile.
+LINK_GIVE_UP_S = 60.0
 
 
 def _fail_timer(port: str, error: Exception) -> ClockError:
@@ -72,8 +77,8 @@ def _resolve(args):
 class ClockRun:
     """One clock game: the box, the records and the machine's state, tied together."""
 
-    def __init__(self, driver, records: Records, game_no: int, state, out=sys.stdout):
-        self.driver, self.records, self.game_no, self.state, self.out = driver, records, game_no, state, out
+    def __init__(self, driver, journal: ClockJournal, state, out=sys.stdout):
+        self.driver, self.journal, self.state, self.out = driver, journal, state, out
         self.last_box = None
         self.result = None
         self.board = None  # `--web`: the clock on the table display (controller.web.live.ClockBoard)
@@ -82,6 +87,9 @@ class ClockRun:
         self.restore_due: str | None = None  # the cause of a restore that has not taken yet
         self._restore_tried = 0.0
         self._restore_failure_said = False
+        self.link_give_up = LINK_GIVE_UP_S
+        self._link_down_since: float | None = None  # when the box's link went (None: it is up)
+        self._link_down_reason = ""
 
     def apply(self, result_step) -> None:
         self.state = result_step.state
@@ -137,9 +145,7 @@ class ClockRun:
 
     def record(self, fact: Fact) -> None:
         ms_left = self._times(fact)
-        done = self.state.phase is Phase.FINISHED and fact.what is ClockFact.RESULT
-        self.records.append(self.game_no, ClockRecorded(fact.what.value, fact.player, ms_left, fact.detail),
-                            state="finished" if done else "clock")
+        self.journal.record(self.state, fact, ms_left)
         if self.board is not None:
             self.board.fact(fact.what.value, fact.player, ms_left, fact.detail, self.state.phase.value)
         times = "; ".join(f"{name} {ms / 1000:.1f} s" for name, ms in ms_left)
@@ -178,6 +184,10 @@ class ClockRun:
                 self.account = account.seen(state)
             # recorded with the account's times: a rebooted box's are what it had when it went
             self.record(Fact(ClockFact.BOX, None, (), f"{type(event).__name__}: {event}"))
+            if isinstance(event, box.Disconnected):
+                self.link_went(event.reason, time.monotonic())
+            elif isinstance(event, (box.Reconnected, box.DeviceReset)):
+                self.link_back()
             if isinstance(event, box.DeviceReset) or (isinstance(event, box.Reconnected) and event.rebooted):
                 self._restore_failure_said = False
                 self.restore(type(event).__name__)
@@ -223,6 +233,32 @@ class ClockRun:
                          + (f", {to_move} to move" if to_move else "") + paused
                          + " (the time the box was away is charged to no one)"))
 
+    def link_went(self, reason: str, now: float) -> None:
+        """The box's link went (the driver's Disconnected): the clock waits for it and says so once."""
+        self._link_down_reason = reason
+        if self._link_down_since is None:
+            self._link_down_since = now
+            print(f"waiting for the timer box on {self.driver.port!r} to answer again (giving up after "
+                  f"{self.link_give_up:.0f} s; a result line is taken meanwhile)", file=self.out, flush=True)
+
+    def link_back(self) -> None:
+        if self._link_down_since is not None:
+            print(f"timer box on {self.driver.port!r} answers again", file=self.out, flush=True)
+        self._link_down_since = None
+
+    def watch_link(self, now: float) -> None:
+        """A ClockError naming the port once the link has been down `link_give_up` s in a row."""
+        if self._link_down_since is None or self.driver.connected:
+            return  # up, or back with its Reconnected still to be read
+        waited = now - self._link_down_since
+        if waited > self.link_give_up:
+            why = f"no box has answered for {waited:.0f} s" + (f" ({self._link_down_reason})"
+                                                               if self._link_down_reason else "")
+            self.record(Fact(ClockFact.BOX, None, (), f"gave up waiting for the box on {self.driver.port}: {why}"))
+            raise ClockError(f"timer {self.driver.port!r}: {why}; check the cable, the power and the port. Clock "
+                             f"game {self.journal.game_no} is recorded as far as it went: enter its result with "
+                             "`tileref tournament result`")
+
     def _restore_later(self, cause: str, why: str) -> None:
         self.restore_due, self._restore_tried = cause, time.monotonic()
         if not self._restore_failure_said:  # said once; the retries stay quiet until one takes
@@ -231,7 +267,9 @@ class ClockRun:
                              "trying again"))
 
     def housekeeping(self) -> None:
-        """Called by the loop: a restore that did not take is tried again once the link is up."""
+        """Called by the loop: a restore that did not take is tried again once the link is up; a link
+        that stays down past `link_give_up` ends the run naming the port."""
+        self.watch_link(time.monotonic())
         due = self.restore_due
         if due is not None and self.driver.connected and time.monotonic() - self._restore_tried >= RESTORE_RETRY_S:
             self.restore(due)
@@ -261,8 +299,9 @@ def cmd_clock(args) -> int:
             created = GameCreated(variant=f"clock-{rules.game.value}", players=seats,
                                   turn_seconds=rules.seconds or 0,
                                   ruleset=(*rules.pairs(), ("event", args.event), ("game", game_id)))
-            game_no = records.start_game(created, state="clock")
-            run = ClockRun(driver, records, game_no, first.state)
+            journal = ClockJournal.start(records, created)
+            game_no = journal.game_no
+            run = ClockRun(driver, journal, first.state)
             if args.web:
                 from controller.web.live import ClockBoard
                 from controller.web.session import TableWeb

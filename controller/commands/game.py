@@ -14,6 +14,7 @@ from pathlib import Path
 from controller.game.errors import GameError
 from controller.records.errors import RecordsError
 from controller.rules.errors import RulesError
+from controller.rules.judge import Outcome
 
 from .argtypes import COUNT, GAME_ID, TURN_SECONDS
 from .records import add_private_key_option, add_public_key_option, verified_game
@@ -142,11 +143,11 @@ def run_play(args: argparse.Namespace) -> int:
     from controller.adapters.display import ConsoleDisplay
     from controller.adapters.reader import VisionReader
     from controller.adapters.referee import ConsoleReferee
-    from controller.adapters.runner import RunnerSettings, TableDevices, TableRunner
+    from controller.table import RunnerSettings, TableDevices, TableRunner
     from controller.adapters.timer import open_timer
     from controller.game import judging
+    from controller.game.journal import GameJournal
     from controller.game.machine import GameModel, apply
-    from controller.records import Records
     from controller.records.signing import table_key
     from controller.rules.variants import load_ruleset
 
@@ -187,9 +188,9 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         with opened as records:
             def create() -> int:
-                return records.start_game(first, state="seating", table_name=args.table_name,
-                                          event=link.event if link else None,
-                                          tournament_game=link.game if link else None)
+                return GameJournal.start(records, first, table_name=args.table_name,
+                                         event=link.event if link else None,
+                                         tournament_game=link.game if link else None).game_id
 
             game_id = _open_game(records, args.resume, args.game, create)
             photo_dir = (db.parent if not records.target.is_server else Path(".")) / "restore-photos"
@@ -308,9 +309,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_correct(args: argparse.Namespace) -> int:
-    from controller.game import judging
     from controller.game.events import RefereeCorrection
-    from controller.game.machine import State, apply, fold
+    from controller.game.journal import GameJournal
     from controller.records import Records
     from controller.records.signing import load_table_key
     from controller.rules.tiles import parse_tiles
@@ -320,19 +320,18 @@ def run_correct(args: argparse.Namespace) -> int:
     with Records(args.db, create=False, key=key) as records:
         game_id, _ = verified_game(records, args.game)
         records.check_signer(game_id)
-        model = fold(records.events(game_id))
-        if args.rack not in model.players:
-            raise GameError(f"--rack {args.rack!r} is not a player of game {game_id} ({', '.join(model.players)})")
-        event = RefereeCorrection(target=f"rack:{args.rack}", changes=(), rack=codes, note=args.note)
-        corrected = apply(model, event)  # refused (exit 2) unless that rack was laid open
-        records.append(game_id, event, state=corrected.state.value)
-        if corrected.state is State.SCORING:
-            scored = judging.score(corrected)
-            records.append(game_id, scored, state=apply(corrected, scored).state.value)
+        journal = GameJournal.resume(records, game_id)
+        players = journal.model.players
+        if args.rack not in players:
+            raise GameError(f"--rack {args.rack!r} is not a player of game {game_id} ({', '.join(players)})")
+        event = RefereeCorrection(target=RefereeCorrection.rack_target(args.rack), changes=(), rack=codes, note=args.note)
+        # refused (exit 2, nothing recorded) unless that rack was laid open and the game scores with it
+        scored = journal.record_scored(event)
+        if scored is not None:
             print(f"game {game_id}: {args.rack}'s rack corrected; scored again: winner {scored.winner}; "
                   + ", ".join(f"{name} {points:+d}" for name, points in scored.scores))
         else:
-            print(f"game {game_id}: {args.rack}'s rack corrected ({corrected.state.value})")
+            print(f"game {game_id}: {args.rack}'s rack corrected ({journal.model.state.value})")
     return 0
 
 
@@ -364,13 +363,13 @@ def _write_text(path: Path, text: str, what: str) -> None:
 def run_demo(args: argparse.Namespace) -> int:
     from controller.adapters.display import ConsoleDisplay, PacedDisplay
     from controller.adapters.reader import VisionReader
-    from controller.adapters.recorded_game import GameScript, RecordedTable, RecordedTimer
+    from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTimer
     from controller.adapters.referee import ScriptedReferee
-    from controller.adapters.runner import RunnerSettings, TableDevices, TableRunner
+    from controller.table import RunnerSettings, TableDevices, TableRunner
     from controller.adapters.timer import open_timer
     from controller.demo_games import bundled_game
     from controller.game import judging
-    from controller.game.machine import GameModel, apply
+    from controller.game.journal import GameJournal
     from controller.records import Records
     from controller.records.signing import table_key
     from controller.records.views import audit_html
@@ -391,9 +390,7 @@ def run_demo(args: argparse.Namespace) -> int:
     web = None
     with Records(db, key=key) as records:
         def create() -> int:
-            event = judging.game_created(script.variant, script.players)
-            apply(GameModel(), event)
-            return records.start_game(event, state="seating")
+            return GameJournal.start(records, judging.game_created(script.variant, script.players)).game_id
 
         game_id = _open_game(records, args.resume, None, create, finished_ok=True)
         timer = open_timer("emulator", script.clock_rate)
@@ -434,7 +431,7 @@ def run_demo(args: argparse.Namespace) -> int:
             page = out / f"audit-turn-{turn}.html"
             _write_text(page, audit_html(records, game_id, turn, report), "audit page")
             pages.append(page)
-        penalty_turns = [turn for turn, _, outcome in records.verdicts(game_id) if outcome == "penalty"]
+        penalty_turns = [turn for turn, _, outcome in records.verdicts(game_id) if outcome == Outcome.PENALTY]
     print(f"records: {db} (game {game_id}, hash chain " + (report.summary() if report.ok else f"BROKEN: {report.problem}")
           + ")")
     if penalty_turns:

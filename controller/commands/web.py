@@ -55,7 +55,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def linger(web, db: Path, key, game_id: int, devices, observer) -> None:
     """After the game, the pages stay up until Ctrl-C; the referee page may still correct a rack
     (the game is then scored again), carried out here as by the runner."""
-    from controller.adapters.runner import TableRunner
+    from controller.table import TableRunner
     from controller.records import Records
 
     print(f"web: the game is over; the pages stay up at {web.url}/ until Ctrl-C", flush=True)

@@ -1,16 +1,28 @@
 """The recorded facts of a game. The game state is a fold over these (see `machine`).
 
-Each event is a frozen dataclass with plain JSON-able fields (str, int, bool, None and
-tuples of them), so its canonical JSON is stable and can be hash-chained. Decisions the
-controller took (a verdict, a start order, a score) are recorded as they were taken, so a
-replay never depends on a later version of the rules.
+Each event is a frozen dataclass whose fields are JSON-able values (str, int, bool, None and
+tuples of them), so its canonical JSON is stable and can be hash-chained. A field with a closed
+set of values holds a `StrEnum` member, and a row of a table field is a `NamedTuple` with named
+fields: both are written exactly as the plain string or list they stand for, so the payload (and
+every hash and signature over it) is the same bytes it always was. Constructors still take the
+plain values (a string, a plain tuple) and turn them into the typed ones; a value outside the
+field's set is refused with an `EventDataError` naming the field and the value.
+
+The values of these enums are a wire format: a value once recorded is never removed or renamed,
+or old records stop loading.
+
+Decisions the controller took (a verdict, a start order, a score) are recorded as they were
+taken, so a replay never depends on a later version of the rules.
 """
 from __future__ import annotations
 
 import dataclasses
 import enum
 import json
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
+
+from controller.rules.judge import Outcome, Rule
+from controller.rules.scoring import GameEnd
 
 from .errors import EventDataError
 
@@ -37,10 +49,138 @@ class EventKind(str, enum.Enum):
     CLOCK_ADJUSTED = "clock-adjusted"  # the referee page pauses, resumes or extends the running turn
 
 
-# A tile as placed on the table: (code, x, y) in image pixels of the photo it was read from.
-PlacedTile = tuple[str, float, float]
-# A doubt the reader could not settle: (tile index, candidate codes best first, why).
-Doubt = tuple[int, tuple[str, ...], str]
+# ------------------------------------------------------------------ closed sets of values
+
+
+class TurnEndCause(enum.StrEnum):
+    """How a turn ended (TurnEnded.cause)."""
+
+    BUTTON = "button"  # the player's seat button (or the arbiter's)
+    EXPIRED = "expired"  # the countdown ran out
+    SKIPPED = "skipped"  # no countdown: the next seat's button started theirs (RuleSet.timer_skip_for_simple_turns)
+
+
+class Incident(enum.StrEnum):
+    """What happened to the timer box or its link (TimerIncident.incident). The timer adapter reports
+    all but the last two; the runner records those itself."""
+
+    DISCONNECTED = "disconnected"  # the link went; the account keeps counting
+    RECONNECTED = "reconnected"  # back with the clock intact (or with nothing running)
+    DEVICE_RESET = "device-reset"  # the box rebooted while no clock of ours ran
+    CLOCK_RESTORED = "clock-restored"  # the box lost the running clock: our account's time given back
+    RESTORE_FAILED = "restore-failed"  # the box refused or missed the restore (retried until it takes it)
+    FRAMES_LOST = "frames-lost"  # a sequence gap; the driver asks the box its state
+    STATE_RECOVERED = "state-recovered"  # a press or expiry frame was lost; the box's state tells it
+    LINK_NOISE = "link-noise"  # a replayed button line, dropped
+    BOX = "box"  # an incident from a timer that names no kind (an older adapter)
+    RESTARTED_AFTER_RESUME = "restarted-after-resume"  # `play --resume` started the turn's countdown again
+
+
+class ReadPurpose(enum.StrEnum):
+    """Why the table was read (TableRead.purpose)."""
+
+    TURN = "turn"  # the table as the turn left it: what is judged
+    ALARM = "alarm"  # the table as it lay when the time ran out (tiles laid later are not the turn's)
+    RESTORE = "restore"  # read while a failed turn's table is put back
+
+
+class CorrectionTarget(enum.StrEnum):
+    """What a referee corrects (RefereeCorrection.target_kind)."""
+
+    TABLE = "table"  # the table read of the turn (or the accepted table, noticed late)
+    RACK = "rack"  # a rack laid open at the end: recorded as "rack:<player>"
+
+
+class Override(enum.StrEnum):
+    """What a referee may turn a verdict into (VerdictOverridden.outcome)."""
+
+    LEGAL = "legal"  # a penalty withdrawn before its restore: the turn stands as the table was read
+
+
+class ClockAdjustment(enum.StrEnum):
+    """What a referee may do to the running turn's countdown (ClockAdjusted.action)."""
+
+    PAUSE = "pause"
+    RESUME = "resume"
+    EXTEND = "extend"
+
+
+class ClockFact(enum.StrEnum):
+    """One fact of a `tileref clock` game (ClockRecorded.what; controller.clock.machine makes them)."""
+
+    STARTED = "started"
+    PRESSED = "pressed"
+    FLAG_FELL = "flag-fell"
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    REPETITION = "repetition"
+    REPLAY_STARTED = "replay-started"
+    SESSION_ENDED = "session-ended"
+    RESULT = "result"
+    BOX = "box"  # the box or its link (reset, disconnect): recorded, never a press or a flag
+    RESTORED = "restored"  # a rebooted box was given back each clock's time and the side to move
+
+
+# ------------------------------------------------------------------ rows of table fields
+
+
+class PlacedTile(NamedTuple):
+    """A tile as placed on the table, in image pixels of the photo it was read from."""
+
+    code: str
+    x: float
+    y: float
+
+
+class Doubt(NamedTuple):
+    """A tile the reader could not settle: left to the referee."""
+
+    index: int  # into the event's tiles
+    candidates: tuple[str, ...]  # codes, best first
+    why: str
+
+
+class SettledTile(NamedTuple):
+    """A doubtful tile the rules settled (only one code fits the table)."""
+
+    index: int  # into the event's tiles
+    read: str  # the code the reader gave
+    chosen: str  # the code taken
+    why: str
+
+
+class StartDraw(NamedTuple):
+    """One player's tile drawn for the start order."""
+
+    player: str
+    code: str
+
+
+class TileChange(NamedTuple):
+    """A referee's word on one tile of the table read."""
+
+    index: int  # into the table read's tiles
+    code: str  # the code the referee says
+
+
+class BrokenRule(NamedTuple):
+    """A rule a turn broke (or an informative note, e.g. no-tile-played), as the verdict said it."""
+
+    rule: Rule
+    detail: str  # the rules core's wording of why
+
+
+class PlayerPoints(NamedTuple):
+    player: str
+    points: int
+
+
+class ClockTime(NamedTuple):
+    player: str
+    ms: int  # time left on the player's clock, as the box said
+
+
+# ------------------------------------------------------------------ events
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,9 +200,65 @@ class Event:
     def canonical_json(self) -> str:
         return canonical_json({"kind": self.kind.value, "payload": self.payload()})
 
+    # Typed fields are set here, after the dataclass's own __init__: callers (and old code) may
+    # pass the plain strings and tuples a record holds.
+
+    def _enum(self, name: str, values: type[enum.Enum]) -> None:
+        value = getattr(self, name)
+        if isinstance(value, values):
+            return
+        try:
+            member = values(value)
+        except (ValueError, TypeError):
+            raise EventDataError(
+                f"{type(self).__name__}.{name}: unknown value {value!r}; one of "
+                + ", ".join(repr(m.value) for m in values)
+            ) from None
+        object.__setattr__(self, name, member)
+
+    def _rows(self, name: str, row: type[tuple], optional: bool = False) -> None:
+        value = getattr(self, name)
+        if value is None and optional:
+            return
+        rows = [_row(row, item, f"{type(self).__name__}.{name}") for item in _sequence(value, self, name)]
+        object.__setattr__(self, name, tuple(rows))
+
+
+def _sequence(value: Any, event: Event, name: str) -> tuple:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise EventDataError(f"{type(event).__name__}.{name}: expected a list of rows, got {value!r}")
+    return tuple(value)
+
+
+def _row(row: Any, item: Any, where: str) -> tuple:
+    if isinstance(item, row):
+        return item
+    fields = row._fields
+    if isinstance(item, (str, bytes, dict)) or not hasattr(item, "__iter__") or len(tuple(item)) != len(fields):
+        raise EventDataError(f"{where}: a row is ({', '.join(fields)}), got {item!r}")
+    made = row(*item)
+    if row is BrokenRule:
+        try:
+            made = made._replace(rule=Rule(made.rule))
+        except (ValueError, TypeError):
+            raise EventDataError(f"{where}: unknown rule {made.rule!r}") from None
+    elif row is Doubt:
+        made = made._replace(candidates=tuple(made.candidates))
+    return made
+
 
 @dataclasses.dataclass(frozen=True)
 class GameCreated(Event):
+    """The first event of a game: who plays, by which rules, signed by which table key.
+
+    variant: the rule set's name. players: in seat order, clockwise. turn_seconds: each turn's
+    countdown. ruleset: the whole rule set as (field, value) pairs of RuleSet.to_dict(), so a resumed
+    or audited game is judged by what it recorded, never by the code's defaults.
+    pool_out_ends_at_last_draw, count_mismatch_disqualifies: what records made before the whole rule
+    set was recorded hold instead of `ruleset`. table_key, key_id: the table's Ed25519 public key
+    (base64) and fingerprint; every later event is signed with it (None: recorded before signing).
+    """
+
     kind: ClassVar[EventKind] = EventKind.GAME_CREATED
     variant: str  # the rule set's name
     players: tuple[str, ...]  # in seat order, clockwise
@@ -100,21 +296,33 @@ class GameCreated(Event):
 
 @dataclasses.dataclass(frozen=True)
 class StartOrderDrawn(Event):
+    """One round of drawing tiles for the start order (or the starter given without a draw).
+
+    draws: each player's drawn tile, StartDraw(player, code); empty when the starter was given
+    (by lot, or named). starter: who starts, None for a tie (those tied draw again).
+    photo: sha256 of the photo of the drawn tiles, None without one.
+    """
+
     kind: ClassVar[EventKind] = EventKind.START_ORDER_DRAWN
-    draws: tuple[tuple[str, str], ...]  # (player, tile code drawn)
+    draws: tuple[StartDraw, ...]
     starter: str | None  # None: a tie, draw again
     photo: str | None  # sha256 of the photo of the drawn tiles
+
+    def __post_init__(self) -> None:
+        self._rows("draws", StartDraw)
 
 
 @dataclasses.dataclass(frozen=True)
 class Dealt(Event):
+    """The tiles were dealt. deal: 1 for the first deal, 2 after a redeal, ..."""
+
     kind: ClassVar[EventKind] = EventKind.DEALT
     deal: int  # 1 for the first deal, 2 after a redeal, ...
 
 
 @dataclasses.dataclass(frozen=True)
 class DealAccepted(Event):
-    """world: nobody asked for a redeal right after the deal; play begins."""
+    """world: nobody asked for a redeal right after the deal; play begins. deal: which deal."""
 
     kind: ClassVar[EventKind] = EventKind.DEAL_ACCEPTED
     deal: int
@@ -122,6 +330,9 @@ class DealAccepted(Event):
 
 @dataclasses.dataclass(frozen=True)
 class RedealClaimed(Event):
+    """A player asked for a redeal. player: who; shown: the tile codes shown; granted: whether the
+    rule set grants it; reason: the rules core's words (doubled tiles counted against the minimum)."""
+
     kind: ClassVar[EventKind] = EventKind.REDEAL_CLAIMED
     player: str
     shown: tuple[str, ...]
@@ -131,6 +342,9 @@ class RedealClaimed(Event):
 
 @dataclasses.dataclass(frozen=True)
 class TurnStarted(Event):
+    """A seat's countdown started. turn: 1-based; player: whose; seconds: the countdown;
+    photo: sha256 of the photo of the table as the turn started (the table a restore goes back to)."""
+
     kind: ClassVar[EventKind] = EventKind.TURN_STARTED
     turn: int
     player: str
@@ -140,53 +354,130 @@ class TurnStarted(Event):
 
 @dataclasses.dataclass(frozen=True)
 class TurnEnded(Event):
+    """The running turn ended.
+
+    turn: the turn that ended. cause: a TurnEndCause ("button", "expired", "skipped"). button: the
+    button pressed, "1".."4" a seat's, "A" the arbiter's (None when the time ran out).
+    seconds_left: the box's countdown at the press (None where unknown).
+    """
+
     kind: ClassVar[EventKind] = EventKind.TURN_ENDED
     turn: int
-    cause: str  # "button" | "expired" | "skipped" (no countdown: the next seat's button started theirs)
+    cause: TurnEndCause
     button: str | None  # "1".."4" seat buttons, "A" the arbiter's
     seconds_left: int | None
+
+    def __post_init__(self) -> None:
+        self._enum("cause", TurnEndCause)
 
 
 @dataclasses.dataclass(frozen=True)
 class TimerIncident(Event):
+    """Something happened to the timer box or its link; recorded, never a press or an expiry.
+
+    incident: an Incident ("device-reset", "disconnected", "reconnected", "clock-restored", ...).
+    detail: the adapter's words.
+    """
+
     kind: ClassVar[EventKind] = EventKind.TIMER_INCIDENT
-    incident: str  # "device-reset" | "disconnected" | "reconnected" | "restarted-after-resume" ...
+    incident: Incident
     detail: str
+
+    def __post_init__(self) -> None:
+        self._enum("incident", Incident)
 
 
 @dataclasses.dataclass(frozen=True)
 class TableRead(Event):
+    """The table as the camera read it.
+
+    purpose: a ReadPurpose ("turn": what is judged; "alarm": as it lay when the time ran out;
+    "restore"). photo: sha256 of the photo; reading: sha256 of the raw reading stored in the records.
+    tiles: PlacedTile(code, x, y) each. sets: indices into tiles, each set in reading order.
+    doubts: Doubt(index, candidates, why) for each tile the reader left to the referee.
+    settled: SettledTile(index, read, chosen, why) for each doubtful tile the rules settled.
+    """
+
     kind: ClassVar[EventKind] = EventKind.TABLE_READ
-    purpose: str  # "turn" | "alarm" (the table as it lay when the time ran out) | "restore"
+    purpose: ReadPurpose
     photo: str | None
     reading: str | None  # sha256 of the raw reading stored in the records
     tiles: tuple[PlacedTile, ...]
     sets: tuple[tuple[int, ...], ...]  # indices into tiles, each set in reading order
     doubts: tuple[Doubt, ...]
-    settled: tuple[tuple[int, str, str, str], ...]  # (tile index, read code, chosen code, why)
+    settled: tuple[SettledTile, ...]
+
+    def __post_init__(self) -> None:
+        self._enum("purpose", ReadPurpose)
+        self._rows("tiles", PlacedTile)
+        self._rows("doubts", Doubt)
+        self._rows("settled", SettledTile)
 
 
 @dataclasses.dataclass(frozen=True)
 class RefereeCorrection(Event):
+    """A referee's word over the camera's.
+
+    target: "table" (the table read, or the accepted table noticed late) or "rack:<player>" (a rack
+    laid open at the end); read it through `target_kind` and `rack_player` (the string is kept as
+    recorded). changes: for the table, TileChange(index, code) each. rack: for a rack, the codes the
+    referee says (None for the table). note: why. referee: who, the name given on the referee page
+    (None: at the table, or records made before it was asked).
+    """
+
     kind: ClassVar[EventKind] = EventKind.REFEREE_CORRECTION
     target: str  # "table" or "rack:<player>"
-    changes: tuple[tuple[int, str], ...]  # table: (tile index, code the referee says)
+    changes: tuple[TileChange, ...]  # table: (tile index, code the referee says)
     rack: tuple[str, ...] | None  # rack: the codes the referee says
     note: str  # why
     referee: str | None = None  # who: the name given on the referee page (None: at the table, or older records)
 
     OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("referee",)
+    RACK_PREFIX: ClassVar[str] = "rack:"
+
+    def __post_init__(self) -> None:
+        target = self.target
+        if not isinstance(target, str) or not (
+                target == CorrectionTarget.TABLE or (target.startswith(self.RACK_PREFIX) and target[len(self.RACK_PREFIX):])):
+            raise EventDataError(f"RefereeCorrection.target: unknown value {target!r}; 'table' or 'rack:<player>'")
+        object.__setattr__(self, "target", str(target))  # as recorded: a plain string, whatever was passed
+        self._rows("changes", TileChange)
+
+    @staticmethod
+    def rack_target(player: str) -> str:
+        """The target of a correction of `player`'s laid-open rack."""
+        return RefereeCorrection.RACK_PREFIX + player
+
+    @property
+    def target_kind(self) -> CorrectionTarget:
+        return CorrectionTarget.TABLE if self.target == CorrectionTarget.TABLE else CorrectionTarget.RACK
+
+    @property
+    def rack_player(self) -> str | None:
+        """Whose rack is corrected (None: the table)."""
+        return self.target[len(self.RACK_PREFIX):] if self.target_kind is CorrectionTarget.RACK else None
 
 
 @dataclasses.dataclass(frozen=True)
 class TurnJudged(Event):
+    """The verdict on a turn, as the rules core gave it when it was taken.
+
+    turn, player: the turn judged. outcome: a rules Outcome ("legal", "draw", "penalty", "relieved").
+    played, taken: tile codes played from the rack, taken back from the table. violations:
+    BrokenRule(rule, detail) each, rule a rules Rule value. draw: tiles the player draws from the pool
+    for this turn (no play, or the penalty). penalty_points: the score change, e.g. -50 (0 where the
+    variant has none). opened_now: this turn laid a legal initial meld. restore_required: the table
+    must be put back, checked by the camera. restore_to_rack, restore_table: the restore plan (the
+    codes back to the rack, the sets the table must show).
+    """
+
     kind: ClassVar[EventKind] = EventKind.TURN_JUDGED
     turn: int
     player: str
-    outcome: str  # "legal" | "draw" | "penalty" | "relieved"
+    outcome: Outcome
     played: tuple[str, ...]
     taken: tuple[str, ...]
-    violations: tuple[tuple[str, str], ...]  # (rule, detail)
+    violations: tuple[BrokenRule, ...]
     draw: int  # tiles the player draws from the pool for this turn (no play, or the penalty)
     penalty_points: int  # the score change, e.g. -50 (0 where the variant has none)
     opened_now: bool  # this turn laid a legal initial meld
@@ -194,9 +485,23 @@ class TurnJudged(Event):
     restore_to_rack: tuple[str, ...]
     restore_table: tuple[tuple[str, ...], ...]
 
+    def __post_init__(self) -> None:
+        self._enum("outcome", Outcome)
+        self._rows("violations", BrokenRule)
+
 
 @dataclasses.dataclass(frozen=True)
 class RestoreChecked(Event):
+    """The camera (or the arbiter) checked the table a failed turn had to put back.
+
+    photo, reading: as TableRead. matches: the table shows what it had to (the restore is over).
+    differences: how it differs ("missing: ...", "not before: ..."). tiles, sets: the table as read.
+    by_referee: the arbiter accepted the table as it lies (`matches` is then True), `differences`
+    then says how it differs from what it had to show; records made before that hold
+    ("accepted by the arbiter",), not compared (ARBITER_UNCHECKED). referee: who accepted it on the
+    referee page (None: the arbiter's button). note: why.
+    """
+
     kind: ClassVar[EventKind] = EventKind.RESTORE_CHECKED
     photo: str | None
     reading: str | None
@@ -214,6 +519,9 @@ class RestoreChecked(Event):
     OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("referee", "note")
     ARBITER_UNCHECKED: ClassVar[tuple[str, ...]] = ("accepted by the arbiter",)
 
+    def __post_init__(self) -> None:
+        self._rows("tiles", PlacedTile)
+
     @property
     def accepted_mismatch(self) -> bool:
         """The arbiter accepted a table that does not show what it had to."""
@@ -222,7 +530,14 @@ class RestoreChecked(Event):
 
 @dataclasses.dataclass(frozen=True)
 class TableUnrestorable(Event):
-    """The arbiter says the table of a failed turn cannot be put back: what stays, where the rest goes."""
+    """The arbiter says the table of a failed turn cannot be put back: what stays, where the rest goes.
+
+    turn, player: the failed turn. photo, reading, tiles, sets: the table as it lay when the restore
+    was given up. kept: the valid sets that stay (laid again as shown when `relay`). to_offender: codes
+    the offender takes back. to_pool: codes to the end of the pool. missing: tiles of the table before
+    that were not on the table at all. rack_change: tiles the offender's rack gains against the rack
+    before the turn.
+    """
 
     kind: ClassVar[EventKind] = EventKind.TABLE_UNRESTORABLE
     turn: int
@@ -238,9 +553,15 @@ class TableUnrestorable(Event):
     missing: tuple[str, ...]  # tiles of the table before that were not on the table at all
     rack_change: int  # tiles the offender's rack gains against the rack before the turn
 
+    def __post_init__(self) -> None:
+        self._rows("tiles", PlacedTile)
+
 
 @dataclasses.dataclass(frozen=True)
 class CountAlert(Event):
+    """The tiles counted do not add up to the set: table + racks + pool != expected, after `turn`.
+    disqualified: the rule set disqualifies the table for it (world)."""
+
     kind: ClassVar[EventKind] = EventKind.COUNT_ALERT
     turn: int
     table: int
@@ -252,6 +573,9 @@ class CountAlert(Event):
 
 @dataclasses.dataclass(frozen=True)
 class RackRevealed(Event):
+    """A rack laid open at the end. player: whose; codes: as read; expected: tiles the count says the
+    rack holds; photo, reading: as TableRead; doubts: Doubt(index, candidates, why) each."""
+
     kind: ClassVar[EventKind] = EventKind.RACK_REVEALED
     player: str
     codes: tuple[str, ...]
@@ -260,63 +584,79 @@ class RackRevealed(Event):
     reading: str | None
     doubts: tuple[Doubt, ...]
 
+    def __post_init__(self) -> None:
+        self._rows("doubts", Doubt)
+
 
 @dataclasses.dataclass(frozen=True)
 class GameScored(Event):
+    """The game's score. end: a rules GameEnd ("empty-rack", "pool-out"). winner: who.
+    scores: PlayerPoints(player, points) in seat order. wins: PlayerPoints of the win counts where
+    the variant keeps them, else None."""
+
     kind: ClassVar[EventKind] = EventKind.GAME_SCORED
-    end: str  # "empty-rack" | "pool-out"
+    end: GameEnd
     winner: str
-    scores: tuple[tuple[str, int], ...]
-    wins: tuple[tuple[str, int], ...] | None
+    scores: tuple[PlayerPoints, ...]
+    wins: tuple[PlayerPoints, ...] | None
+
+    def __post_init__(self) -> None:
+        self._enum("end", GameEnd)
+        self._rows("scores", PlayerPoints)
+        self._rows("wins", PlayerPoints, optional=True)
 
 
 @dataclasses.dataclass(frozen=True)
 class ClockRecorded(Event):
-    """One fact of a `tileref clock` game: a press, a flag fall, a pause, a result (see controller/clock)."""
+    """One fact of a `tileref clock` game: a press, a flag fall, a pause, a result (see controller/clock).
+
+    what: a ClockFact ("started", "pressed", "flag-fell", "paused", ...). player: whom it concerns
+    (the presser, the flagged side), None for the table. ms_left: ClockTime(player, ms) for each clock
+    where the box said it. detail: the clock machine's words.
+    """
 
     kind: ClassVar[EventKind] = EventKind.CLOCK
-    what: str  # controller.clock.ClockFact value: "started", "pressed", "flag-fell", "paused", ...
+    what: ClockFact
     player: str | None  # whom it concerns (the presser, the flagged side), None for the table
-    ms_left: tuple[tuple[str, int], ...]  # each clock's time left as the box said, where known
+    ms_left: tuple[ClockTime, ...]  # each clock's time left as the box said, where known
     detail: str
 
-
-class Override(str, enum.Enum):
-    """What a referee may turn a verdict into (VerdictOverridden.outcome)."""
-
-    LEGAL = "legal"  # a penalty withdrawn before its restore: the turn stands as the table was read
+    def __post_init__(self) -> None:
+        self._enum("what", ClockFact)
+        self._rows("ms_left", ClockTime)
 
 
 @dataclasses.dataclass(frozen=True)
 class VerdictOverridden(Event):
-    """The referee overrides the verdict of the turn being restored (referee page): who and why."""
+    """The referee overrides the verdict of the turn being restored (referee page): who and why.
+    turn, player: the turn. outcome: an Override ("legal"). referee: who. reason: why."""
 
     kind: ClassVar[EventKind] = EventKind.VERDICT_OVERRIDDEN
     turn: int
     player: str
-    outcome: str  # an Override value
+    outcome: Override
     referee: str  # who
     reason: str  # why
 
-
-class ClockAdjustment(str, enum.Enum):
-    """What a referee may do to the running turn's countdown (ClockAdjusted.action)."""
-
-    PAUSE = "pause"
-    RESUME = "resume"
-    EXTEND = "extend"
+    def __post_init__(self) -> None:
+        self._enum("outcome", Override)
 
 
 @dataclasses.dataclass(frozen=True)
 class ClockAdjusted(Event):
-    """The referee pauses, resumes or extends the running turn's countdown (referee page)."""
+    """The referee pauses, resumes or extends the running turn's countdown (referee page).
+    turn: the running turn. action: a ClockAdjustment ("pause", "resume", "extend"). seconds: extend:
+    the seconds given; 0 otherwise. referee: who. reason: why."""
 
     kind: ClassVar[EventKind] = EventKind.CLOCK_ADJUSTED
     turn: int
-    action: str  # a ClockAdjustment value
+    action: ClockAdjustment
     seconds: int  # extend: seconds given; 0 otherwise
     referee: str  # who
     reason: str  # why
+
+    def __post_init__(self) -> None:
+        self._enum("action", ClockAdjustment)
 
 
 EVENT_TYPES: dict[EventKind, type[Event]] = {
@@ -353,6 +693,8 @@ def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
 
 
 def _to_json(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value  # the plain string the record has always held
     if isinstance(value, (tuple, list)):
         return [_to_json(v) for v in value]
     if isinstance(value, float):

@@ -6,17 +6,18 @@ redeal right and the start order. This module only translates between the game m
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from controller.rules import judge as rules_judge
 from controller.rules import scoring, start
-from controller.rules.melds import classify
+from controller.rules.melds import classify, set_changes
 from controller.rules.restore import settle_unrestorable
 from controller.rules.table import Table
 from controller.rules.tiles import parse_tile, parse_tiles
 from controller.rules.variants import RuleSet, get_ruleset
 
-from .events import GameCreated, GameScored, RedealClaimed, StartOrderDrawn, TableUnrestorable, TurnJudged
+from .events import (
+    BrokenRule, GameCreated, GameScored, PlayerPoints, RedealClaimed, StartDraw, StartOrderDrawn, TableUnrestorable,
+    TurnEndCause, TurnJudged,
+)
 from .machine import GameModel, TableState
 
 
@@ -47,9 +48,9 @@ def table_of(state: TableState) -> Table:
 def judge(model: GameModel, after: TableState) -> TurnJudged:
     """The verdict on the running turn: the accepted table before it against `after`."""
     ruleset = ruleset_of(model)
-    at_alarm = table_of(model.at_alarm) if model.at_alarm is not None and model.ended_by == "expired" else None
+    at_alarm = table_of(model.at_alarm) if model.at_alarm is not None and model.ended_by is TurnEndCause.EXPIRED else None
     verdict = rules_judge.judge_turn(table_of(model.table), table_of(after), model.opened[model.current], ruleset,
-                                     at_alarm=at_alarm, timer_skipped=model.ended_by == "skipped")
+                                     at_alarm=at_alarm, timer_skipped=model.ended_by is TurnEndCause.SKIPPED)
     restore = verdict.restore
     changed = not same_table(model.table, after, ruleset)[0]
     restore_required = restore is not None and (
@@ -57,10 +58,10 @@ def judge(model: GameModel, after: TableState) -> TurnJudged:
     return TurnJudged(
         turn=model.turn,
         player=model.player,
-        outcome=verdict.outcome.value,
+        outcome=verdict.outcome,
         played=tuple(t.code for t in verdict.played),
         taken=tuple(t.code for t in verdict.taken),
-        violations=tuple((v.rule.value, v.detail) for v in verdict.violations),
+        violations=tuple(BrokenRule(v.rule, v.detail) for v in verdict.violations),
         draw=int(verdict.tiles_to_draw),
         penalty_points=int(verdict.penalty.points) if verdict.penalty else 0,
         opened_now=bool(verdict.opened_now),
@@ -77,12 +78,11 @@ def same_table(a: TableState | tuple, b: TableState | tuple,
     reading = ruleset.melds_reading() if ruleset is not None else {}
     melds_a = a.melds if isinstance(a, TableState) else tuple(tuple(m) for m in a)
     melds_b = b.melds if isinstance(b, TableState) else tuple(tuple(m) for m in b)
-    key_a = Counter(_identity(m, reading) for m in melds_a)
-    key_b = Counter(_identity(m, reading) for m in melds_b)
-    if key_a == key_b:
+    changes = set_changes([parse_tiles(m) for m in melds_a], [parse_tiles(m) for m in melds_b], **reading)
+    if changes.same:
         return True, ()
-    missing = [" ".join(m[1]) for m in (key_a - key_b).elements()]
-    extra = [" ".join(m[1]) for m in (key_b - key_a).elements()]
+    missing = [_worded(melds_a[i], reading) for i in changes.gone]
+    extra = [_worded(melds_b[i], reading) for i in changes.new]
     differences = tuple([f"missing: {m}" for m in missing] + [f"not before: {m}" for m in extra])
     return False, differences
 
@@ -118,9 +118,11 @@ def unrestorable(model: GameModel, now: TableState, photo: str | None, reading: 
     )
 
 
-def _identity(codes: tuple[str, ...], reading: dict | None = None) -> tuple:
-    check = classify(parse_tiles(codes), **(reading or {}))
-    return (check.identity, tuple(codes)) if not check.is_valid else (check.identity, tuple(sorted(codes)))
+def _worded(codes: tuple[str, ...], reading: dict) -> str:
+    """A set in a restore check's differences, as they have always been recorded: a valid set by its
+    codes sorted (it may lie either way), an invalid one as it lies."""
+    check = classify(parse_tiles(codes), **reading)
+    return " ".join(sorted(codes) if check.is_valid else codes)
 
 
 def start_draw(model: GameModel, draws: tuple[tuple[str, str], ...], photo: str | None) -> StartOrderDrawn:
@@ -128,7 +130,7 @@ def start_draw(model: GameModel, draws: tuple[tuple[str, str], ...], photo: str 
     rounds = [dict((name, parse_tile(code)) for name, code in r) for r in model.start_rounds]
     rounds.append({name: parse_tile(code) for name, code in draws})
     order = start.start_order(rounds, ruleset_of(model))
-    return StartOrderDrawn(draws=tuple(draws), starter=order.starter, photo=photo)
+    return StartOrderDrawn(draws=tuple(StartDraw(*draw) for draw in draws), starter=order.starter, photo=photo)
 
 
 def who_draws_next(model: GameModel) -> tuple[str, ...]:
@@ -162,17 +164,17 @@ def score(model: GameModel) -> GameScored:
         players=model.players,
         starter=model.starter or model.players[0],
         end=scoring.GameEnd(model.end),
-        winner=model.winner if model.end == "empty-rack" else None,
+        winner=model.winner if model.end is scoring.GameEnd.EMPTY_RACK else None,
         racks=racks,
         opened=dict(zip(model.players, model.opened)),
         penalties=dict(zip(model.players, model.penalties)),
     )
     result = scoring.score_game(record, ruleset)
     return GameScored(
-        end=model.end or "",
+        end=record.end,
         winner=result.winner,
-        scores=tuple((name, int(result.scores[name])) for name in model.players),
-        wins=tuple((name, int(result.wins[name])) for name in model.players) if result.wins is not None else None,
+        scores=tuple(PlayerPoints(name, int(result.scores[name])) for name in model.players),
+        wins=tuple(PlayerPoints(name, int(result.wins[name])) for name in model.players) if result.wins is not None else None,
     )
 
 

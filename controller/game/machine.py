@@ -16,13 +16,15 @@ from typing import Callable, Iterable
 
 from controller.rules.errors import RulesError
 from controller.rules.judge import late_invalid_set_rejudged
+from controller.rules.scoring import GameEnd
 from controller.rules.variants import PoolOutEnd, RedealWhen, RuleSet, get_ruleset, ruleset_from_record
 
 from .errors import GameSetupError, TransitionError
 from .events import (
-    ClockAdjusted, ClockAdjustment, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated, GameScored,
-    Override, PlacedTile, RackRevealed, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
-    TableUnrestorable, TimerIncident, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+    ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated,
+    GameScored, Outcome, Override, PlacedTile, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection,
+    RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged,
+    TurnStarted, VerdictOverridden,
 )
 
 TILES_IN_GAME = 106
@@ -117,7 +119,7 @@ class GameModel:
     start_rounds: tuple[tuple[tuple[str, str], ...], ...] = ()  # the draws for the start order
     table: TableState = TableState()  # the table as accepted after the last turn
     turn_photo: str | None = None  # photo taken at the start of the current turn
-    ended_by: str | None = None  # how the current turn ended: "button", "expired" or "skipped"
+    ended_by: TurnEndCause | None = None  # how the current turn ended
     at_alarm: TableState | None = None  # the table as it lay when the current turn's time ran out
     # the game as it stood before the last verdict, while the next turn has not started: an invalid
     # set noticed now has that turn judged again (RuleSet.late_invalid_set)
@@ -126,7 +128,7 @@ class GameModel:
     pending_doubts: tuple = ()
     judgement: Judgement | None = None
     passes: int = 0  # turns in a row with nothing played while the pool is empty
-    end: str | None = None
+    end: GameEnd | None = None
     winner: str | None = None
     revealed: tuple[tuple[str, tuple[str, ...]], ...] = ()
     scores: tuple[tuple[str, int], ...] = ()
@@ -157,7 +159,7 @@ class GameModel:
     def to_reveal(self) -> tuple[str, ...]:
         """Players whose rack is still to be laid open: everyone but the winner (empty rack)."""
         done = {name for name, _ in self.revealed}
-        return tuple(p for p in self.players if p not in done and not (self.end == "empty-rack" and p == self.winner))
+        return tuple(p for p in self.players if p not in done and not (self.end is GameEnd.EMPTY_RACK and p == self.winner))
 
 
 Handler = Callable[[GameModel, Event], GameModel]
@@ -186,9 +188,9 @@ def _draw(model: GameModel, index: int, count: int) -> GameModel:
 def _end_if_pool_out(model: GameModel, drew: bool) -> GameModel:
     """The pool rules: japan-2017 ends at the last draw; otherwise play on until nobody plays."""
     if model.pool == 0 and drew and model.pool_out_ends_at_last_draw:
-        return replace(model, state=State.REVEALING, end="pool-out")
+        return replace(model, state=State.REVEALING, end=GameEnd.POOL_OUT)
     if model.passes >= len(model.players):
-        return replace(model, state=State.REVEALING, end="pool-out")
+        return replace(model, state=State.REVEALING, end=GameEnd.POOL_OUT)
     return model
 
 
@@ -273,7 +275,7 @@ def on_turn_started(model: GameModel, event: TurnStarted) -> GameModel:
                    ended_by=None, at_alarm=None, rejudge_from=None, paused=False)
 
 
-TURN_END_CAUSES = ("button", "expired", "skipped")
+TURN_END_CAUSES = tuple(TurnEndCause)
 
 
 def on_turn_ended(model: GameModel, event: TurnEnded) -> GameModel:
@@ -281,7 +283,7 @@ def on_turn_ended(model: GameModel, event: TurnEnded) -> GameModel:
         raise TransitionError(model.state, event.kind, f"turn {event.turn!r} ended but turn {model.turn} is running")
     if event.cause not in TURN_END_CAUSES:
         raise TransitionError(model.state, event.kind, f"unknown cause {event.cause!r}")
-    if event.cause == "skipped" and not (model.rules and model.rules.timer_skip_for_simple_turns):
+    if event.cause is TurnEndCause.SKIPPED and not (model.rules and model.rules.timer_skip_for_simple_turns):
         raise TransitionError(model.state, event.kind, f"{model.variant!r} does not let a turn skip the timer")
     return replace(model, state=State.TURN_READING, ended_by=event.cause, paused=False)
 
@@ -292,16 +294,16 @@ def on_timer_incident(model: GameModel, event: TimerIncident) -> GameModel:
 
 def on_table_read(model: GameModel, event: TableRead) -> GameModel:
     table = TableState(tuple(event.tiles), tuple(event.sets))
-    if event.purpose == "alarm":
-        if model.ended_by != "expired":
-            raise TransitionError(model.state, event.kind, f"a table read at the alarm, but the turn ended by {model.ended_by!r}")
+    if event.purpose is ReadPurpose.ALARM:
+        if model.ended_by != TurnEndCause.EXPIRED:
+            raise TransitionError(model.state, event.kind, f"a table read at the alarm, but the turn ended by {model.ended_by and model.ended_by.value!r}")
         return replace(model, at_alarm=table)  # the turn's own read follows once the table is still
     state = State.REFEREE_CHECK if event.doubts else State.TURN_JUDGING
     return replace(model, state=state, pending=table, pending_doubts=tuple(event.doubts))
 
 
 def on_table_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
-    if event.target != "table" or model.pending is None:
+    if event.target_kind is not CorrectionTarget.TABLE or model.pending is None:
         raise TransitionError(model.state, event.kind, f"only the table read can be corrected now, not {event.target!r}")
     return replace(model, state=State.TURN_JUDGING, pending=model.pending.with_codes(event.changes), pending_doubts=())
 
@@ -309,7 +311,7 @@ def on_table_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
 def on_late_correction(model: GameModel, event: RefereeCorrection) -> GameModel:
     """An invalid set the verdict missed is noticed (the referee corrects the accepted table): before the
     next turn starts the turn that laid it is judged again; after that it stands (RuleSet.late_invalid_set)."""
-    if event.target != "table":
+    if event.target_kind is not CorrectionTarget.TABLE:
         raise TransitionError(model.state, event.kind, f"only the table can be corrected now, not {event.target!r}")
     started = model.state is not State.TURN_READY
     if model.rejudge_from is not None and model.rules is not None and late_invalid_set_rejudged(model.rules, started):
@@ -325,10 +327,10 @@ def on_turn_judged(model: GameModel, event: TurnJudged) -> GameModel:
     if event.player != model.player or event.turn != model.turn:
         raise TransitionError(model.state, event.kind,
                               f"verdict for {event.player!r} turn {event.turn} but turn {model.turn} is {model.player!r}'s")
-    if event.outcome not in ("legal", "relieved", "draw", "penalty"):
+    if event.outcome not in tuple(Outcome):
         raise TransitionError(model.state, event.kind, f"unknown outcome {event.outcome!r}")
     if event.restore_required:
-        judgement = Judgement(index, event.outcome == "penalty", event.draw, event.penalty_points,
+        judgement = Judgement(index, event.outcome is Outcome.PENALTY, event.draw, event.penalty_points,
                               len(event.played), len(event.taken), bool(event.opened_now),
                               tuple(tuple(codes) for codes in event.restore_table))
         return replace(model, state=State.RESTORING, judgement=judgement, rejudge_from=None)
@@ -347,7 +349,7 @@ def _stands(model: GameModel, index: int, played: int, opened_now: bool, draw: i
     if played:
         model = replace(model, passes=0)
         if rack <= 0:
-            return replace(model, state=State.REVEALING, end="empty-rack", winner=model.players[index], pending=None)
+            return replace(model, state=State.REVEALING, end=GameEnd.EMPTY_RACK, winner=model.players[index], pending=None)
         return _next_seat(model)
     drew = model.pool > 0 and draw > 0
     model = _draw(model, index, draw)
@@ -398,7 +400,7 @@ def on_verdict_overridden(model: GameModel, event: VerdictOverridden) -> GameMod
     """The referee withdraws the penalty of the turn being restored: the turn stands as the table was read."""
     judgement = model.judgement
     assert judgement is not None  # RESTORING is only entered with a judgement
-    if event.outcome not in {o.value for o in Override}:
+    if event.outcome not in tuple(Override):
         raise TransitionError(model.state, event.kind, f"unknown outcome {event.outcome!r}")
     if not judgement.penalty or judgement.settlement is not None:
         raise TransitionError(model.state, event.kind, "only a penalty whose restore is under way can be overridden")
@@ -415,11 +417,11 @@ def on_verdict_overridden(model: GameModel, event: VerdictOverridden) -> GameMod
 def on_clock_adjusted(model: GameModel, event: ClockAdjusted) -> GameModel:
     if event.turn != model.turn:
         raise TransitionError(model.state, event.kind, f"turn {event.turn} adjusted, but turn {model.turn} is running")
-    if event.action not in {a.value for a in ClockAdjustment}:
+    if event.action not in tuple(ClockAdjustment):
         raise TransitionError(model.state, event.kind, f"unknown clock action {event.action!r}")
     if not event.referee.strip() or not event.reason.strip():
         raise TransitionError(model.state, event.kind, "a clock adjustment names the referee and the reason")
-    action = ClockAdjustment(event.action)
+    action = event.action
     if action is ClockAdjustment.PAUSE and model.paused:
         raise TransitionError(model.state, event.kind, "the clock is paused already")
     if action is ClockAdjustment.RESUME and not model.paused:
@@ -443,9 +445,9 @@ def on_rack_revealed(model: GameModel, event: RackRevealed) -> GameModel:
 
 
 def on_rack_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
-    player = event.target.removeprefix("rack:")
+    player = event.rack_player
     names = [name for name, _ in model.revealed]
-    if not event.target.startswith("rack:") or player not in names or event.rack is None:
+    if player is None or player not in names or event.rack is None:
         raise TransitionError(model.state, event.kind, f"no laid-open rack {event.target!r} to correct")
     revealed = tuple((name, tuple(event.rack) if name == player else codes) for name, codes in model.revealed)
     # a corrected rack after the score means the score is taken again

@@ -18,6 +18,8 @@ session); starting a new game needs the server (it gives the game its id).
 """
 from __future__ import annotations
 
+import contextlib
+import enum
 import json
 import sqlite3
 import time
@@ -29,7 +31,7 @@ from controller.game.events import Event, canonical_json, event_from_payload
 
 from .errors import GameNotFoundError, ServerUnavailableError, SpoolError
 from .signing import TableKey
-from .store import Photo, Reading, RecordedEvent, Records
+from .store import Photo, Reading, RecordedEvent, Records, state_value
 
 DEFAULT_SPOOL = "tileref-spool.sqlite"
 
@@ -207,7 +209,7 @@ class SpooledRecords(Records):
     # ----------------------------------------------------------------- writes
 
     def append(self, game_id: int, event: Event, *, photos: Iterable[Photo] = (), readings: Iterable[Reading] = (),
-               state: str | None = None) -> RecordedEvent:
+               state: enum.Enum | None = None) -> RecordedEvent:
         photos, readings = list(photos), list(readings)
         for photo in photos:
             self._photos[photo.sha256] = photo
@@ -224,10 +226,16 @@ class SpooledRecords(Records):
         count, head = (events[-1].seq, events[-1].hash) if events else (0, "0" * 64)
         key = self.signing_key() if (count == 0 or self.game_key(game_id) is not None) else None
         recorded, head_signature = self.chain_event(game_id, event, key, count, head)
-        self.spool.put(self.server_key, game_id, recorded, photos, readings, state, head_signature)
+        self.spool.put(self.server_key, game_id, recorded, photos, readings, state_value(state), head_signature)
         self.spooled_total += 1
         events.append(recorded)
         return recorded
+
+    def together(self) -> contextlib.AbstractContextManager[None]:
+        # Each event is delivered or spooled on its own (the server may go between two): no one
+        # transaction spans them. What must not be half written (a correction the score refuses) is
+        # refused by the machine before the first is written (GameJournal.record_together).
+        return contextlib.nullcontext()
 
     def start_game(self, first, **kwargs) -> int:
         game_id = super().start_game(first, **kwargs)  # needs the server: it gives the id

@@ -16,6 +16,7 @@ record is reported as tampering (TamperedError, exit 3), never as a state-machin
 """
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import json
@@ -357,11 +358,13 @@ class Records:
         )
         return game_id
 
-    def start_game(self, first: GameCreated, *, state: str | None = "seating", table_name: str | None = None,
+    def start_game(self, first: GameCreated, *, state: enum.Enum | None = None, table_name: str | None = None,
                    event: str | None = None, tournament_game: str | None = None) -> int:
         """A new game and its first event in one transaction (no game is ever left without events).
+        `state`: what the game's machine made of that event (`GameJournal.start`, `ClockJournal.start`).
         `table_name`, `event`, `tournament_game`: where the club board and the tournament director
         find it (game_info)."""
+        state_text = state_value(state)
         key = self.signing_key()
         if not self._has_signatures():
             self._upgrade()
@@ -369,7 +372,7 @@ class Records:
             game_id = self._insert_game(first.variant, first.players)
             if table_name or event or tournament_game:
                 self._set_info(game_id, table_name=table_name, event=event, tournament_game=tournament_game)
-            self._append(game_id, first, (), (), state, key)
+            self._append(game_id, first, (), (), state_text, key)
         return game_id
 
     def _set_info(self, game_id: int, **fields) -> None:
@@ -460,18 +463,25 @@ class Records:
         *,
         photos: Iterable[Photo] = (),
         readings: Iterable[Reading] = (),
-        state: str | None = None,
+        state: enum.Enum | None = None,
     ) -> RecordedEvent:
         """Write one event (and what it refers to) in one transaction; returns it chained and signed.
 
+        `state`: the game's state after the event, as its machine derived it (the journals pass it:
+        `controller.game.journal`, `controller.clock.journal`); None leaves the game row's as it was.
         The first event of a game gets the table key stamped in; later events are signed only if
         the game recorded a key (a game from before signing stays unsigned to its end)."""
+        state_text = state_value(state)
         first = isinstance(event, GameCreated) and self._check_game(game_id)[1] == 0
         key = self.signing_key() if first or self.game_key(game_id) is not None else None
         if key is not None and not self._has_signatures():
             self._upgrade()
         with self.db.transaction():
-            return self._append(game_id, event, photos, readings, state, key)
+            return self._append(game_id, event, photos, readings, state_text, key)
+
+    def together(self) -> contextlib.AbstractContextManager[None]:
+        """Appends inside it go in one transaction: all are written or none (`GameJournal.record_together`)."""
+        return self.db.transaction()
 
     def chain_event(self, game_id: int, event: Event, key: TableKey | None, count: int, head: str
                     ) -> tuple[RecordedEvent, str | None]:
@@ -812,6 +822,16 @@ class _Verification:
                 self.fail(EvidenceError, None, None, f"stored photo {sha[:12]!r} does not hash to its name")
         for (sha,) in self.db.execute("SELECT sha256 FROM readings WHERE game_id=?", (self.game_id,)):
             self.reading(sha, None, None, "a stored reading")
+
+
+def state_value(state: enum.Enum | None) -> str | None:
+    """The text a game row keeps for a machine's state. Only a machine's own value is taken: a state
+    typed by hand could disagree with the events, and nothing would ever notice."""
+    if state is None:
+        return None
+    if not isinstance(state, enum.Enum) or not isinstance(state.value, str):
+        raise TypeError(f"a game's state comes from its machine (an enum member), not {state!r}")
+    return state.value
 
 
 def _blob(value) -> bytes:

@@ -18,13 +18,12 @@ Shapes (every list in record order):
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from controller.game.events import (
-    ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored, RackRevealed,
-    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident,
-    TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+    ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
+    Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
+    TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import TableState
 from controller.rules.errors import RulesError
@@ -32,7 +31,7 @@ from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
 
 from .store import ChainReport, Records
-from .views import describe_restore, replay_lines, turn_record, turns
+from .views import describe_restore, replay_lines, table_changes, turn_record, turns
 
 SURE = 0.85  # a read at least this confident stands on its own (game.rebuild.RebuildSettings.sure)
 DEFAULT_TILE = 40.0  # px: a tile's width when nothing on the table tells it
@@ -64,10 +63,10 @@ def verdict_data(event: TurnJudged) -> dict[str, Any]:
 
 def verdict_words(event: TurnJudged) -> str:
     played = " ".join(event.played)
-    words = {"legal": f"legal: played {played}" if played else "legal",
-             "relieved": f"stands under the japan relief: played {played}",
-             "draw": "nothing played: draws", "penalty": "penalty"}.get(event.outcome, event.outcome)
-    if event.outcome == "draw":
+    words = {Outcome.LEGAL: f"legal: played {played}" if played else "legal",
+             Outcome.RELIEVED: f"stands under the japan relief: played {played}",
+             Outcome.DRAW: "nothing played: draws", Outcome.PENALTY: "penalty"}[event.outcome]
+    if event.outcome is Outcome.DRAW:
         words = f"nothing played: draws {event.draw}"
     elif event.draw:
         words += f"; draws {event.draw}"
@@ -96,14 +95,14 @@ def event_words(event: Event) -> str:
     if isinstance(event, TurnStarted):
         return f"turn {event.turn} starts: {event.player}, {event.seconds} s; photo of the table taken"
     if isinstance(event, TurnEnded):
-        how = {"button": f"by button {event.button}", "expired": "by time running out",
-               "skipped": "by the next seat's button, without the countdown"}.get(event.cause, event.cause)
+        how = {TurnEndCause.BUTTON: f"by button {event.button}", TurnEndCause.EXPIRED: "by time running out",
+               TurnEndCause.SKIPPED: "by the next seat's button, without the countdown"}[event.cause]
         return f"turn {event.turn} ended {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else "")
     if isinstance(event, TimerIncident):
         return f"timer box: {event.incident}: {event.detail}"
     if isinstance(event, TableRead):
-        what = {"alarm": "table read as it lay at the alarm", "restore": "table read while restoring"}.get(
-            event.purpose, "table read")
+        what = {ReadPurpose.ALARM: "table read as it lay at the alarm",
+                ReadPurpose.RESTORE: "table read while restoring"}.get(event.purpose, "table read")
         text = f"{what}: {_melds_text(melds_of(event.tiles, event.sets))}"
         if event.doubts:
             text += f"; {len(event.doubts)} doubtful tile(s) for the referee"
@@ -112,10 +111,10 @@ def event_words(event: Event) -> str:
         return text
     if isinstance(event, RefereeCorrection):
         who = f"referee {event.referee}" if event.referee else "referee"
-        if event.target == "table":
+        if event.target_kind is CorrectionTarget.TABLE:
             what = ", ".join(f"tile {index} is {code}" for index, code in event.changes) or "nothing"
             return f"{who} corrects the table read: {what} ({event.note})"
-        return f"{who} corrects {event.target.removeprefix('rack:')}'s rack: {' '.join(event.rack or ()) or '(empty)'} " \
+        return f"{who} corrects {event.rack_player}'s rack: {' '.join(event.rack or ()) or '(empty)'} " \
                f"({event.note})"
     if isinstance(event, TurnJudged):
         text = "verdict: " + verdict_words(event)
@@ -263,8 +262,7 @@ def audit_data(records: Records, game_id: int, turn: int, report: ChainReport | 
     reads = [e for e in events if isinstance(e, TableRead)]
     before_melds = [list(m) for m in record.before.table.melds]
     after_melds = melds_of(reads[-1].tiles, reads[-1].sets) if reads else before_melds
-    gone = Counter(map(tuple, before_melds)) - Counter(map(tuple, after_melds))
-    new = Counter(map(tuple, after_melds)) - Counter(map(tuple, before_melds))
+    changes = table_changes(before_melds, after_melds, record.before.rules)
     before_tiles = record.before.table.tiles
     return {
         "game": game_id, "turn": turn, "player": record.player, "variant": record.before.variant,
@@ -272,7 +270,7 @@ def audit_data(records: Records, game_id: int, turn: int, report: ChainReport | 
         "photos": {"before": photo_data(records, started.photo, placed_boxes(before_tiles)),
                    "after": read_photo(records, reads[-1]) if reads else None},
         "table_before": before_melds, "table_after": after_melds,
-        "changes": {"gone": [list(m) for m in gone.elements()], "new": [list(m) for m in new.elements()]},
+        "changes": {"gone": [before_melds[i] for i in changes.gone], "new": [after_melds[i] for i in changes.new]},
         "invalid_after": invalid_melds(after_melds, record.before.rules),
         "doubts": [{"tile": index, "candidates": list(candidates), "why": why}
                    for read in reads for index, candidates, why in read.doubts],

@@ -1,7 +1,8 @@
 """What a referee opens: one turn as a self-contained HTML page, a game turn by turn as text.
 
-Both read only the records (events, photos, readings); the HTML embeds its photos as
-base64 data URIs so the page can be mailed or archived as one file. Both verify the game
+Both read only the records (events, photos, readings); the HTML (a Jinja2 template,
+records/templates/audit_page.html, autoescaped) embeds its photos as base64 data URIs so the page
+can be mailed or archived as one file. Both verify the game
 first (`Records.require_intact`, or the report the caller already has): a tampered record
 raises TamperedError instead of being shown. Both print the head's short digest, the one the
 table display showed after each verdict, so a copy can be checked against what people saw.
@@ -9,22 +10,21 @@ table display showed after each verdict, so a copy can be checked against what p
 from __future__ import annotations
 
 import base64
-import html
-from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from controller.game.events import (
-    ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, RedealClaimed,
-    RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEnded, TurnJudged,
-    TurnStarted, VerdictOverridden,
+    ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
+    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident,
+    TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State, TableState, apply
-from controller.rules.melds import classify
+from controller.rules.melds import SetChanges, classify, set_changes
 from controller.rules.tiles import parse_tiles
 
 from .errors import GameNotFoundError
 from .store import ChainReport, RecordedEvent, Records, head_digest
+from .templating import render
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,13 @@ def turn_record(records: Records, game_id: int, turn: int) -> TurnRecord:
         if record.turn == turn:
             return record
     raise GameNotFoundError(f"game {game_id} has no turn {turn!r}")
+
+
+def table_changes(before, after, rules=None) -> SetChanges:
+    """The sets (code tuples) gone from `before` and new in `after`, by the rules core's one definition
+    of the same set: a run laid again the other way round, or a group in another order, is neither."""
+    reading = rules.melds_reading() if rules is not None else {}
+    return set_changes([parse_tiles(m) for m in before], [parse_tiles(m) for m in after], **reading)
 
 
 def describe_restore(event: RestoreChecked) -> str:
@@ -109,12 +116,12 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
         elif isinstance(event, DealAccepted):
             block.append(f"deal {event.deal}: nobody asks for a redeal")
         elif isinstance(event, TurnEnded):
-            how = {"button": "the button", "expired": "time running out",
-                   "skipped": "the next seat's button, without the countdown"}.get(event.cause, event.cause)
+            how = {TurnEndCause.BUTTON: "the button", TurnEndCause.EXPIRED: "time running out",
+                   TurnEndCause.SKIPPED: "the next seat's button, without the countdown"}[event.cause]
             block.append(f"  ended by {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else ""))
         elif isinstance(event, TableRead):
             table = TableState(event.tiles, event.sets)
-            block.append(f"  table read{' at the alarm' if event.purpose == 'alarm' else ''}: " + _melds_text(table.melds))
+            block.append(f"  table read{' at the alarm' if event.purpose is ReadPurpose.ALARM else ''}: " + _melds_text(table.melds))
             for index, candidates, why in event.doubts:
                 block.append(f"  doubt: tile {index} {'/'.join(candidates)} ({why})")
             for index, read, chosen, why in event.settled:
@@ -182,132 +189,82 @@ def _melds_text(melds) -> str:
 
 def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> str:
     """`report`: the game's verification, if the caller made it (else it is made here, first)."""
+    return render("audit_page.html", **audit_page_context(records, game_id, turn, report))
+
+
+def audit_page_context(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> dict[str, Any]:
+    """What the static audit page shows (records/templates/audit_page.html), as plain values."""
     report = report or records.require_intact(game_id)
     record = turn_record(records, game_id, turn)
-    variant = record.before.variant
     rules = record.before.rules
     reading = rules.melds_reading() if rules is not None else {}
     started = next(r.event for r in record.events if isinstance(r.event, TurnStarted))
     reads = [r.event for r in record.events if isinstance(r.event, TableRead)]
     verdicts = [r.event for r in record.events if isinstance(r.event, TurnJudged)]
-    parts = [
-        "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>tileref audit: game {game_id}, turn {turn}</title>",
-        "<style>body{font-family:sans-serif;max-width:1200px;margin:1em auto;color:#222}"
-        "img{max-width:100%;border:1px solid #999}.photos{display:grid;grid-template-columns:1fr 1fr;gap:1em}"
-        ".set{display:inline-block;margin:2px 6px;padding:2px 4px;border:1px solid #888;border-radius:4px}"
-        ".invalid{background:#fdd;border-color:#c00}.new{background:#dfd}.bad{color:#c00;font-weight:bold}"
-        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}</style>",
-        "</head><body>",
-        f"<h1>Game {game_id}, turn {turn}: {html.escape(record.player)}</h1>",
-        f"<p>Variant <b>{html.escape(variant)}</b>; players {html.escape(', '.join(record.before.players))}; "
-        f"records <code>{html.escape(str(records.path))}</code>; hash chain: <b>{html.escape(report.summary())}</b></p>",
-        f"<p class='head'>Record head: <code>{report.head_digest}</code> after {report.events} events"
-        + (f", signed by table key <code>{report.key_id}</code>" if report.key_id else ", unsigned")
-        + ". The table display shows the head after every verdict (the hashes in the events table below): "
-        "a copy of this record whose digests differ from what people saw is not the game they played.</p>",
-    ]
+    stored = records.reading(reads[-1].reading) if reads and reads[-1].reading else None
+    before_melds = record.before.table.melds
+    after_melds = TableState(reads[-1].tiles, reads[-1].sets).melds if reads else before_melds
+    changes = table_changes(before_melds, after_melds, rules)
+    marked = set(changes.new) if before_melds else set()
+
+    def sets(melds, new=frozenset()) -> list[dict[str, Any]]:
+        return [_set_shown(meld, reading, index in new) for index, meld in enumerate(melds)]
+
+    fields = None
     if rules is not None:
         fields = rules.to_dict()
         fields.pop("description", None)
-        parts.append("<details><summary>Rule set the game recorded and is judged by</summary><p>"
-                     + html.escape(rules.description) + "</p><table>"
-                     + "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(str(v))}</td></tr>"
-                               for k, v in fields.items()) + "</table></details>")
-    after_photo = reads[-1].photo if reads else None
-    stored = records.reading(reads[-1].reading) if reads and reads[-1].reading else None
-    profile = stored.reading.get("profile") if stored is not None else None
-    parts.append("<p>Tiles read by the shipped models.</p>" if profile is None else
-                 f"<p>Tiles read with the club set's profile <b>{html.escape(str(profile))}</b> (tileref calibrate).</p>")
-    parts.append("<div class='photos'>")
-    parts.append(_figure(records, started.photo, "Start of the turn (the table to restore to)"))
-    parts.append(_figure(records, after_photo, "When the turn ended"))
-    parts.append("</div>")
-
-    before_melds = record.before.table.melds
-    after_melds = TableState(reads[-1].tiles, reads[-1].sets).melds if reads else before_melds
-    parts.append("<h2>Tables read</h2>")
-    parts.append("<p><b>Before:</b> " + _melds_html(before_melds, (), reading) + "</p>")
-    parts.append("<p><b>After:</b> " + _melds_html(after_melds, before_melds, reading) + "</p>")
-    parts.append("<h2>What changed</h2><ul>")
-    gone = Counter(before_melds) - Counter(after_melds)
-    new = Counter(after_melds) - Counter(before_melds)
-    parts.extend(f"<li>set no longer on the table: {_melds_html([m], (), reading)}</li>" for m in gone.elements())
-    parts.extend(f"<li>set new or changed: {_melds_html([m], (), reading)}</li>" for m in new.elements())
-    if not gone and not new:
-        parts.append("<li>nothing: the table is as it was</li>")
-    parts.append("</ul>")
-    for read in reads:
-        for index, candidates, why in read.doubts:
-            parts.append(f"<p class='bad'>Doubt on tile {index}: {html.escape('/'.join(candidates))} ({html.escape(why)})</p>")
-        for index, code, chosen, why in read.settled:
-            parts.append(f"<p>Settled tile {index}: read {code}, taken as {chosen} ({html.escape(why)})</p>")
-
-    parts.append("<h2>Verdict</h2>")
-    for verdict in verdicts:
-        parts.append(f"<p><b>{verdict.outcome}</b>: played {html.escape(' '.join(verdict.played) or 'nothing')}"
-                     + (f"; tiles taken from the table: {' '.join(verdict.taken)}" if verdict.taken else "")
-                     + (f"; draws {verdict.draw}" if verdict.draw else "")
-                     + (f"; {verdict.penalty_points:+d} points" if verdict.penalty_points else "") + "</p>")
-        if verdict.violations:
-            parts.append("<table><tr><th>rule</th><th>why</th></tr>" + "".join(
-                f"<tr><td>{html.escape(rule)}</td><td>{html.escape(detail)}</td></tr>"
-                for rule, detail in verdict.violations) + "</table>")
-        else:
-            parts.append("<p>No rule broken.</p>")
-        if verdict.restore_required:
-            parts.append(f"<p>Restore plan: back to the rack {html.escape(' '.join(verdict.restore_to_rack) or 'nothing')};"
-                         f" the table as {_melds_html(verdict.restore_table, (), reading)}</p>")
-    for given_up in (r.event for r in record.events if isinstance(r.event, TableUnrestorable)):
-        parts.append(f"<p class='bad'>The table could not be restored. Kept: {_melds_html(given_up.kept, (), reading)}; "
-                     f"{html.escape(given_up.player)} takes {html.escape(' '.join(given_up.to_offender) or 'nothing')}; "
-                     f"to the end of the pool: {html.escape(' '.join(given_up.to_pool) or 'nothing')}"
-                     + (f"; not on the table at all: {html.escape(' '.join(given_up.missing))}" if given_up.missing else "")
-                     + "</p>")
-
-    parts.append("<h2>Events of this turn</h2><table><tr><th>#</th><th>event</th><th>details</th><th>hash</th></tr>")
-    for recorded in record.events:
-        parts.append(f"<tr><td>{recorded.seq}</td><td>{recorded.event.kind.value}</td>"
-                     f"<td>{html.escape(_event_summary(recorded.event))}</td><td><code>{recorded.hash[:12]}</code></td></tr>")
-    parts.append("</table>")
-    restores = [r.event for r in record.events if isinstance(r.event, RestoreChecked)]
-    if restores:
-        parts.append("<h2>Restore checks</h2><div class='photos'>")
-        for check in restores:
-            caption = describe_restore(check) if check.by_referee else (
-                "matches the start of the turn" if check.matches else "not restored: " + "; ".join(check.differences))
-            parts.append(_figure(records, check.photo, caption))
-        parts.append("</div>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return {
+        "game": game_id, "turn": turn, "player": record.player, "variant": record.before.variant,
+        "players": list(record.before.players), "records_path": str(records.path),
+        "chain": {"summary": report.summary(), "head": report.head_digest, "events": report.events,
+                  "key_id": report.key_id},
+        "rules": None if rules is None else {"description": rules.description,
+                                             "fields": [(name, str(value)) for name, value in fields.items()]},
+        "profile": None if stored is None or stored.reading.get("profile") is None else str(stored.reading["profile"]),
+        "photos": {"before": _photo_shown(records, started.photo, "Start of the turn (the table to restore to)"),
+                   "after": _photo_shown(records, reads[-1].photo if reads else None, "When the turn ended")},
+        "table_before": sets(before_melds), "table_after": sets(after_melds, marked),
+        "changes": {"gone": sets([before_melds[i] for i in changes.gone]),
+                    "new": sets([after_melds[i] for i in changes.new])},
+        "doubts": [{"tile": index, "candidates": list(candidates), "why": why}
+                   for read in reads for index, candidates, why in read.doubts],
+        "settled": [{"tile": s.index, "read": s.read, "chosen": s.chosen, "why": s.why}
+                    for read in reads for s in read.settled],
+        "verdicts": [{"outcome": v.outcome, "played": list(v.played), "taken": list(v.taken), "draw": v.draw,
+                      "penalty_points": v.penalty_points, "violations": [(b.rule, b.detail) for b in v.violations],
+                      "restore_required": v.restore_required, "restore_to_rack": list(v.restore_to_rack),
+                      "restore_table": sets(v.restore_table)} for v in verdicts],
+        "unrestorable": [{"kept": sets(e.kept), "player": e.player, "to_offender": list(e.to_offender),
+                          "to_pool": list(e.to_pool), "missing": list(e.missing)}
+                         for e in (r.event for r in record.events) if isinstance(e, TableUnrestorable)],
+        "events": [{"seq": r.seq, "kind": r.event.kind.value, "summary": _event_summary(r.event), "hash": r.hash[:12]}
+                   for r in record.events],
+        "restores": [_photo_shown(records, check.photo, describe_restore(check) if check.by_referee else (
+                         "matches the start of the turn" if check.matches
+                         else "not restored: " + "; ".join(check.differences)))
+                     for check in (r.event for r in record.events) if isinstance(check, RestoreChecked)],
+    }
 
 
-def _figure(records: Records, sha: str | None, caption: str) -> str:
+def _photo_shown(records: Records, sha: str | None, caption: str) -> dict[str, Any]:
+    """A photo embedded in the page (base64 of its bytes), or only its caption when there is none."""
     photo = records.photo(sha) if sha else None
     if photo is None:
-        return f"<figure><p>(no photo)</p><figcaption>{html.escape(caption)}</figcaption></figure>"
-    data = base64.b64encode(photo.data).decode("ascii")
-    return (f"<figure><img alt='{html.escape(caption)}' src='data:{photo.mime};base64,{data}'>"
-            f"<figcaption>{html.escape(caption)} <code>{sha[:12]}</code></figcaption></figure>")
+        return {"caption": caption, "data": None, "mime": None, "sha": None}
+    return {"caption": caption, "data": base64.b64encode(photo.data).decode("ascii"), "mime": photo.mime,
+            "sha": sha[:12]}
 
 
-def _melds_html(melds, before, reading: dict | None = None) -> str:
-    if not melds:
-        return "(empty table)"
-    old = Counter(tuple(m) for m in before)
-    out = []
-    for meld in melds:
-        check = classify(parse_tiles(meld), **(reading or {}))
-        classes = ["set"]
-        if not check.is_valid:
-            classes.append("invalid")
-        elif before and old[tuple(meld)] == 0:
-            classes.append("new")
-        else:
-            old[tuple(meld)] -= 1
-        title = check.reason or check.kind.value
-        out.append(f"<span class='{' '.join(classes)}' title='{html.escape(title)}'>{html.escape(' '.join(meld))}</span>")
-    return " ".join(out)
+def _set_shown(meld, reading: dict, new: bool) -> dict[str, Any]:
+    """One set as the page draws it: its codes, invalid or new, and the rules core's word on it."""
+    check = classify(parse_tiles(meld), **reading)
+    classes = ["set"]
+    if not check.is_valid:
+        classes.append("invalid")
+    elif new:
+        classes.append("new")
+    return {"codes": list(meld), "classes": " ".join(classes), "title": check.reason or check.kind.value}
 
 
 def _event_summary(event: Event) -> str:

@@ -36,7 +36,9 @@ from .tiles import JOKER, Tile, check_tile_counts
 from .variants import FreedJokerCompanion, JokerPolicy, LateInvalidSet, RearrangeFrom, RuleSet
 
 
-class Rule(enum.Enum):
+# Rule and Outcome are str enums because the game records their values (turn-judged events): a value
+# once recorded is never removed or renamed, or old records stop loading.
+class Rule(enum.StrEnum):
     INVALID_SET = "invalid-set"
     TABLE_TILE_TAKEN = "table-tile-taken"
     TILE_NOT_FROM_RACK = "tile-not-from-rack"
@@ -57,7 +59,7 @@ class Rule(enum.Enum):
 INFORMATIVE_RULES = frozenset({Rule.NO_TILE_PLAYED, Rule.LAID_AFTER_ALARM, Rule.TIMER_SKIPPED})
 
 
-class Outcome(enum.Enum):
+class Outcome(enum.StrEnum):
     LEGAL = "legal"
     DRAW = "draw"
     PENALTY = "penalty"

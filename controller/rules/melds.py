@@ -67,8 +67,9 @@ class MeldCheck:
     # Runs only: the number at index 0 and the step (+1 ascending, -1 descending).
     run_start: int | None = None
     run_step: int = 1
-    # Equal for two lays of the same set (a group in any order, a run either way); computed
-    # once per distinct set because classify() is cached and judging compares many sets.
+    # Equal for two lays of the same set (a group in any order, a run either way): the one
+    # definition of "the same set" (see `same_set_key`, `set_changes`). Computed once per distinct
+    # set because classify() is cached and judging compares many sets.
     identity: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -120,6 +121,61 @@ def classify(
 ) -> MeldCheck:
     """Classify one set as it lies, left to right."""
     return _classify(tuple(tiles), descending_runs, ambiguous_kind)
+
+
+def same_set_key(
+    tiles: Iterable[Tile],
+    *,
+    descending_runs: bool = True,
+    ambiguous_kind: MeldKind = MeldKind.RUN,
+) -> tuple:
+    """What makes two lays the same set, as the rule set reads them: equal keys for a group in any
+    order and for a run laid either way (where the rule set reads runs both ways), with its jokers
+    standing for the same tiles. An invalid set is only the same as itself laid in the same order.
+
+    The one definition every comparison of tables uses: the judge (unchanged sets), the restore
+    check, the audit pages and turn data ("gone" and "new")."""
+    return classify(tiles, descending_runs=descending_runs, ambiguous_kind=ambiguous_kind).identity
+
+
+@dataclass(frozen=True, slots=True)
+class SetChanges:
+    """How the sets of one table differ from another's, by `same_set_key` (each set counted as often
+    as it lies). Indices into the tables compared, grouped by set in the order each set first lies."""
+
+    gone: tuple[int, ...]  # sets of `before` that `after` does not hold
+    new: tuple[int, ...]  # sets of `after` that `before` did not hold
+
+    @property
+    def same(self) -> bool:
+        return not self.gone and not self.new
+
+
+def set_changes(
+    before: Iterable[Iterable[Tile]],
+    after: Iterable[Iterable[Tile]],
+    *,
+    descending_runs: bool = True,
+    ambiguous_kind: MeldKind = MeldKind.RUN,
+) -> SetChanges:
+    """The sets gone from `before` and new in `after`: a set laid again in another order is neither."""
+    reading = {"descending_runs": descending_runs, "ambiguous_kind": ambiguous_kind}
+    keys_before = [same_set_key(tiles, **reading) for tiles in before]
+    keys_after = [same_set_key(tiles, **reading) for tiles in after]
+    return SetChanges(_unmatched(keys_before, keys_after), _unmatched(keys_after, keys_before))
+
+
+def _unmatched(keys: list[tuple], others: list[tuple]) -> tuple[int, ...]:
+    left: dict[tuple, int] = {}
+    for key in others:
+        left[key] = left.get(key, 0) + 1
+    by_key: dict[tuple, list[int]] = {key: [] for key in keys}  # the order each set first lies in
+    for index, key in enumerate(keys):
+        if left.get(key, 0) > 0:
+            left[key] -= 1
+        else:
+            by_key[key].append(index)
+    return tuple(index for indices in by_key.values() for index in indices)
 
 
 def is_valid_set(tiles: tuple[Tile, ...], *, descending_runs: bool = True) -> bool:

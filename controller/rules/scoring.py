@@ -31,7 +31,8 @@ from .variants import PoolOutLoss, RuleSet, TieBreak, get_ruleset
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # a Rummikub game (the set of 106 tiles)
 
 
-class GameEnd(enum.Enum):
+class GameEnd(enum.StrEnum):
+    # a str enum: the game records its value (game-scored events); never remove or rename one
     EMPTY_RACK = "empty-rack"
     POOL_OUT = "pool-out"
 

@@ -1,12 +1,17 @@
 """Standings and draws as text, JSON, CSV and a printable HTML page (pure: values in,
-text out). Scores of 0.1 are written with one decimal, never through a float."""
+text out; the HTML page from a Jinja2 template). Scores of 0.1 are written with one decimal, never through a float."""
 from __future__ import annotations
 
 import csv
-import html
+import functools
 import io
 import json
+from dataclasses import dataclass
 from decimal import Decimal
+
+import jinja2
+
+from controller.records.templating import new_environment
 
 from .model import Cell, Event, Round, Standings, StandingsSection
 
@@ -83,34 +88,30 @@ def standings_csv(standings: Standings) -> str:
     return out.getvalue()
 
 
+@dataclass(frozen=True)
+class _HtmlCell:
+    text: str
+    numeric: bool  # right-aligned
+
+
 def standings_html(standings: Standings) -> str:
-    esc = html.escape
-    state = "final standings" if standings.finished else "standings in progress"
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(standings.event)} - {state}</title>",
-        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:2em}"
-        "th,td{border:1px solid #444;padding:.25em .6em;text-align:left}td.n{text-align:right}"
-        "h2{page-break-after:avoid}table{page-break-inside:avoid}"
-        "@media print{body{margin:0}}</style></head><body>",
-        f"<h1>{esc(standings.event)}</h1>",
-        f"<p>Format: {esc(standings.format)} &middot; {state}</p>",
-    ]
+    """The printable page; the template escapes every name (Jinja2 autoescaping)."""
+    sections = []
     for section in standings.sections:
-        parts.append(f"<h2>{esc(section.title)}</h2><table><thead><tr>")
-        parts += [f"<th>{esc(c)}</th>" for c in ("place", "player", *section.columns, "")]
-        parts.append("</tr></thead><tbody>")
-        for r in section.rows:
-            cells = [("n", "-" if r.place is None else str(r.place)), ("", r.player)]
-            cells += [("n" if not isinstance(v, str) else "", cell_text(v)) for v in r.values]
-            cells.append(("", r.note))
-            parts.append("<tr>" + "".join(
-                f'<td class="{cls}">{esc(text)}</td>' if cls else f"<td>{esc(text)}</td>" for cls, text in cells
-            ) + "</tr>")
-        parts.append("</tbody></table>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+        rows = [
+            [_HtmlCell("-" if r.place is None else str(r.place), True), _HtmlCell(r.player, False),
+             *(_HtmlCell(cell_text(v), not isinstance(v, str)) for v in r.values), _HtmlCell(r.note, False)]
+            for r in section.rows
+        ]
+        sections.append({"title": section.title, "columns": ("place", "player", *section.columns, ""), "rows": rows})
+    return _page_environment().get_template("standings.html").render(
+        event=standings.event, format=standings.format, sections=sections,
+        state="final standings" if standings.finished else "standings in progress")
+
+
+@functools.lru_cache(maxsize=None)
+def _page_environment() -> jinja2.Environment:
+    return new_environment(jinja2.PackageLoader("controller.tournament", "templates"), strict=True)
 
 
 def round_text(event: Event, round_: Round, with_draw: bool = True) -> str:

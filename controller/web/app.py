@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller.adapters.desk import DeskAction, DeskError, RefereeDesk, RefereeRequest
 from controller.adapters.errors import AdapterError
 from controller.game.errors import GameError
+from controller.game.events import Override, RefereeCorrection
 from controller.records import Records
 from controller.records.errors import GameNotFoundError, RecordsError, TamperedError
 from controller.records.store import ChainReport
@@ -374,11 +375,13 @@ def parse_request(action: DeskAction, body: Any) -> RefereeRequest:
         codes = tiles.replace(",", " ").split() if isinstance(tiles, str) else tiles
         if not isinstance(codes, list):
             raise BadRequest("'tiles': the rack's codes, e.g. 'R5 K13 J'")
-        return RefereeRequest(action, referee, reason, target="rack:" + target[5:].strip(),
+        return RefereeRequest(action, referee, reason, target=RefereeCorrection.rack_target(target[5:].strip()),
                               rack=tuple(parse_tile(str(c)).code for c in codes))
     if action is DeskAction.OVERRIDE:
-        outcome = _text(body, "outcome", required=False) or "legal"
-        return RefereeRequest(action, referee, reason, outcome=outcome)
+        outcome = _text(body, "outcome", required=False) or Override.LEGAL
+        if outcome not in tuple(Override):
+            raise BadRequest(f"'outcome': {outcome!r} is not one of " + ", ".join(repr(o.value) for o in Override))
+        return RefereeRequest(action, referee, reason, outcome=Override(outcome))
     if action is DeskAction.EXTEND:
         seconds = body.get("seconds")
         if isinstance(seconds, str) and seconds.strip().isdigit():

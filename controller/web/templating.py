@@ -1,7 +1,9 @@
 """The Jinja2 environment every page of the web layer renders with (autoescaping on for all of it).
 
 `environment()` is shared: the table's pages and any other page of the package (a club board)
-extend `base.html` and use the same filters and macros (`macros.html`). No page is ever put
+extend `base.html` and use the same filters and macros (`macros.html`); the regions the web audit
+page shares with the static one `tileref audit` writes come from the records' templates
+(`records/audit_regions.html`, controller/records/templates). No page is ever put
 together by string concatenation: names and codes reach the HTML only through the templates.
 """
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import functools
 
 import jinja2
+
+from controller.records.templating import new_environment, records_loader
 
 LOW_TIME_S = 10  # seconds left from which the table display shows the low-time warning
 
@@ -33,12 +37,11 @@ def melds_text(melds) -> str:
 
 @functools.lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("controller.web", "templates"),
-        autoescape=True,  # every template, whatever its name: names and codes are always escaped
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    # the records' templates under records/: the regions the static audit page shares with audit.html
+    env = new_environment(jinja2.ChoiceLoader([
+        jinja2.PackageLoader("controller.web", "templates"),
+        jinja2.PrefixLoader({"records": records_loader()}),
+    ]))
     env.filters["mmss"] = mmss
     env.filters["ms_clock"] = ms_clock
     env.filters["melds_text"] = melds_text

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from controller.adapters.reader import VisionReader  # noqa: E402
-from controller.adapters.recorded_game import RACK_ROW, GameScript  # noqa: E402
-from controller.adapters.scene import Scene, SceneRenderer  # noqa: E402
+from controller.demo.recorded_game import RACK_ROW, GameScript  # noqa: E402
+from controller.demo.scene import Scene, SceneRenderer  # noqa: E402
 from controller.demo_games import bundled_game  # noqa: E402
 from controller.game.judging import invalid_sets, same_table  # noqa: E402
 from controller.game.machine import TableState  # noqa: E402

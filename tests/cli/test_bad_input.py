@@ -95,10 +95,11 @@ def work(tmp_path_factory):
         (notimages / f"{i:04d}.jpg").write_text("this is not a photo\n")
     # a records file with one game (just created), for the referee tools
     from controller.game import judging
+    from controller.game.journal import GameJournal
     from controller.records import Records
 
     with Records(d / "game.sqlite") as records:
-        records.start_game(judging.game_created("classic", ("Ann", "Ben")), state="seating")
+        GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
     # a tournament event (kuwana, 8 players), for result and import
     assert cli.main(["tournament", "create", "Cup", "--format", "kuwana", "--players", str(d / "players.csv"),
                      "--db", str(d / "t.sqlite")]) == 0

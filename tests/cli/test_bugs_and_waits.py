@@ -183,7 +183,7 @@ def test_a_wait_on_a_box_that_stopped_answering_gives_up_naming_the_port():
 
 
 def test_the_runner_says_at_the_table_when_the_box_link_goes_and_comes_back():
-    from controller.adapters.runner import TableRunner
+    from controller.table import TableRunner
     from controller.adapters.timer import Incident, SignalKind, TimerSignal
 
     said, recorded = [], []

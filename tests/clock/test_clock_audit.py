@@ -10,6 +10,7 @@ from starlette.testclient import TestClient
 
 from controller.cli import main
 from controller.clock import ClockGame, default_rules
+from controller.clock.journal import RecordState
 from controller.game.events import ClockRecorded, GameCreated
 from controller.records import Records
 from controller.records.signing import table_key
@@ -32,10 +33,10 @@ def clock_game(db, facts=FACTS, players=("Ann", "Ben")) -> int:
     with Records(db, key=table_key(None)) as records:
         game = records.start_game(GameCreated(
             variant="clock-shogi", players=players, turn_seconds=rules.seconds,
-            ruleset=(*rules.pairs(), ("event", "shogi"), ("game", "R1-T1-G1"))), state="clock")
+            ruleset=(*rules.pairs(), ("event", "shogi"), ("game", "R1-T1-G1"))), state=RecordState.CLOCK)
         for what, player, ms_left, detail in facts:
             records.append(game, ClockRecorded(what, player, ms_left, detail),
-                           state="finished" if what == "result" else "clock")
+                           state=RecordState.FINISHED if what == "result" else RecordState.CLOCK)
     return game
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.demo_games import bundled_game
-from controller.adapters.recorded_game import GameScript
+from controller.demo.recorded_game import GameScript
 from controller.cli import main
 from controller.game.events import (
     CountAlert, DealAccepted, Dealt, GameScored, RackRevealed, RedealClaimed, RestoreChecked, StartOrderDrawn,
@@ -140,6 +140,31 @@ def test_a_referee_correction_of_a_rack_is_recorded_and_rescored(demo, tmp_path,
     assert after["Ann"] == before["Ann"] + 30 and after["Cat"] == before["Cat"] - 30
     assert main(["correct", "--db", str(copy), "--game", str(game), "--rack", "Cat", "--tiles", "K5"]) == 2
     assert "Cat" in capsys.readouterr().err
+
+
+def test_a_refused_correction_records_nothing_and_leaves_the_game_finished(demo, tmp_path, capsys):
+    """Ben's rack 'corrected' to K5 K5 K5 is applied by the machine but refused by the scoring (four
+    K5 in the racks): neither the correction nor a score is written, and the game stays finished."""
+    import shutil
+    import sqlite3
+
+    _, out, records, game, _ = demo
+    copy = tmp_path / "copy.sqlite"
+    records.db.execute("PRAGMA wal_checkpoint(FULL)")
+    shutil.copy(out / "demo.sqlite", copy)
+
+    def row():
+        with sqlite3.connect(copy) as db:
+            return db.execute("SELECT state, events, head_hash FROM games WHERE id=?", (game,)).fetchone(), \
+                db.execute("SELECT count(*) FROM events WHERE game_id=?", (game,)).fetchone()[0]
+
+    before = row()
+    assert before[0][0] == "finished"
+    assert main(["correct", "--db", str(copy), "--game", str(game), "--rack", "Ben", "--tiles", "K5 K5 K5"]) == 2
+    assert "K5" in capsys.readouterr().err
+    assert row() == before
+    with Records(copy, create=False) as again:
+        assert again.verify(game).ok and fold(again.events(game)).state.value == "finished"
 
 
 # --- world (003): a redeal after the deal, and a failed turn whose table cannot be restored -------

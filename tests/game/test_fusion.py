@@ -221,7 +221,7 @@ class Frames:
 @pytest.fixture()
 def make_runner(tmp_path):
     from controller.adapters.display import ConsoleDisplay
-    from controller.adapters.runner import TableDevices, TableRunner
+    from controller.table import TableDevices, TableRunner
     from controller.game import judging
     from controller.records import Records
 
@@ -239,7 +239,7 @@ def make_runner(tmp_path):
 
 @pytest.fixture(scope="module")
 def still_frames():
-    from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+    from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 
     renderer = SceneRenderer(SceneLayout(width=640, height=400, tile_width=32, seed=3))
     scene = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [0, 0]}])
@@ -276,7 +276,7 @@ def test_the_runner_reads_no_more_than_its_setting(make_runner, still_frames):
 
 def test_a_table_touched_between_frames_is_waited_for_and_read_again(make_runner, still_frames):
     renderer, scene, frames = still_frames
-    from controller.adapters.scene import Scene
+    from controller.demo.scene import Scene
 
     more = Scene(scene.melds + Scene.of([{"tiles": ["O5", "O6", "O7"], "at": [3, 3]}]).melds)
     touched = [renderer.frame(more.with_hand(), 10), renderer.frame(more.with_hand(), 11)] + \

@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game.events import TurnJudged, TurnStarted
 from controller.game.machine import State, fold
 from controller.records import Records

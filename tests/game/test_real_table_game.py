@@ -1,7 +1,7 @@
 """Issue 12: a whole game watched on a real-looking table, end to end through `tileref play`.
 
 The table is controller/demo_games/wood-game.json: a wooden top and tile faces cut from real photos
-(controller/adapters/scene_data/), arms reaching in from any side with any skin tone. `play`
+(controller/demo/scene_data/), arms reaching in from any side with any skin tone. `play`
 runs as its own process with a folder as its camera and the emulated box on a pty; this test
 is the people at the table: it watches the records, drops into the folder the frames a
 camera app would (an arm resting over the table for a few frames, then the still table with
@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 
 from controller.demo_games import bundled_game
-from controller.adapters.recorded_game import GameScript, RecordedTable
-from controller.adapters.scene import Scene
+from controller.demo.recorded_game import GameScript, RecordedTable
+from controller.demo.scene import Scene
 from controller.game.events import (
     GameScored, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TurnEnded, TurnJudged,
     TurnStarted,

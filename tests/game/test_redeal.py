@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from controller.adapters.display import ConsoleDisplay
 from controller.adapters.reader import VisionReader
-from controller.adapters.recorded_game import GameScript, RecordedTable, RecordedTimer
+from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTimer
 from controller.adapters.referee import ScriptedReferee
-from controller.adapters.runner import STEPS, TableDevices, TableRunner
+from controller.table import STEPS, TableDevices, TableRunner
 from controller.adapters.timer import open_timer
 from controller.game import judging
 from controller.game.events import Dealt, RedealClaimed, TurnJudged

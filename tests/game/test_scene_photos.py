@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from controller.demo_games import bundled_game
-from controller.adapters.recorded_game import GameScript, ScriptError
-from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
-from controller.adapters.scene_photos import DATA_PACKAGE, TABLE_TOPS, face_crops, table_top
+from controller.demo.recorded_game import GameScript, ScriptError
+from controller.demo.scene import Scene, SceneLayout, SceneRenderer
+from controller.demo.scene_photos import DATA_PACKAGE, TABLE_TOPS, face_crops, table_top
 from vision.codes import CODES
 
 REAL = SceneLayout(width=640, height=400, tile_width=32, seed=3, background="wood", faces="photo", hands="varied")

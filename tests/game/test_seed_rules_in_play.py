@@ -12,9 +12,9 @@ import pytest
 
 from controller.adapters.display import ConsoleDisplay
 from controller.adapters.reader import VisionReader
-from controller.adapters.recorded_game import GameScript, RecordedTable, RecordedTimer
+from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTimer
 from controller.adapters.referee import ScriptedReferee
-from controller.adapters.runner import STEPS, RunnerSettings, TableDevices, TableRunner
+from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner
 from controller.adapters.timer import open_timer
 from controller.game import judging
 from controller.game.errors import TransitionError
@@ -241,7 +241,7 @@ def test_play_plays_a_clubs_own_rule_set_and_records_it_whole(tmp_path):
 
     import cv2
 
-    from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+    from controller.demo.scene import Scene, SceneLayout, SceneRenderer
     from firmware_bridge.emulator_process import EmulatorProcess
 
     club = tmp_path / "club.toml"

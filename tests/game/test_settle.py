@@ -14,7 +14,7 @@ import pytest
 from controller.adapters.camera import FolderSource, open_camera
 from controller.adapters.display import ConsoleDisplay
 from controller.adapters.errors import CameraError
-from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.adapters.settle import SettleSettings, WaitReason, WaitStatus, frame_difference, wait_until_settled
 from vision.occluders import find_occluders
 

@@ -9,6 +9,7 @@ import pytest
 
 from controller.game import judging
 from controller.game.events import Dealt, StartOrderDrawn, TurnEnded, TurnJudged, TurnStarted
+from controller.game.machine import State
 from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
 from controller.records.engine import POSTGRESQL, SQLITE, parse_db
 from controller.records.errors import (
@@ -34,16 +35,16 @@ def play_some(records: Records, game: int, turns: int, start: int = 1, photo_see
         reading = Reading(reading_sha(raw), photo.sha256, raw, 1.5)
         player = PLAYERS[(turn - 1) % 4]
         records.append(game, TurnStarted(turn, player, 60, photo.sha256), photos=(photo,), readings=(reading,),
-                       state="turn-running")
-        records.append(game, TurnEnded(turn, "button", "1", 30), state="turn-reading")
+                       state=State.TURN_RUNNING)
+        records.append(game, TurnEnded(turn, "button", "1", 30), state=State.TURN_READING)
         records.append(game, TurnJudged(turn, player, "draw", (), (), (), 1, 0, False, False, (), ()),
-                       state="turn-ready")
+                       state=State.TURN_READY)
 
 
 def new_game(records: Records) -> int:
     game = records.start_game(judging.game_created("classic", PLAYERS))
     records.append(game, StartOrderDrawn((("Ann", "K9"),), "Ann", None))
-    records.append(game, Dealt(1), state="turn-ready")
+    records.append(game, Dealt(1), state=State.TURN_READY)
     return game
 
 

@@ -174,6 +174,7 @@ def test_the_club_board_lists_every_table_live(exported, tmp_path):
 
     from controller.game import judging
     from controller.game.events import Dealt, StartOrderDrawn, TurnStarted
+    from controller.game.machine import State
     from controller.web.club import create_app
 
     db = tmp_path / "club.sqlite"
@@ -181,8 +182,8 @@ def test_the_club_board_lists_every_table_live(exported, tmp_path):
     with Records(db) as records:
         game = records.start_game(judging.game_created("classic", ("Zoë", "<b>Yan</b>", "Xi")), table_name="table 7")
         records.append(game, StartOrderDrawn((), "Zoë", None))
-        records.append(game, Dealt(1), state="turn-ready")
-        records.append(game, TurnStarted(1, "Zoë", 60, None), state="turn-running")
+        records.append(game, Dealt(1), state=State.TURN_READY)
+        records.append(game, TurnStarted(1, "Zoë", 60, None), state=State.TURN_RUNNING)
     client = TestClient(create_app(str(db)))
     page = client.get("/")
     assert page.status_code == 200

@@ -7,7 +7,7 @@ import time
 import cv2
 import httpx
 
-from controller.adapters.scene import Scene, SceneLayout, SceneRenderer
+from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game.events import ClockAdjusted, TurnJudged
 from controller.game.machine import State, fold
 from controller.records import Records

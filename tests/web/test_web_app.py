@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from controller.adapters.desk import RefereeDesk
 from controller.adapters.display import ConsoleDisplay
-from controller.adapters.runner import TableDevices, TableRunner
+from controller.table import TableDevices, TableRunner
 from controller.cli import main
 from controller.game import judging
 from controller.game.events import (
@@ -46,7 +46,7 @@ def penalty_game(db, *after_verdict) -> int:
         def add(event):
             nonlocal model
             model = apply(model, event)
-            records.append(game, event, state=model.state.value)
+            records.append(game, event, state=model.state)
 
         add(StartOrderDrawn((), PLAYERS[0], None))
         add(Dealt(1))
@@ -248,7 +248,7 @@ def test_a_doubt_waits_for_the_referee_page_and_its_correction_is_recorded_with_
                       TurnEnded(1, "button", "1", 10),
                       TableRead("turn", None, None, read.tiles, read.sets, ((2, ("R3", "R8"), "read R3 at 0.41"),), ())):
             model = apply(model, event)
-            records.append(game, event, state=model.state.value)
+            records.append(game, event, state=model.state)
         assert model.state is State.REFEREE_CHECK
         desk = RefereeDesk()
         out = io.StringIO()

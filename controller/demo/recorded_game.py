@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from controller.game.errors import GameSetupError
-from controller.game.events import Event, RedealClaimed, RestoreChecked, TurnEnded, TurnJudged, TurnStarted
+from controller.game.events import Event, RedealClaimed, RestoreChecked, TurnEndCause, TurnEnded, TurnJudged, TurnStarted
 from controller.game.machine import GameModel, State
 from controller.rules.errors import RulesError
 from controller.rules.tiles import check_tile_counts, parse_tiles
@@ -232,7 +232,7 @@ class RecordedTable:
             self.lay(self.table_before(model.turn + 1))
         elif state in (State.TURN_READING, State.REFEREE_CHECK, State.TURN_JUDGING):
             turn = self.turn_script(model.turn)
-            if turn.after_alarm is not None and isinstance(event, TurnEnded) and event.cause == "expired":
+            if turn.after_alarm is not None and isinstance(event, TurnEnded) and event.cause is TurnEndCause.EXPIRED:
                 # the table lies still at the alarm a moment, then hands lay more tiles from the rack
                 self.queue = [turn.table] * ALARM_FRAMES + [turn.after_alarm.with_hand()] * HAND_FRAMES + \
                     [turn.after_alarm]

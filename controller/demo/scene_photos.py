@@ -1,6 +1,6 @@
 """Real tile faces and real table tops for rendered scenes, bundled with the package.
 
-`controller/adapters/scene_data/` holds an atlas of face crops cut from real photos of one
+`controller/demo/scene_data/` holds an atlas of face crops cut from real photos of one
 Rummikub set (two different crops of every code) and a few table-top photos, built by
 `python -m models.scene_assets` (see scene_data/README.md for the source and licence).
 They are found through the package (importlib.resources), not through the repository, so
@@ -15,9 +15,9 @@ from importlib import resources
 import cv2
 import numpy as np
 
-from .errors import AdapterError
+from controller.adapters.errors import AdapterError
 
-DATA_PACKAGE = "controller.adapters.scene_data"
+DATA_PACKAGE = "controller.demo.scene_data"
 TABLE_TOPS = ("wood", "grey", "white")
 
 

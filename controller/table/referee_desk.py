@@ -1,0 +1,129 @@
+"""The referee page's requests, carried out in the runner's thread (the game's one write path)."""
+from __future__ import annotations
+
+import time
+
+from controller.game.errors import GameError
+from controller.game.events import (
+    ClockAdjusted, ClockAdjustment, CorrectionTarget, Override, RefereeCorrection, VerdictOverridden,
+)
+from controller.game.machine import State
+from controller.rules.errors import RulesError
+
+from .ports import AdapterError, DeskAction, DeskAnswer, DeskError, RefereeRequest
+from .settings import WAIT_SLICE
+
+
+class DeskWork:
+    """The referee desk (a part of `TableRunner`)."""
+
+    def attend_desk(self, timeout: float = 0.0) -> bool:
+        """Carry out what the referee page asked (here, in the runner's thread: the one write path).
+        Each request is answered with what was recorded, or with why it was refused (nothing recorded)."""
+        desk = self.devices.desk
+        if desk is None:
+            if timeout > 0:
+                time.sleep(timeout)
+            return False
+        item = desk.take(timeout)
+        handled = False
+        while item is not None:
+            request, future = item
+            if not future.set_running_or_notify_cancel():  # the page gave up waiting: not carried out
+                item = desk.take()
+                continue
+            try:
+                answer = self.carry_out(request)
+            except (GameError, RulesError, AdapterError) as error:
+                future.set_exception(error)
+            else:
+                future.set_result(answer)
+            handled = True
+            item = desk.take()
+        return handled
+
+    def carry_out(self, request: RefereeRequest) -> DeskAnswer:
+        model = self.model
+        first = model.events
+        if request.action is DeskAction.CORRECT:
+            said = self._desk_correct(request)
+        elif request.action is DeskAction.ACCEPT_RESTORE:
+            if model.state is not State.RESTORING:
+                raise DeskError(f"no restore is under way (the game is {model.state.value})")
+            seen, rebuilt = self.look(self.settle().frame, self.model.table)
+            self.accept_restore(seen, rebuilt, request.referee, request.reason)
+            said = f"restore accepted by referee {request.referee}"
+        elif request.action is DeskAction.OVERRIDE:
+            judgement = model.judgement
+            if model.state is not State.RESTORING or judgement is None:
+                raise DeskError(f"no verdict waits for its restore (the game is {model.state.value}): "
+                                "only a penalty being restored can be overridden")
+            self.record(VerdictOverridden(turn=model.turn, player=model.players[judgement.player_index],
+                                          outcome=request.outcome or Override.LEGAL, referee=request.referee,
+                                          reason=request.reason))
+            self.last_restore_differences = None
+            said = f"turn {model.turn}: verdict overridden by referee {request.referee}: the turn stands"
+        else:
+            said = self._desk_clock(request)
+        self.devices.display.say(f"    {said} ({request.reason})")
+        events = self.records.recorded(self.game_id)[first:]
+        return DeskAnswer(tuple({"seq": r.seq, "kind": r.event.kind.value, "payload": r.event.payload()}
+                                for r in events), said)
+
+    def _desk_correct(self, request: RefereeRequest) -> str:
+        target = request.target or CorrectionTarget.TABLE
+        if target == CorrectionTarget.TABLE:
+            if not request.changes:
+                raise DeskError("a table correction names tiles: 'index code' pairs")
+            event = RefereeCorrection(target=CorrectionTarget.TABLE, changes=tuple(request.changes), rack=None, note=request.reason,
+                                      referee=request.referee)
+        else:
+            if request.rack is None:
+                raise DeskError("a rack correction gives the rack's codes")
+            event = RefereeCorrection(target=target, changes=(), rack=tuple(request.rack), note=request.reason,
+                                      referee=request.referee)
+        before = self.model.state
+        if before is State.FINISHED:  # with its new score, or (refused by the rules) not at all
+            scored = self.journal.record_scored(event)
+            after = self.model
+        else:
+            scored, after = None, self.record(event)
+        what = "the table read" if event.rack_player is None else f"{event.rack_player}'s rack"
+        said = f"referee {request.referee} corrected {what}"
+        if before is State.TURN_READY and after.state is State.TURN_JUDGING:
+            said += f"; turn {after.turn} is judged again"
+        elif scored is not None:
+            self.devices.display.scores(scored, self.head())
+            said += "; the game is scored again"
+        elif after.state is State.SCORING:
+            said += "; the game is scored again"
+        return said
+
+    def _desk_clock(self, request: RefereeRequest) -> str:
+        model = self.model
+        if model.state is not State.TURN_RUNNING or not self.clock_running:
+            raise DeskError(f"no countdown runs (the game is {model.state.value})")
+        if request.action is DeskAction.PAUSE:
+            action = ClockAdjustment.RESUME if request.resume else ClockAdjustment.PAUSE
+        else:
+            action = ClockAdjustment.EXTEND
+        timer = self.devices.timer
+        if not callable(getattr(timer, action.value, None)):
+            raise DeskError(f"this timer cannot {action.value}")
+        self.record(ClockAdjusted(turn=model.turn, action=action,
+                                  seconds=request.seconds if action is ClockAdjustment.EXTEND else 0,
+                                  referee=request.referee, reason=request.reason))
+        if action is ClockAdjustment.EXTEND:
+            timer.extend(request.seconds)
+            return f"turn {model.turn}: {request.seconds} s more, given by referee {request.referee}"
+        getattr(timer, action.value)()
+        return f"turn {model.turn}: clock {'paused' if action is ClockAdjustment.PAUSE else 'resumed'} by referee " \
+               f"{request.referee}"
+
+    def attend_after_game(self, stop) -> None:
+        """After the game, while the pages stay up: the referee page may still correct a rack (the game
+        is then scored again). Until `stop` (a threading.Event) is set."""
+        while not stop.is_set():
+            self.attend_desk(WAIT_SLICE)
+            if self.model.state is State.SCORING:
+                self.step_scoring()

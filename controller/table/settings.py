@@ -1,0 +1,32 @@
+"""The runner's settings and the few constants of how it waits."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.game.fusion import FusionSettings
+from controller.game.racks import RackSettings
+from controller.game.rebuild import RebuildSettings
+
+from .ports import Incident, SettleSettings
+
+ARBITER = "A"
+WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
+NOTICE_WINDOW = 0.05  # seconds the still table waits for the arbiter's button before the next turn starts
+LOOK_RESTARTS = 2  # times a look starts over because the table was touched between its frames
+# incidents said at the table as well as recorded: the box stopped answering, or answers again
+LINK_INCIDENTS = (Incident.DISCONNECTED, Incident.RECONNECTED)
+
+
+@dataclass(frozen=True)
+class RunnerSettings:
+    settle: SettleSettings = SettleSettings()
+    rebuild: RebuildSettings = RebuildSettings()
+    rack: RackSettings = RackSettings()
+    photo_format: str = ".jpg"
+    photo_quality: int = 85
+    prompt_timeout: float | None = None  # seconds to wait for a button at a prompt (None: forever)
+    # frames of the still table read and fused into one reading: two, and more up to this many
+    # while they disagree (a code or a tile), so that a flicker in one frame never reaches the judge
+    fusion_frames: int = 3
+    fusion: FusionSettings = FusionSettings()
+    starter: str | None = None  # skip the start draw: this player starts

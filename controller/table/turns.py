@@ -1,0 +1,225 @@
+"""The turn flow: one step per state of the game, each doing the I/O its state waits for, then recording."""
+from __future__ import annotations
+
+import secrets
+import time
+
+from controller.game import judging
+from controller.game.events import (
+    CountAlert, DealAccepted, Dealt, Incident, RackRevealed, ReadPurpose, RefereeCorrection, StartOrderDrawn, TableRead,
+    TimerIncident, TurnEndCause, TurnEnded, TurnStarted,
+)
+from controller.game.machine import TILES_IN_GAME, State
+from controller.game.racks import rack_tiles
+from controller.rules.variants import RedealWhen, StartBy
+
+from .ports import SignalKind
+from .settings import ARBITER, NOTICE_WINDOW, WAIT_SLICE
+
+
+class TurnFlow:
+    """The game's steps (a part of `TableRunner`)."""
+
+    def step_seating(self) -> None:
+        model = self.model
+        if self.settings.starter is not None:
+            self.record(StartOrderDrawn(draws=(), starter=self.settings.starter, photo=None))
+            return
+        if judging.ruleset_of(model).start_by is StartBy.LOT:  # world: the youngest (--starter) or drawn by lot
+            after = self.record(judging.starter_by_lot(model, secrets.randbelow(len(model.players))))
+            self.devices.display.say(f"start: drawn by lot, {after.starter} starts")
+            return
+        due = judging.who_draws_next(model)
+        self.wait_press(f"start order: {', '.join(due)} each draw a tile and lay them left to right in that "
+                        f"order; then press a button")
+        seen = self.look_at(self.settle().frame)
+        reading = seen.reading
+        if len(reading.tiles) != len(due):
+            self.devices.display.say(f"start order: {len(reading.tiles)} tiles seen, {len(due)} expected; lay them again")
+            return
+        order = sorted(range(len(reading.tiles)), key=lambda i: reading.tiles[i].center[0])
+        draws = tuple((name, reading.tiles[i].code) for name, i in zip(due, order))
+        self.record(judging.start_draw(model, draws, seen.photo.sha256), photos=seen.photos, readings=seen.raws)
+
+    def step_dealing(self) -> None:
+        self.wait_press(f"deal 14 tiles to each of {', '.join(self.model.players)}; press a button when dealt")
+        self.record(Dealt(deal=self.model.deal + 1))
+
+    def step_redeal_window(self) -> None:
+        """world: right after the deal anyone with enough doubled tiles may ask for a redeal for everyone."""
+        model = self.model
+        signal = self.wait_press("redeal? a player dealt three doubled tiles presses their seat button and lays "
+                                 "them open; the arbiter's button starts play")
+        if signal.button == ARBITER or signal.seat is None or not 1 <= signal.seat <= len(model.players):
+            self.record(DealAccepted(deal=model.deal))
+            return
+        self.claim_redeal(model.players[signal.seat - 1])
+
+    def step_turn_ready(self) -> None:
+        model = self.model
+        if model.tiles_counted != TILES_IN_GAME and model.alert_turn != model.turn:
+            self.record(CountAlert(turn=model.turn, table=model.table.tile_count, racks=sum(model.racks),
+                                   pool=model.pool, expected=TILES_IN_GAME,
+                                   disqualified=model.count_mismatch_disqualifies))
+            self.devices.display.say(f"ALERT: table {model.table.tile_count} + racks {sum(model.racks)} + pool "
+                                     f"{model.pool} is not {TILES_IN_GAME}")
+            return
+        frame = self.settle().frame
+        if self.arbiter_pressed(NOTICE_WINDOW):
+            self.notice_invalid_set()  # before the next turn starts: the last turn may be judged again
+            return
+        photo = self.photo(frame)
+        turn = model.turn + 1
+        self.record(TurnStarted(turn=turn, player=model.player, seconds=model.turn_seconds, photo=photo.sha256),
+                    photos=(photo,))
+        self.started_turn = turn
+
+    def step_turn_running(self) -> None:
+        model = self.model
+        rules = judging.ruleset_of(model)
+        seat = model.current + 1
+        if self.timer_turn != model.turn:
+            if self.started_turn != model.turn:  # the turn began in a process that is gone
+                self.record(TimerIncident(incident=Incident.RESTARTED_AFTER_RESUME,
+                                          detail=f"turn {model.turn}: the countdown starts again for seat {seat}"))
+            self.timer_turn = model.turn
+            if rules.timer_skip_for_simple_turns and self.start_clock_for != model.turn:
+                # japan-2017: each player starts their own clock, so a simple turn may skip it (000)
+                self.devices.timer.arm(seat, model.turn_seconds)
+                self.clock_running = False
+                self.devices.timer.show(f"{model.player[:10]} {seat}=go")
+            else:
+                self.start_clock(seat)
+        signal = self.devices.timer.wait(WAIT_SLICE)
+        if signal is None:
+            return
+        next_seat = (model.current + 1) % len(model.players) + 1
+        if signal.kind == SignalKind.INCIDENT:
+            self.record_incident(signal)
+        elif signal.kind == SignalKind.EXPIRED:
+            self.pressed_at = time.perf_counter()
+            self.record(TurnEnded(turn=model.turn, cause=TurnEndCause.EXPIRED, button=None, seconds_left=0))
+        elif signal.kind == SignalKind.PRESSED and signal.seat == seat and not self.clock_running:
+            self.start_clock(seat)
+        elif signal.kind == SignalKind.PRESSED and signal.seat == seat:
+            self.pressed_at = time.perf_counter()
+            self.record(TurnEnded(turn=model.turn, cause=TurnEndCause.BUTTON, button=signal.button,
+                                  seconds_left=signal.seconds_left))
+        elif signal.kind == SignalKind.PRESSED and signal.seat == next_seat and not self.clock_running:
+            # the next player starts their own clock: this turn ended without one (a draw or one tile)
+            self.pressed_at = time.perf_counter()
+            self.record(TurnEnded(turn=model.turn, cause=TurnEndCause.SKIPPED, button=signal.button, seconds_left=None))
+            self.start_clock_for = model.turn + 1
+        elif signal.kind == SignalKind.PRESSED and signal.button == ARBITER and model.first_turn and self._redeal_allowed():
+            self.claim_redeal(model.player)
+        elif signal.kind == SignalKind.PRESSED and signal.button == ARBITER:
+            self.notice_invalid_set()  # after the turn started: a set noticed now stands
+        else:
+            self.devices.display.say(f"button {signal.button} ignored: it is {model.player}'s turn (seat {seat})")
+
+    def start_clock(self, seat: int) -> None:
+        self.devices.timer.start_turn(seat, self.model.turn_seconds)
+        self.clock_running = True
+        self.devices.timer.show(f"{self.model.player[:10]} {self.model.turn}")
+
+    def _redeal_allowed(self) -> bool:
+        return judging.ruleset_of(self.model).redeal_when is RedealWhen.OWN_FIRST_TURN
+
+    def claim_redeal(self, player: str) -> None:
+        """The player shows the doubled tiles on the table: the camera reads what is new."""
+        seen = self.look_at(self.settle().frame)
+        shown = rack_tiles(seen.reading, self.model.table, self.settings.rebuild, self.settings.rack).codes
+        event = judging.redeal_claim(self.model, shown, player)
+        self.record(event, photos=seen.photos, readings=seen.raws)
+        self.devices.display.say(f"redeal {'granted' if event.granted else 'refused'}: {event.reason}")
+        if event.granted and self.timer_turn is not None:
+            self.devices.timer.stop()
+            self.timer_turn = None
+            self.clock_running = False
+
+    def notice_invalid_set(self) -> None:
+        """Someone noticed an invalid set the verdict missed: the referee says what the table really holds."""
+        model = self.model
+        changes, note = self.devices.referee.notice_table(model, model.table)
+        if not changes:
+            self.devices.display.say("arbiter: nothing to correct on the table")
+            return
+        after = self.record(RefereeCorrection(target="table", changes=tuple(changes), rack=None, note=note))
+        if after.state is State.TURN_JUDGING:
+            self.devices.display.say(f"noticed before the next turn started: turn {after.turn} is judged again")
+        else:
+            self.devices.display.say("noticed after the next turn started: the set stands; whoever adds to it or "
+                                     "rearranges it must make it valid")
+
+    def step_turn_reading(self) -> None:
+        model = self.model
+        if model.ended_by is TurnEndCause.EXPIRED and model.at_alarm is None and judging.ruleset_of(model).rack_locked_after_alarm:
+            self.read_at_alarm()
+            return
+        started = time.perf_counter()
+        settled = self.settle()
+        seen, rebuilt = self.look(settled.frame, self.model.table)
+        self.record(TableRead(purpose=ReadPurpose.TURN, photo=seen.photo.sha256, reading=seen.raw.sha256,
+                              tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
+                              settled=rebuilt.settled),
+                    photos=seen.photos, readings=seen.raws)
+        self.timings.append({"turn": self.model.turn, "frames": settled.frames, "settle_ms": settled.seconds * 1000,
+                             "reads": seen.frames, "read_ms": seen.raw.elapsed_ms,
+                             "reading_step_ms": (time.perf_counter() - started) * 1000})
+
+    def read_at_alarm(self) -> None:
+        """japan-2017: after the alarm no tile may leave the rack. The first still, clear table after the
+        alarm is the table at the alarm; tiles that appear later go back and do not count."""
+        seen, rebuilt = self.look(self.settle().frame, self.model.table)
+        self.record(TableRead(purpose=ReadPurpose.ALARM, photo=seen.photo.sha256, reading=seen.raw.sha256,
+                              tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
+                              settled=rebuilt.settled),
+                    photos=seen.photos, readings=seen.raws)
+
+    def step_referee_check(self) -> None:
+        model = self.model
+        assert model.pending is not None
+        if self.devices.desk is not None and getattr(self.devices.referee, "on_page", False):
+            if self.doubts_announced != model.turn:  # the referee answers on the page: `correct` the table
+                self.doubts_announced = model.turn
+                self.devices.display.say(f"referee: {len(model.pending_doubts)} doubtful tile(s) of turn {model.turn} "
+                                         "wait for a correction on the referee page")
+            self.attend_desk(WAIT_SLICE)
+            return
+        changes, note = self.devices.referee.settle_table(model, model.pending, model.pending_doubts)
+        self.record(RefereeCorrection(target="table", changes=tuple(changes), rack=None, note=note))
+
+    def step_turn_judging(self) -> None:
+        model = self.model
+        assert model.pending is not None
+        event = judging.judge(model, model.pending)
+        self.record(event)
+        if self.pressed_at is not None and self.timings:
+            self.timings[-1]["press_to_verdict_ms"] = (time.perf_counter() - self.pressed_at) * 1000
+            self.pressed_at = None
+        self.devices.display.verdict(event, self.head())
+        if event.restore_required:
+            self.show_restore(event)
+        self.timer_turn = None
+        self.clock_running = False
+
+    def step_revealing(self) -> None:
+        model = self.model
+        player = model.to_reveal()[0]
+        self.wait_press(f"game over: {player}, lay your rack open on the table (away from the sets), "
+                        f"then press a button")
+        seen = self.look_at(self.settle().frame)
+        rack = rack_tiles(seen.reading, model.table, self.settings.rebuild, self.settings.rack)
+        rack_codes, doubts = rack.codes, rack.doubts
+        expected = model.rack_of(player)
+        self.record(RackRevealed(player=player, codes=rack_codes, expected=expected, photo=seen.photo.sha256,
+                                 reading=seen.raw.sha256, doubts=doubts), photos=seen.photos, readings=seen.raws)
+        if doubts or len(rack_codes) != expected:
+            codes, note = self.devices.referee.check_rack(player, rack_codes, expected, doubts)
+            if codes is not None:
+                self.record(RefereeCorrection(target=RefereeCorrection.rack_target(player), changes=(), rack=tuple(codes), note=note))
+
+    def step_scoring(self) -> None:
+        event = judging.score(self.model)
+        self.record(event)
+        self.devices.display.scores(event, self.head())

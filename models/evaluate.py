@@ -252,11 +252,16 @@ def main(argv=None) -> int:
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--models", type=Path, default=None, help="directory with tile_seg.onnx and tile_cls.onnx")
     parser.add_argument("--show-mistakes", type=int, default=30)
+    parser.add_argument("--no-ink-roles", action="store_true",
+                        help="read without deciding colours by their role among the photo's inks (vision/inks.py)")
     parser.add_argument("--occluder-model", type=Path, default=None, help="another occluder.onnx to choose thresholds for")
     args = parser.parse_args(argv)
     everything = not (args.real or args.synthetic or args.disagreements or args.occluders
                       or args.choose_occluder_thresholds or args.choose_calibration)
     reader = TableReader() if args.models is None else TableReader(detector_path=args.models / "tile_seg.onnx", classifier_path=args.models / "tile_cls.onnx")
+    if args.no_ink_roles:
+        from vision.config import DEFAULT_CONFIG as _CONFIG
+        reader = replace(reader, config=replace(_CONFIG, ink_roles=False))
     splits = load_splits(args.dataset)
     train = splits["train"]
     if args.real or everything:

@@ -25,6 +25,7 @@ class TileGuess:
     tile_probability: float  # 1 - P(not a tile)
     code_orientation: np.ndarray  # (53, 2): P(code, upright / turned in the crop | a tile)
     detection_score: float
+    crop: np.ndarray | None = None  # the rectified CROP_HEIGHT x CROP_WIDTH x 3 uint8 crop that was read (vision.inks measures its ink)
 
     @property
     def code_probabilities(self) -> np.ndarray:
@@ -46,17 +47,17 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
-    best: dict[int, tuple[float, np.ndarray, np.ndarray]] = {}
-    for (k, quad), probs in zip(quads, p):
+    best: dict[int, tuple[float, np.ndarray, np.ndarray, np.ndarray]] = {}
+    for (k, quad), probs, crop in zip(quads, p, crops):
         sureness = float(probs[:NOT_A_TILE].max())  # of one code in one orientation, and of a tile
         if k not in best or sureness > best[k][0]:
-            best[k] = (sureness, quad, probs)
+            best[k] = (sureness, quad, probs, crop)
     out = []
     for k, cand in enumerate(candidates):
-        _, quad, probs = best[k]
+        _, quad, probs, crop = best[k]
         tile_p = float(1.0 - probs[NOT_A_TILE])
         code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
-        out.append(TileGuess(quad, tile_p, code_orientation, cand.score))
+        out.append(TileGuess(quad, tile_p, code_orientation, cand.score, crop))
     return tuple(out)
 
 

@@ -52,6 +52,30 @@ class VisionConfig:
     meld_row_tolerance: float = 0.35  # max sideways offset between neighbours, in tile heights
     meld_angle_tolerance_deg: float = 20.0  # max angle between neighbours in one set
     low_confidence: float = 0.6  # tiles below this are named in a warning
+    # Colour as a role among one photo's inks (vision/inks.py; without a set profile only).
+    # Lab: L 0-100, a/b about -128..127; chosen on the validation and train photos and on rendered
+    # tables of the seen designs (docs/vision.md, "Colour as a role"), never on test or the held-out design.
+    ink_roles: bool = True  # run the stage
+    ink_margin: float = 0.12  # share of the crop's width/height left out at each edge
+    ink_min_inkness: float = 0.3  # 1 - darkest white-balanced channel of a pixel counted as ink ...
+    ink_peak_share: float = 0.6  # ... and at least this share of the crop's inkiest (99th percentile)
+    ink_min_pixels: int = 6  # fewer ink pixels: the tile's ink is not measured
+    ink_min_tiles: int = 6  # fewer measured tiles in the photo: no families, colours as read
+    ink_lightness_weight: float = 1.0  # L counts this much against a and b (stroke width moves L)
+    ink_min_family: int = 3  # a family of fewer tiles re-decides none of them (and one no colour vote seeded is dissolved)
+    ink_merge: float = 12.0  # families whose inks lie closer than this are one ink
+    ink_spread: float = 6.0  # least Lab distance scale of a tile's membership of a family (else the photo's own scatter)
+    ink_neutral_chroma: float = 8.0  # a family's ink under this chroma can only be black
+    ink_colour_chroma: float = 18.0  # a family this much more coloured than the greyest one (and this coloured) is not black
+    ink_pair_chroma: float = 8.0  # of two black families with no blue one, one this much more coloured is the blue (or the missing warm)
+    ink_tile_chroma: float = 30.0  # one tile's ink this coloured rules out black (or the other side of warm/cool) even for a sure reading ...
+    ink_tile_overrule: float = 0.99  # ... but not for one surer than this (it yields only to a family's role)
+    ink_cool_hue: tuple[float, float] = (150.0, 330.0)  # Lab hue (degrees) of blue-to-teal inks
+    ink_pair_hue: float = 10.0  # of two red families with no orange one, one this much yellower is the orange (and the other way round)
+    ink_warm_gap: float = 25.0  # warm families this far apart in hue are red (lower) and orange (higher)
+    ink_weak_colour: float = 0.9  # a tile's colour share under this is weak: its family's role may decide
+    ink_sure_member: float = 0.9  # membership of a role's families needed to re-decide a tile
+    ink_role_probability: float = 0.97  # colour share given to a re-decided tile's role
     threads: int = 2  # onnxruntime intra-op threads
     # Something over the table (hand, arm, sleeve, phone, cup): models/occluder.onnx marks it per
     # cell of a 1/4-resolution grid; thresholds chosen on the validation photos (models/README.md).

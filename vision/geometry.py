@@ -56,11 +56,17 @@ def normalise_crops(crops: np.ndarray) -> np.ndarray:
     Dividing each channel by the crop's bright level turns any cream face under any light
     into the same white, so ink colour is judged against the tile, not the lamp.
     """
+    x = white_balance(crops) - 0.6
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def white_balance(crops: np.ndarray) -> np.ndarray:
+    """uint8 N x H x W x 3 BGR crops -> float32 N x H x W x 3, each channel divided by the
+    crop's bright level (its 85th percentile: the face) and clipped to 0..1.5."""
     x = crops.astype(np.float32)
     bright = np.percentile(x.reshape(len(x), -1, 3), 85, axis=1)  # N x 3
     x = x / np.maximum(bright[:, None, None, :], 8.0)
-    x = np.clip(x, 0.0, 1.5) - 0.6
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    return np.clip(x, 0.0, 1.5)
 
 
 def quad_size(quad: np.ndarray) -> tuple[float, float]:

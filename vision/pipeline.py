@@ -15,6 +15,7 @@ from .config import DEFAULT_CONFIG, VisionConfig
 from .detect import candidates_from_maps, detector_tensor, resize_for_detector, TileCandidate
 from .geometry import quad_size
 from .image import check_image, load_image
+from .inks import decide_colours
 from .melds import best_codes, find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .profile import SetProfile
@@ -70,7 +71,11 @@ class TableReader:
         guesses = [g for g in classify(image, candidates, classifier, config, self.profile)
                    if g.tile_probability >= config.min_tile_confidence]
         guesses = _drop_overlaps(guesses)
-        return _assemble(image, guesses, config)
+        unsure: tuple[int, ...] = ()
+        if self.profile is None:  # a set profile knows the club's inks; otherwise colour is a role among the photo's inks
+            roles = decide_colours(guesses, config)
+            guesses, unsure = list(roles.guesses), roles.unsure
+        return _assemble(image, guesses, config, frozenset(unsure))
 
 
 def _drop_overlaps(guesses: list[TileGuess]) -> list[TileGuess]:
@@ -94,18 +99,22 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) > 0
 
 
-def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig) -> TableReading:
+def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
+              unsure_colour: frozenset[int] = frozenset()) -> TableReading:
     h, w = image.shape[:2]
     groups = find_groups([g.corners for g in guesses], config)
     placed_groups = []
+    doubtful = set()  # ids of placed tiles whose colour stays unsure (vision.inks)
     for members in groups:
         placed, order = place_group([guesses[i] for i in members], config)
+        doubtful.update(id(placed[k]) for k, i in enumerate(members) if i in unsure_colour)
         placed_groups.append([placed[k] for k in order])
     # sets in reading order of the table: by the top-most, then left-most tile
     placed_groups.sort(key=lambda ts: (round(min(t.corners[:, 1].min() for t in ts) / max(1.0, h / 40)), min(t.corners[:, 0].min() for t in ts)))
     tiles: list[TileReading] = []
     sets: list[SetReading] = []
     lone: list = []
+    colour_doubts: list[int] = []
     for group in placed_groups:
         if len(group) == 1:
             lone.append(group[0])
@@ -113,11 +122,24 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig)
         indices = []
         for t in group:
             indices.append(len(tiles))
+            if id(t) in doubtful:
+                colour_doubts.append(len(tiles))
             tiles.append(_tile_reading(t, config))
         sets.append(SetReading(tuple(indices), tuple(tiles[i].code for i in indices)))
     for t in lone:
+        if id(t) in doubtful:
+            colour_doubts.append(len(tiles))
         tiles.append(_tile_reading(t, config))
-    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(_warnings(tiles, w, h, config)))
+    warnings = _warnings(tiles, w, h, config)
+    if colour_doubts:
+        warnings.append(f"{len(colour_doubts)} tile(s) whose colour is unsure (their ink lies between two of the photo's inks): "
+                        + "; ".join(_colour_doubt(tiles[i]) for i in colour_doubts))
+    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(warnings))
+
+
+def _colour_doubt(tile: TileReading) -> str:
+    other = [code for code, _ in tile.alternatives if code[1:] == tile.code[1:] and code != tile.code]
+    return f"{tile.code}{' or ' + other[0] if other else ''} at ({tile.center[0]:.0f}, {tile.center[1]:.0f})"
 
 
 def _tile_reading(t, config: VisionConfig) -> TileReading:

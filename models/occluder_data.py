@@ -108,17 +108,24 @@ def plain_top(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     return image
 
 
-def vary_light(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
-    """Warm or cold light, brighter or dimmer, uneven, sometimes a soft shadow with nothing casting it."""
+def vary_light(rng: np.random.Generator, image: np.ndarray, hard: bool = False) -> np.ndarray:
+    """Warm or cold light, brighter or dimmer, uneven, sometimes a soft shadow with nothing casting it.
+
+    `hard` (training only; the measuring cases never draw it): more and brighter window glare, and
+    sometimes a bright, blurred strip along an edge (a background out of focus behind the table)."""
     h, w = image.shape[:2]
     out = image.astype(np.float32)
+    if hard and rng.random() < 0.15:
+        out = _blurred_background(rng, out)
     warmth = rng.uniform(-0.22, 0.22)
     out *= np.array([1 - warmth, 1.0, 1 + warmth], np.float32) * rng.uniform(0.6, 1.25)
     out *= (1 + 0.2 * _noise(rng, h, w, max(w, h) // 3))[..., None]
     if rng.random() < 0.3:
         out *= (1 - _blob_shadow(rng, h, w))[..., None]
-    if rng.random() < 0.35:  # a window or lamp reflected by a glossy top: brighter, but the grain shows through
+    if rng.random() < (0.55 if hard else 0.35):  # a window or lamp reflected by a glossy top: brighter, but the grain shows through
         glare = _glare(rng, h, w)
+        if hard and rng.random() < 0.4:
+            glare = np.clip(glare * rng.uniform(1.1, 1.4), 0, 0.97)
         out += (255.0 - np.clip(out, 0, 255)) * glare[..., None]
     out = 255.0 * (np.clip(out, 0, 255) / 255.0) ** rng.uniform(0.8, 1.25)
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -160,6 +167,20 @@ def _blob_shadow(rng, h, w) -> np.ndarray:
     return cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.02, 0.08) * max(w, h)) * rng.uniform(0.2, 0.5)
 
 
+def _blurred_background(rng, out: np.ndarray) -> np.ndarray:
+    """A strip along one edge blurred and brightened: the room behind the table, out of focus."""
+    h, w = out.shape[:2]
+    edge = int(rng.integers(4))
+    depth = rng.uniform(0.08, 0.3)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    along = {0: yy / h, 1: 1 - xx / w, 2: 1 - yy / h, 3: xx / w}[edge]
+    wave = 0.04 * _noise(rng, h, w, max(w, h) // 4)
+    strip = cv2.GaussianBlur(((along + wave) < depth).astype(np.float32), (0, 0), 0.01 * max(w, h) + 1)
+    blurred = cv2.GaussianBlur(out, (0, 0), rng.uniform(4, 12))
+    bright = blurred * rng.uniform(1.0, 1.6) + rng.uniform(0, 80)
+    return out * (1 - strip[..., None]) + bright * strip[..., None]
+
+
 def _glare(rng, h, w) -> np.ndarray:
     """A soft bright streak or patch, often running in from an edge (how a window shows on varnish)."""
     mask = np.zeros((h, w), np.float32)
@@ -191,12 +212,15 @@ def _line(mask, a, b, width, value=1.0):
              max(1, int(round(width))), cv2.LINE_AA)
 
 
-def _arm_masks(rng, w, h):
+def _arm_masks(rng, w, h, hard: bool = False):
     """Masks (float 0..1) of the skin of a hand and forearm and of a sleeve, and the hand's tip."""
     size = max(w, h)
     reach = rng.uniform(0.2, 0.75)
     start, direction, length = _entry(rng, w, h, reach)
-    arm_w = (rng.uniform(0.03, 0.06) if rng.random() < 0.25 else rng.uniform(0.06, 0.14)) * size  # thin: far or slim
+    if hard and rng.random() < 0.4:  # thin, far or slim: about 3-13 pixels at the net's input (192-256)
+        arm_w = rng.uniform(0.018, 0.05) * size
+    else:
+        arm_w = (rng.uniform(0.03, 0.06) if rng.random() < 0.25 else rng.uniform(0.06, 0.14)) * size  # thin: far or slim
     normal = np.array([-direction[1], direction[0]])
     wrist = start + direction * length
     skin = np.zeros((h, w), np.float32)
@@ -252,22 +276,32 @@ def _paint(image, layer_colour, alpha):
     image[:] = image * (1 - a) + layer_colour * a
 
 
-def draw_hand(rng, image, shade):
-    """A forearm and hand reaching in from an edge, maybe in a sleeve, maybe holding a phone."""
+def draw_hand(rng, image, shade, table_tone=None):
+    """A forearm and hand reaching in from an edge, maybe in a sleeve, maybe holding a phone.
+
+    `table_tone` (training only): the table's own colour; then, often, the skin or the sleeve
+    takes it (a low-contrast arm on wood, a plain sleeve in the wood's brown), shaded flatter."""
     h, w = image.shape[:2]
-    skin, sleeve, palm, direction, arm_w = _arm_masks(rng, w, h)
+    hard = table_tone is not None
+    skin, sleeve, palm, direction, arm_w = _arm_masks(rng, w, h, hard)
     limb = np.maximum(skin, sleeve)
+    like_table = hard and rng.random() < 0.4
     offset = direction * 0 + rng.normal(0, 0.03, 2) * max(w, h)
     shadow = cv2.warpAffine(limb, np.float32([[1, 0, offset[0]], [0, 1, offset[1]]]), (w, h))
     shade *= 1 - cv2.GaussianBlur(shadow, (0, 0), rng.uniform(2, 8)) * rng.uniform(0.15, 0.5)
-    form = _cylinder_shade(rng, limb, direction, rng.uniform(0.15, 0.4))
+    form = _cylinder_shade(rng, limb, direction, rng.uniform(0.05, 0.2) if like_table else rng.uniform(0.15, 0.4))
     texture = 1 + 0.05 * _noise(rng, h, w, rng.integers(2, 6))
     tone = skin_tone(rng)
+    if like_table and rng.random() < 0.6:
+        tone = np.asarray(table_tone, np.float32) * rng.uniform(0.85, 1.15) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
     _paint(image, tone[None, None] * (form * texture)[..., None], skin)
     if sleeve.any():
         colour = cloth_colour(rng)
         pattern = np.ones((h, w), np.float32)
         pick = rng.random()
+        if like_table:  # a plain sleeve in the table's own colour
+            colour = np.asarray(table_tone, np.float32) * rng.uniform(0.8, 1.2) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
+            pick = 1.0
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         along = xx * direction[0] + yy * direction[1]
         across = -xx * direction[1] + yy * direction[0]
@@ -342,8 +376,11 @@ def draw_cup(rng, image, shade):
     return cup
 
 
-def compose(rng: np.random.Generator, table: np.ndarray, occluders: int | None = None) -> Sample:
-    """Composite 0-3 occluders (drawn from rng) on a table frame."""
+def compose(rng: np.random.Generator, table: np.ndarray, occluders: int | None = None, hard: bool = False) -> Sample:
+    """Composite 0-3 occluders (drawn from rng) on a table frame.
+
+    `hard` (training only; the measuring cases never draw it): arms and sleeves often take the
+    table's colour, thin arms more often, more phones and renderer hands."""
     h, w = table.shape[:2]
     image = table.astype(np.float32)
     shade = np.ones((h, w), np.float32)
@@ -354,10 +391,18 @@ def compose(rng: np.random.Generator, table: np.ndarray, occluders: int | None =
     layers = []
     for _ in range(occluders):
         pick = rng.random()
+        if hard and pick >= 0.86 and rng.random() < 0.5:
+            pick = 0.8  # half the cups become phones
+        if hard and 0.52 <= pick < 0.6:
+            pick = 0.65  # the tile renderer's hands a fifth of the time, not an eighth
         layer = np.zeros_like(image)
         layer_shade = np.ones((h, w), np.float32)
         if pick < 0.6:
-            covered, k = draw_hand(rng, layer, layer_shade)
+            tone = None
+            if hard:  # the colour of the table where the arm is likely to lie (a random patch's mean)
+                y0, x0 = int(rng.integers(0, max(1, h - h // 3))), int(rng.integers(0, max(1, w - w // 3)))
+                tone = table[y0:y0 + h // 3, x0:x0 + w // 3].reshape(-1, 3).astype(np.float32).mean(axis=0)
+            covered, k = draw_hand(rng, layer, layer_shade, tone)
         elif pick < 0.72:  # the tile renderer's own hands: thin, flat-shaded, another drawing of an arm
             occluded = np.zeros((h, w), np.uint8)
             layer[:] = image
@@ -400,8 +445,8 @@ def net_target(mask: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (small.shape[1] // OUTPUT_STRIDE, small.shape[0] // OUTPUT_STRIDE), interpolation=cv2.INTER_AREA)
 
 
-def table_frame(rng: np.random.Generator, photos: list[np.ndarray], seed: int) -> np.ndarray:
-    """One table top: a real photo (half the time), a rendered table, or a plain top."""
+def table_frame(rng: np.random.Generator, photos: list[np.ndarray], seed: int, hard: bool = False) -> np.ndarray:
+    """One table top: a real photo (half the time), a rendered table, or a plain top (`hard`: see vary_light)."""
     size = frame_size(rng)
     pick = rng.random()
     if photos and pick < 0.5:
@@ -410,4 +455,4 @@ def table_frame(rng: np.random.Generator, photos: list[np.ndarray], seed: int) -
         table = rendered_table(seed, size)
     else:
         table = plain_top(rng, size)
-    return vary_light(rng, table)
+    return vary_light(rng, table, hard)

@@ -20,7 +20,7 @@ import argparse
 import math
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from vision.codes import CLASS_COUNT, CODE_INDEX, NOT_A_TILE  # noqa: E402
+from vision.codes import CLASS_COUNT, CODE_INDEX, JOKER_CODE, NOT_A_TILE  # noqa: E402
 from vision.config import CORE_SHRINK, CROP_HEIGHT, CROP_WIDTH  # noqa: E402
 from vision.detect import detector_tensor  # noqa: E402
 from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify  # noqa: E402
@@ -58,6 +58,14 @@ class Recipe:
     # Share of synthetic tables drawn in another edition and typeface (vision.synth.training_designs:
     # every edition and font family but the held-out ones); the rest keep the original look.
     designs_share: float = 0.6
+    # Classifier only: on the tables drawn in another design, the chance that a tile's number
+    # or joker is varied procedurally (vision.glyph_variants: stroke, width, slant, bends, 1s
+    # with and without flags and feet, 7s with and without crossbars, any joker motif).
+    # 0: the old recipe.
+    glyph_variation: float = 0.0
+    # Classifier only: on those tables, the chance that a tile is drawn as a joker instead
+    # (a set has 2 jokers in 106 tiles: too few to learn each edition's joker). 0: the old recipe.
+    joker_share: float = 0.0
     seed: int = 20261122
 
 
@@ -88,13 +96,18 @@ def _det_sample(seed: int, long_side: int, designs_share: float = 0.0):
     return r.image, quads
 
 
-def _cls_sample(seed: int, designs_share: float = 0.0):
+def _cls_sample(seed: int, designs_share: float = 0.0, glyph_variation: float = 0.0, joker_share: float = 0.0):
     """Crops of every tile of one synthetic table, each with a known orientation, plus negatives."""
     rng = np.random.default_rng(seed)
     w = int(rng.choice([1280, 1600, 1920]))
     h = int(w * rng.choice([9 / 16, 3 / 4]))
     melds = random_melds(rng, int(rng.integers(40, 107)))
-    r = render_table(melds, w, h, seed=seed, **_designs(rng, designs_share))
+    designs = _designs(rng, designs_share)
+    if designs and glyph_variation:
+        designs["glyph_variation"] = glyph_variation
+    if designs and joker_share:
+        melds = [[JOKER_CODE if rng.random() < joker_share else code for code in meld] for meld in melds]
+    r = render_table(melds, w, h, seed=seed, **designs)
     crops, masks = [], []
     for t in r.tiles:
         if t.visible < 0.7:
@@ -208,7 +221,7 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
 
     rng = np.random.default_rng(recipe.seed)
     t0 = time.time()
-    seeds = [(recipe.seed + 1000 + i, recipe.designs_share) for i in range(recipe.cls_synth_tables)]
+    seeds = [(recipe.seed + 1000 + i, recipe.designs_share, recipe.glyph_variation, recipe.joker_share) for i in range(recipe.cls_synth_tables)]
     crops, masks = [], []
     for c, m in pool_map(_cls_sample, seeds, workers):
         crops += c
@@ -349,8 +362,17 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=["classifier", "detector", "occluder"], default=None)
     parser.add_argument("--workers", type=int, default=2, help="processes drawing synthetic data")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (1 is faster on a busy machine)")
+    parser.add_argument("--glyph-variation", type=float, default=None, metavar="P",
+                        help=f"classifier: chance a tile of another design is varied procedurally "
+                             f"(default {Recipe.glyph_variation})")
+    parser.add_argument("--joker-share", type=float, default=None, metavar="P",
+                        help=f"classifier: chance a tile of another design is drawn as a joker (default {Recipe.joker_share})")
     args = parser.parse_args(argv)
     recipe = SMOKE if args.smoke else Recipe()
+    if args.glyph_variation is not None:
+        recipe = replace(recipe, glyph_variation=args.glyph_variation)
+    if args.joker_share is not None:
+        recipe = replace(recipe, joker_share=args.joker_share)
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 
     import torch

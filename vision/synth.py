@@ -171,6 +171,7 @@ class Style:
     wood: str | None = None  # wood tone, a key of WOOD_TONES or RANDOM; None: "classic"
     glare: int | str | None = None  # glare spots on table and tiles, or RANDOM (0-3); None: none
     meld_per_row: bool | None = None  # "rows" layout: each meld on a row of its own (a calibration layout)
+    glyph_variation: float = 0.0  # training only: chance a tile's number/joker is varied (vision.glyph_variants)
 
     @staticmethod
     def random(rng: np.random.Generator, **given) -> "Style":
@@ -534,7 +535,8 @@ def _camera(rng, tilt_deg, w, h, placements) -> np.ndarray:
 def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray, style: Style | None = None) -> list[RenderedTile]:
     h_img, w_img = image.shape[:2]
     out: list[RenderedTile] = []
-    face_style = table_face_style(rng, style and style.edition, style and style.font_family)  # one physical set per table
+    face_style = table_face_style(rng, style and style.edition, style and style.font_family,
+                                  style.glyph_variation if style else 0.0)  # one physical set per table
     side_dir = rng.normal(0, 0.3, 2) + [0, 1]
     thickness = rng.uniform(0.08, 0.16)
     shadow_off = rng.normal(0, 0.08, 2)

@@ -39,6 +39,9 @@ class TileFaceStyle:
     shades: Mapping[str, tuple[float, ...]] = field(
         default_factory=lambda: {k: ink.lo for k, ink in EDITIONS["original"].inks.items()}
     )
+    # training only: chance that a tile's number or joker is varied procedurally
+    # (vision.glyph_variants); 0 draws nothing extra
+    glyph_variation: float = 0.0
 
 
 def _span(rng, lo, hi=None):
@@ -54,7 +57,7 @@ def _pick(rng, options: Sequence):
 
 
 def table_face_style(rng: np.random.Generator, edition: str | Edition | None = None,
-                     font_family: str | None = None) -> TileFaceStyle:
+                     font_family: str | None = None, glyph_variation: float = 0.0) -> TileFaceStyle:
     """Draw the look of one table's tiles: `edition` (a key of EDITIONS, or an Edition to try
     a new design) printed in a face of `font_family` (a key of font_families()); None: the
     original set in Hershey faces."""
@@ -71,6 +74,7 @@ def table_face_style(rng: np.random.Generator, edition: str | Edition | None = N
         cream=cream, font=font, weight=weight, slant=slant, stretch=stretch, logos=logos, edition=ed,
         radius=_span(rng, *ed.radius), aspect=_span(rng, *ed.aspect),
         shades=MappingProxyType({role: _span(rng, ink.lo, ink.hi) for role, ink in ed.inks.items()}),
+        glyph_variation=float(glyph_variation or 0.0),
     )
 
 
@@ -105,10 +109,16 @@ def tile_face(code: str, height: int, rng: np.random.Generator, face_style: Tile
     for kind in _LOGO_ORDER:
         if kind in fs.logos:
             _draw_logo(face, kind, fs, tw, th)
+    varied = fs.glyph_variation > 0 and bool(rng.random() < fs.glyph_variation)
     if code == JOKER_CODE:
-        _draw_joker(face, rng, fs, tw, th)
+        if varied:
+            from .glyph_variants import varied_joker
+
+            varied_joker(face, rng, fs, tw, th, _JOKER_MOTIFS, _ink)
+        else:
+            _draw_joker(face, rng, fs, tw, th)
     else:
-        _draw_number(face, rng, code, fs, (tw / 2, th * fs.edition.number_y), tw, th)
+        _draw_number(face, rng, code, fs, (tw / 2, th * fs.edition.number_y), tw, th, varied)
     face[..., 3] = alpha
     return face
 
@@ -195,9 +205,14 @@ def _place_glyph(face, glyph: np.ndarray, ink, fs: TileFaceStyle, center, target
     face[..., :3] = (face[..., :3] * (1 - a) + np.array(ink, np.float32) * a).astype(np.uint8)
 
 
-def _draw_number(face, rng, code, fs: TileFaceStyle, center, tw, th) -> None:
+def _draw_number(face, rng, code, fs: TileFaceStyle, center, tw, th, varied: bool = False) -> None:
     ink = _ink(rng, fs, code[0])
-    glyph = _glyph(fs.font, code[1:], fs.weight)
+    if varied:
+        from .glyph_variants import varied_number
+
+        glyph = varied_number(rng, code[1:], lambda digit: _glyph(fs.font, digit, fs.weight))
+    else:
+        glyph = _glyph(fs.font, code[1:], fs.weight)
     _place_glyph(face, glyph, ink, fs, center, th * _span(rng, *fs.edition.number_h), tw, th)
 
 

@@ -52,10 +52,11 @@ class VisionConfig:
     meld_row_tolerance: float = 0.35  # max sideways offset between neighbours, in tile heights
     meld_angle_tolerance_deg: float = 20.0  # max angle between neighbours in one set
     low_confidence: float = 0.6  # tiles below this are named in a warning
-    # Colour as a role among one photo's inks (vision/inks.py; without a set profile only).
+    # Colour as a role among one photo's inks (vision/inks.py; with a set profile, its sure colours stand).
     # Lab: L 0-100, a/b about -128..127; chosen on the validation and train photos and on rendered
     # tables of the seen designs (docs/vision.md, "Colour as a role"), never on test or the held-out design.
     ink_roles: bool = True  # run the stage
+    ink_roles_with_profile: bool = True  # also after a set profile's classifier: its colours stand unless weak (docs/vision.md)
     ink_margin: float = 0.12  # share of the crop's width/height left out at each edge
     ink_min_inkness: float = 0.3  # 1 - darkest white-balanced channel of a pixel counted as ink ...
     ink_peak_share: float = 0.6  # ... and at least this share of the crop's inkiest (99th percentile)

@@ -19,7 +19,8 @@ that each ink plays one role. So, without a set profile:
    roles and whose own reading is not sure keeps both colours as alternatives, with a
    warning, instead of a guess.
 
-With a set profile the profile's inks decide (this stage is not run). Thresholds:
+After a set profile's classifier the stage runs too (`ink_roles_with_profile`): the profile's sure
+colours stand, its weak ones are re-decided by their ink's role. Thresholds:
 `VisionConfig.ink_*`.
 """
 from __future__ import annotations

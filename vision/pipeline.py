@@ -72,7 +72,7 @@ class TableReader:
                    if g.tile_probability >= config.min_tile_confidence]
         guesses = _drop_overlaps(guesses)
         unsure: tuple[int, ...] = ()
-        if self.profile is None:  # a set profile knows the club's inks; otherwise colour is a role among the photo's inks
+        if self.profile is None or config.ink_roles_with_profile:  # otherwise a set profile knows the club's inks
             roles = decide_colours(guesses, config)
             guesses, unsure = list(roles.guesses), roles.unsure
         return _assemble(image, guesses, config, frozenset(unsure))

@@ -67,7 +67,7 @@ def test_shogi_box_that_reboots_gets_both_banks_and_the_side_to_move_back(tmp_pa
             box.press("1")
             pressed_at = time.monotonic()
             clock.expect("pressed:")
-            time.sleep(0.5)  # gote thinks about two box seconds
+            time.sleep(1.0)  # gote thinks about four box seconds: more than the tolerance below, so a fresh bank is told apart
             fault_at = time.monotonic()
             FAULTS[fault](box)
             clock.expect("restored:", timeout=15)
@@ -94,7 +94,9 @@ def test_shogi_box_that_reboots_gets_both_banks_and_the_side_to_move_back(tmp_pa
     assert restored["player"] == gote  # gote was to move when the box went, and is again
     assert given[sente] == sente_bank  # the bank that was not running comes back to the millisecond
     gote_truth = 16000 - (fault_at - pressed_at) * RATE * 1000
-    assert abs(given[gote] - gote_truth) <= SECOND_MS, (given, gote_truth)
+    # the test's own clock readings carry a message's pipe delay, as in the checks below; a bank given back
+    # whole (16 s) would be off by four box seconds
+    assert abs(given[gote] - gote_truth) <= SECOND_MS + WALL_SLACK_S * RATE * 1000, (given, gote_truth)
     incident = facts[whats.index("box")]
     assert times(incident) == given  # what was recorded when the box went is what it was given back
 

@@ -8,7 +8,7 @@ Per split of the real photos (models/split/):
   models/occluder_data.py; the hands vision/synth.py draws for the tile detector (the
   training draws these too since the net of 15:45, other seeds); and, as a design the net
   never trained on, the arms the recorded games' scenes draw
-  (controller/adapters/scene_hands.py): none may be accepted.
+  (controller/demo/scene_hands.py): none may be accepted.
 
 Every decision is the first wait's (no reference frame): the hardest case. With a reference,
 only cells that changed count, which can only turn a refusal into an acceptance of a clear
@@ -28,7 +28,7 @@ from models.occluder_data import MEASURE_SEED, compose, vary_light
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.models import load_model
 from vision.occluders import find_occluders
-from controller.adapters.scene_hands import draw_arm
+from controller.demo.scene_hands import draw_arm
 from vision.synth import _hands as synth_hands
 
 DESIGNS = ("composited", "renderer hands", "scene arms")  # what covers a covered table

@@ -155,7 +155,7 @@ def test_mahjong_session_time_comes_back_after_a_reboot(tmp_path, capsys, paused
         try:
             clock.expect("started:")
             started_at = time.monotonic()
-            time.sleep(0.5)  # two box seconds of the hanchan
+            time.sleep(1.0)  # four box seconds of the hanchan: more than the tolerance below, so a fresh session is told apart
             if paused:
                 clock.send("pause")
                 clock.expect("paused:")
@@ -183,7 +183,9 @@ def test_mahjong_session_time_comes_back_after_a_reboot(tmp_path, capsys, paused
         assert given == truth
     else:
         truth = 12000 - (fault_at - started_at) * RATE * 1000
-        assert abs(given - truth) <= SECOND_MS, (given, truth)
+        # the account knows the session from the box's last report (up to a box second old), and the test's
+        # readings carry a message's pipe delay; a session given back whole (12 s) would be off by four
+        assert abs(given - truth) <= SECOND_MS + WALL_SLACK_S * RATE * 1000, (given, truth)
     # the session runs out when the restored time does, not a fresh 12 s later
     assert abs((ended_at - restored_at) * RATE * 1000 - given) <= SECOND_MS + WALL_SLACK_S * RATE * 1000
     whats = [f["what"] for f in facts]

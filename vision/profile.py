@@ -140,6 +140,8 @@ def load_profile(path: str | os.PathLike) -> SetProfile:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ProfileError(f"profile file {str(path)!r} is not JSON: {error}") from None
+    except ValueError as error:  # an integer longer than Python's int-string limit (4300 digits)
+        raise ProfileError(f"profile file {str(path)!r}: {str(error).split(';')[0]}") from None
     except RecursionError:
         raise ProfileError(f"profile file {str(path)!r}: JSON nested too deeply to be a profile") from None
     return SetProfile.from_json_dict(data, f"profile file {str(path)!r}")

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from controller import json_text
 from controller.rules.errors import InputFileError, RulesError
 from controller.rules.judge import Outcome, judge_turn
 from controller.rules.scoring import GameRecord, score_game
@@ -138,11 +139,9 @@ def _read_json(path: str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as error:
         raise InputFileError(f"file {path!r} cannot be read: {error}") from None
     try:
-        data = json.loads(text)
+        data = json_text.loads(text)
     except json.JSONDecodeError as error:
         raise InputFileError(f"{path}: malformed JSON: {error}") from None
-    except RecursionError:
-        raise InputFileError(f"{path}: JSON nested too deeply to be a table, turn or game") from None
     if not isinstance(data, dict):
         raise InputFileError(f"{path}: expected a JSON object, got {type(data).__name__}")
     bad = _lone_surrogate(data)

@@ -9,6 +9,7 @@ import json
 import secrets
 from pathlib import Path
 
+from controller import json_text
 from controller.tournament import (
     DEFAULT_DB,
     FORMATS,
@@ -54,13 +55,9 @@ def _read(path: str, what: str) -> str:
 
 def _json(text: str, source: str):
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except json.JSONDecodeError as error:
         raise InputFileError(f"{source}: not JSON ({error})") from None
-    except ValueError as error:  # an integer of more than 4300 digits
-        raise InputFileError(f"{source}: {str(error).split(';')[0]}") from None
-    except RecursionError:
-        raise InputFileError(f"{source}: JSON nested too deeply") from None
 
 
 def _settings(pairs: list[str]) -> dict[str, str]:

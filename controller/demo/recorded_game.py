@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from controller import json_text
 from controller.game.errors import GameSetupError
 from controller.game.events import Event, RedealClaimed, RestoreChecked, TurnEndCause, TurnEnded, TurnJudged, TurnStarted
 from controller.game.machine import GameModel, State
@@ -86,13 +87,11 @@ class GameScript:
     def load(path: str | Path) -> "GameScript":
         path = Path(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json_text.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ScriptError(f"game script {str(path)!r} does not exist") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise ScriptError(f"game script {str(path)!r} is not readable JSON: {error}") from None
-        except RecursionError:
-            raise ScriptError(f"game script {str(path)!r}: JSON nested too deeply") from None
         return GameScript.from_dict(data, str(path))
 
     @staticmethod

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller import json_text
 from controller.game.events import EventKind, canonical_json, event_from_payload
 from controller.game.errors import EventDataError
 
@@ -194,13 +195,9 @@ def load_record(path: str | Path) -> dict:
 
 def parse_record(text: str, source: str = "(record)") -> dict:
     try:
-        document = json.loads(text)
+        document = json_text.loads(text)
     except json.JSONDecodeError as error:
         raise RecordFormatError(f"game record {source!r} is not JSON ({error})") from None
-    except ValueError as error:  # an integer of more than 4300 digits
-        raise RecordFormatError(f"game record {source!r}: {str(error).split(';')[0]}") from None
-    except RecursionError:
-        raise RecordFormatError(f"game record {source!r}: JSON nested too deeply to be a game record") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         got = document.get("format") if isinstance(document, dict) else type(document).__name__
         raise RecordFormatError(f"game record {source!r} is not a {FORMAT} document (format {got!r})")

@@ -26,6 +26,7 @@ import io
 import json
 from decimal import Decimal
 
+from controller import json_text
 from .boardgames import OthelloCount, othello_result, shogi_result
 from .errors import InputFileError, TournamentError
 from .formats import get_format
@@ -145,13 +146,9 @@ def result_from_entry(event: Event, entry: object, where: str) -> Result:
 
 def read_results_json(event: Event, text: str, source: str = "results JSON") -> list[Result]:
     try:
-        data = json.loads(text, parse_float=Decimal)
+        data = json_text.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as error:
         raise InputFileError(f"{source}: not JSON ({error})") from None
-    except ValueError as error:  # an integer of more than 4300 digits
-        raise InputFileError(f"{source}: {str(error).split(';')[0]}") from None
-    except RecursionError:
-        raise InputFileError(f"{source}: JSON nested too deeply to be results") from None
     entries = data.get("results") if isinstance(data, dict) else data
     if not isinstance(entries, list):
         raise InputFileError(f"{source}: expected {{\"results\": [...]}} or a list of results")

@@ -50,6 +50,7 @@ def work(tmp_path_factory):
     write("deep-sets.json", '{"sets": ' + "[" * 5_000 + "]" * 5_000 + "}")
     write("superscript.json", table("R5", "R6", "R\u00b2"))
     write("digits5000.json", table("R5", "R6", "R" + "7" * 5000))
+    write("int5000.json", '{"sets": ' + "1" * 5000 + "}")  # valid JSON syntax, beyond Python's int limit
     write("arabic-indic.json", table("R\u0665", "R6", "R7"))
     write("full-width.json", table("R\uff15", "R6", "R7"))
     write("empty-set.json", json.dumps({"sets": [[]]}))
@@ -131,6 +132,7 @@ CASES = [
     # check
     pytest.param(["check", "deep.json"], "deep.json", id="check-deeply-nested-json"),
     pytest.param(["check", "deep-sets.json"], "deep-sets.json", id="check-deeply-nested-sets"),
+    pytest.param(["check", "int5000.json"], "int5000.json", id="check-json-integer-5000-digits"),
     pytest.param(["check", "superscript.json"], "R\u00b2", id="check-superscript-digit"),
     pytest.param(["check", "digits5000.json"], "R777", id="check-tile-code-5000-digits"),
     pytest.param(["check", "arabic-indic.json"], "R\u0665", id="check-arabic-indic-digit"),
@@ -175,6 +177,7 @@ CASES = [
     pytest.param(["read", "garbage.png", "--annotate", "nowhere/x.png"], "nowhere", id="read-annotate-missing-dir"),
     pytest.param(["read", "garbage.png", "--profile", "deep.json"], "deep.json", id="read-profile-deep-json"),
     pytest.param(["read", "garbage.png", "--profile", "garbage.json"], "garbage.json", id="read-profile-garbage"),
+    pytest.param(["read", "garbage.png", "--profile", "int5000.json"], "int5000.json", id="read-profile-integer-5000-digits"),
     # calibrate
     pytest.param(["calibrate", "huge-header.png", "--out", "p.json"], "65535x65535", id="calibrate-huge-header"),
     pytest.param(["calibrate", "missing.png", "--out", "p.json"], "missing.png", id="calibrate-missing-photo"),
@@ -247,6 +250,7 @@ CASES = [
     pytest.param(["demo", "--out", f"{R}/demo"], R, id="demo-out-read-only"),
     pytest.param(["demo", "--script", "script-list.json", "--out", "d"], "script-list.json", id="demo-script-list"),
     pytest.param(["demo", "--script", "script-deep.json", "--out", "d"], "script-deep.json", id="demo-script-deep"),
+    pytest.param(["demo", "--script", "int5000.json", "--out", "d"], "int5000.json", id="demo-script-integer-5000-digits"),
     pytest.param(["demo", "--script", "script-nan-rate.json", "--out", "d"], "nan", id="demo-script-nan-clock-rate"),
     pytest.param(["demo", "--script", "missing.json", "--out", "d"], "missing.json", id="demo-script-missing"),
     pytest.param(["demo", "--script", "a-folder", "--out", "d"], "a-folder", id="demo-script-directory"),

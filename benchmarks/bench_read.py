@@ -93,6 +93,7 @@ def main(argv=None) -> int:
 def _calibration() -> None:
     """`tileref calibrate` on one rendered 1920x1080 photo of the held-out set (issue 11: <= 60 s)."""
     from vision.calibrate import calibrate
+    from vision.errors import CalibrationError
     from vision.layouts import DEFAULT_LAYOUT
     from vision.synth import render_layout, unseen_designs
 
@@ -100,8 +101,16 @@ def _calibration() -> None:
 
     family = HELD_OUT_FAMILY if HELD_OUT_FAMILY in font_families() else None  # None: no training fonts here
     design = dict(edition=unseen_designs()["edition"], font_family=family, wood="walnut")
-    photo = render_layout(DEFAULT_LAYOUT.pages[0], 1920, 1080, seed=3, **design).image
-    times = [calibrate([("set", photo)], DEFAULT_LAYOUT).seconds for _ in range(3)]
+    for seed in (3, 4, 5):  # a club whose photo is refused (a tile not found) takes another, as models.evaluate does
+        photo = render_layout(DEFAULT_LAYOUT.pages[0], 1920, 1080, seed=seed, **design).image
+        try:
+            times = [calibrate([("set", photo)], DEFAULT_LAYOUT).seconds for _ in range(3)]
+            break
+        except CalibrationError as error:
+            print(f"calibration photo (render seed {seed}) refused, another taken: {error}")
+    else:
+        print("calibration: three photos refused, no time measured")
+        return
     median = statistics.median(times)
     print(f"calibration, one 1920x1080 photo of 106 tiles: median {median:.1f} s over 3 "
           f"(min {min(times):.1f}, max {max(times):.1f}); target <= 60 s: {'meets' if median <= 60 else 'MISSES'}")

@@ -50,7 +50,7 @@ class Recipe:
     real_crop_repeats: int = 8
     cls_epochs: int = 8
     cls_batch: int = 128
-    det_steps: int = 2400
+    det_steps: int = 7200
     det_batch: int = 12
     det_patch: int = 256
     det_long_side: int = 640
@@ -367,12 +367,20 @@ def main(argv=None) -> int:
                              f"(default {Recipe.glyph_variation})")
     parser.add_argument("--joker-share", type=float, default=None, metavar="P",
                         help=f"classifier: chance a tile of another design is drawn as a joker (default {Recipe.joker_share})")
+    parser.add_argument("--det-steps", type=int, default=None, metavar="N",
+                        help=f"detector: optimiser steps (default {Recipe.det_steps})")
+    parser.add_argument("--det-real-weight", type=int, default=None, metavar="N",
+                        help=f"detector: each real photo counts as N synthetic images (default {Recipe.det_real_weight})")
     args = parser.parse_args(argv)
     recipe = SMOKE if args.smoke else Recipe()
     if args.glyph_variation is not None:
         recipe = replace(recipe, glyph_variation=args.glyph_variation)
     if args.joker_share is not None:
         recipe = replace(recipe, joker_share=args.joker_share)
+    if args.det_steps is not None:
+        recipe = replace(recipe, det_steps=args.det_steps)
+    if args.det_real_weight is not None:
+        recipe = replace(recipe, det_real_weight=args.det_real_weight)
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 
     import torch

@@ -1,0 +1,27 @@
+"""`python -m models.evaluate --real --splits ...` reads the splits asked for and no other.
+
+A candidate model is compared on train and validation; the frozen test split must stay unread
+until the decision, so the option has to keep it out, and a misspelt split must not fall back
+to reading everything.
+"""
+import pytest
+
+from models.evaluate import SPLIT_TITLES, main
+from models.realdata import DEFAULT_DATASET
+
+pytestmark = pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
+
+
+def test_only_the_named_split_is_read(capsys):
+    assert main(["--real", "--splits", "validation", "--show-mistakes", "0"]) == 0
+    out = capsys.readouterr().out
+    assert SPLIT_TITLES["validation"] in out
+    assert SPLIT_TITLES["test"] not in out
+    assert SPLIT_TITLES["train"] not in out
+
+
+def test_an_unknown_split_is_refused_by_name(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--real", "--splits", "train,tset"])
+    assert stopped.value.code == 2
+    assert "'tset'" in capsys.readouterr().err

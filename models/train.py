@@ -371,6 +371,10 @@ def main(argv=None) -> int:
                         help=f"detector: optimiser steps (default {Recipe.det_steps})")
     parser.add_argument("--det-real-weight", type=int, default=None, metavar="N",
                         help=f"detector: each real photo counts as N synthetic images (default {Recipe.det_real_weight})")
+    parser.add_argument("--cls-epochs", type=int, default=None, metavar="N",
+                        help=f"classifier: epochs (default {Recipe.cls_epochs})")
+    parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
+                        help=f"occluder: optimiser steps (default {OccluderRecipe.steps})")
     args = parser.parse_args(argv)
     recipe = SMOKE if args.smoke else Recipe()
     if args.glyph_variation is not None:
@@ -381,6 +385,11 @@ def main(argv=None) -> int:
         recipe = replace(recipe, det_steps=args.det_steps)
     if args.det_real_weight is not None:
         recipe = replace(recipe, det_real_weight=args.det_real_weight)
+    if args.cls_epochs is not None:
+        recipe = replace(recipe, cls_epochs=args.cls_epochs)
+    occluder_recipe = OCCLUDER_SMOKE if args.smoke else OccluderRecipe()
+    if args.occluder_steps is not None:
+        occluder_recipe = replace(occluder_recipe, steps=args.occluder_steps)
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 
     import torch
@@ -406,7 +415,7 @@ def main(argv=None) -> int:
     if args.only in (None, "detector"):
         train_detector(recipe, train_photos, out / "tile_seg.onnx", args.workers, log)
     if args.only in (None, "occluder"):
-        train_occluder(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), train_photos, out / "occluder.onnx",
+        train_occluder(occluder_recipe, train_photos, out / "occluder.onnx",
                        args.workers, log)
     log(f"done: {out}")
     return 0

@@ -376,17 +376,9 @@ def main(argv=None) -> int:
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
                         help=f"occluder: optimiser steps (default {OccluderRecipe.steps})")
     args = parser.parse_args(argv)
-    recipe = SMOKE if args.smoke else Recipe()
-    if args.glyph_variation is not None:
-        recipe = replace(recipe, glyph_variation=args.glyph_variation)
-    if args.joker_share is not None:
-        recipe = replace(recipe, joker_share=args.joker_share)
-    if args.det_steps is not None:
-        recipe = replace(recipe, det_steps=args.det_steps)
-    if args.det_real_weight is not None:
-        recipe = replace(recipe, det_real_weight=args.det_real_weight)
-    if args.cls_epochs is not None:
-        recipe = replace(recipe, cls_epochs=args.cls_epochs)
+    given = {name: getattr(args, name) for name in ("glyph_variation", "joker_share", "det_steps", "det_real_weight",
+                                                    "cls_epochs") if getattr(args, name) is not None}
+    recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     occluder_recipe = OCCLUDER_SMOKE if args.smoke else OccluderRecipe()
     if args.occluder_steps is not None:
         occluder_recipe = replace(occluder_recipe, steps=args.occluder_steps)

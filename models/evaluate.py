@@ -152,7 +152,7 @@ def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int
         r = render_table(melds, width, height, seed=seed, hands=0, layout="rows", **DESIGNS[designs]())
         table_reader = reader
         if calibrated is not None:
-            table_reader = replace(reader, profile=_profile_for(r.style, reader, width, height, calibrated, profiles))
+            table_reader = replace(reader, profile=_profile_for(r, reader, width, height, calibrated, profiles))
         start = time.perf_counter()
         reading = table_reader.read(r.image)
         seconds += time.perf_counter() - start
@@ -172,18 +172,21 @@ def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int
     return total, seconds / max(tables, 1)
 
 
-def _profile_for(style: dict, reader: TableReader, width: int, height: int, settings, cache: dict):
+def _profile_for(table, reader: TableReader, width: int, height: int, settings, cache: dict):
     """The profile of the set a rendered table shows, calibrated on a photo of that set's layout."""
     from vision.calibrate import calibrate
     from vision.errors import CalibrationError
     from vision.layouts import DEFAULT_LAYOUT
     from vision.synth import render_layout
 
-    # A club calibrates with the camera and light it plays under: the photo shares the
-    # table's camera, light and surface, but not its seed (tiles, jitter, noise differ).
-    camera = {k: style[k] for k in ("edition", "font_family", "wood", "background", "perspective_deg", "blur",
-                                    "noise", "light", "jpeg", "glare")}
-    key = tuple(sorted(camera.items()))
+    # A club calibrates its own set with the camera and light it plays under: the photo shows
+    # the table's very set (print, typeface cut, slant, inks) and shares its camera, light and
+    # surface, but not its seed (tiles, jitter, noise differ). Until session 9 it showed
+    # another set of the same edition and typeface, whose print could lean the other way.
+    camera = {k: table.style[k] for k in ("edition", "font_family", "wood", "background", "perspective_deg", "blur",
+                                          "noise", "light", "jpeg", "glare")}
+    camera["tile_set"] = table.tile_set
+    key = (repr(table.tile_set),) + tuple(sorted((k, v) for k, v in camera.items() if k != "tile_set"))
     if key not in cache:
         cache[key] = None  # refused three times: the shipped reading (counted in REFUSED_CALIBRATIONS)
         for attempt in range(3):  # a club whose photo is refused takes another

@@ -66,6 +66,11 @@ class Recipe:
     # Classifier only: on those tables, the chance that a tile is drawn as a joker instead
     # (a set has 2 jokers in 106 tiles: too few to learn each edition's joker). 0: the old recipe.
     joker_share: float = 0.0
+    # Classifier only: each training crop's number leans by a horizontal shear drawn from
+    # +-crop_shear (of the crop's height), on top of the set's own slant, so that a typeface
+    # leaning more than the training sets (a slanted 1 with a long flag reads as 7) is still
+    # read by its shape. 0: the old recipe (no random number drawn).
+    crop_shear: float = 0.0
     seed: int = 20261122
 
 
@@ -192,8 +197,11 @@ def _real_cls(rng, photos, repeats):
     return crops, masks
 
 
-def _augment_crops(rng, crops: np.ndarray) -> np.ndarray:
-    """Light, blur, noise and a colour cast on uint8 crops (the normaliser undoes most casts)."""
+def _augment_crops(rng, crops: np.ndarray, shear: float = 0.0) -> np.ndarray:
+    """Light, blur, noise and a colour cast on uint8 crops (the normaliser undoes most casts);
+    with `shear`, each crop also leans by a shear drawn from +-shear."""
+    if shear:
+        crops = _sheared(rng, crops, shear)
     x = crops.astype(np.float32)
     n = len(x)
     gain = rng.uniform(0.6, 1.3, (n, 1, 1, 1)) * rng.uniform(0.85, 1.15, (n, 1, 1, 3))
@@ -208,6 +216,16 @@ def _augment_crops(rng, crops: np.ndarray) -> np.ndarray:
     blur = rng.random(n) < 0.25
     for i in np.nonzero(blur)[0]:
         out[i] = cv2.GaussianBlur(out[i], (0, 0), rng.uniform(0.4, 1.0))
+    return out
+
+
+def _sheared(rng, crops: np.ndarray, shear: float) -> np.ndarray:
+    """Each crop leant about its centre by a horizontal shear in [-shear, shear]."""
+    out = np.empty_like(crops)
+    for i, k in enumerate(rng.uniform(-shear, shear, len(crops))):
+        m = np.float32([[1, -k, k * CROP_HEIGHT / 2], [0, 1, 0]])  # the top moves right for k > 0
+        out[i] = cv2.warpAffine(crops[i], m, (CROP_WIDTH, CROP_HEIGHT), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
@@ -246,7 +264,7 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
         total, right = 0.0, 0
         for start in range(0, len(X), recipe.cls_batch):
             idx = order[start: start + recipe.cls_batch]
-            batch = _augment_crops(rng, X[idx])
+            batch = _augment_crops(rng, X[idx], recipe.crop_shear)
             # half-turns keep the label set for photos; for synthetic crops they swap orientation
             turn = rng.random(len(idx)) < 0.5
             batch[turn] = batch[turn][:, ::-1, ::-1]
@@ -367,6 +385,8 @@ def main(argv=None) -> int:
                              f"(default {Recipe.glyph_variation})")
     parser.add_argument("--joker-share", type=float, default=None, metavar="P",
                         help=f"classifier: chance a tile of another design is drawn as a joker (default {Recipe.joker_share})")
+    parser.add_argument("--crop-shear", type=float, default=None, metavar="S",
+                        help=f"classifier: each crop leans by a shear in +-S (default {Recipe.crop_shear})")
     parser.add_argument("--det-steps", type=int, default=None, metavar="N",
                         help=f"detector: optimiser steps (default {Recipe.det_steps})")
     parser.add_argument("--det-real-weight", type=int, default=None, metavar="N",
@@ -376,8 +396,8 @@ def main(argv=None) -> int:
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
                         help=f"occluder: optimiser steps (default {OccluderRecipe.steps})")
     args = parser.parse_args(argv)
-    given = {name: getattr(args, name) for name in ("glyph_variation", "joker_share", "det_steps", "det_real_weight",
-                                                    "cls_epochs") if getattr(args, name) is not None}
+    given = {name: getattr(args, name) for name in ("glyph_variation", "joker_share", "crop_shear", "det_steps",
+                                                    "det_real_weight", "cls_epochs") if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     occluder_recipe = OCCLUDER_SMOKE if args.smoke else OccluderRecipe()
     if args.occluder_steps is not None:

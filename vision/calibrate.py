@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import cv2
@@ -63,6 +63,7 @@ def calibrate(photos: Sequence[tuple[str, np.ndarray]], layout: Layout = DEFAULT
         raise CalibrationError(f"layout {layout.name!r} has {len(layout.pages)} pages, one per photo, "
                                f"but {len(photos)} photo(s) were given")
     reader = reader or TableReader(config)
+    reader = replace(reader, config=replace(reader.config, min_tile_confidence=settings.min_tile_confidence))
     classifier = load_model(reader.classifier_path, config.threads)
     placed: list[PlacedTile] = []
     images: list[np.ndarray] = []
@@ -97,7 +98,7 @@ def place_layout(reading: TableReading, page: tuple[tuple[str, ...], ...], photo
     expected = sum(len(row) for row in page)
     if not reading.tiles:
         raise CalibrationError(f"photo {photo!r}: no tiles seen; the layout page has {expected}")
-    rows, pitch = _rows(reading)
+    rows, pitch = _rows(reading, settings)
     if len(rows) != len(page):
         seen = ", ".join(str(len(r)) for r in rows)
         raise CalibrationError(f"photo {photo!r}: {len(rows)} rows of tiles seen ({seen} tiles), "
@@ -112,8 +113,14 @@ def place_layout(reading: TableReading, page: tuple[tuple[str, ...], ...], photo
     return placed
 
 
-def _rows(reading: TableReading) -> tuple[list[list[tuple[int, float]]], float]:
-    """Tiles grouped into rows along the tiles' own reading direction: (index, x along the row)."""
+def _rows(reading: TableReading, settings: CalibrationConfig = DEFAULT_CALIBRATION) -> tuple[list[list[tuple[int, float]]], float]:
+    """Tiles grouped into rows along the tiles' own reading direction: (index, x along the row).
+
+    A camera at a slant makes the rows converge, so that one row's far end can lie as low in
+    the photo as the next row's near end. The reader's sets follow each row's own line, so
+    rows grow from the longest sets: a shorter set or a lone tile joins the row whose line it
+    lies on (within `row_gap` tile heights), or starts a row of its own.
+    """
     corners = np.array([t.corners for t in reading.tiles], np.float64)  # N x 4 x 2, upright faces
     right = (corners[:, 1] - corners[:, 0] + corners[:, 2] - corners[:, 3]) / 2
     angle = np.arctan2(right[:, 1], right[:, 0])
@@ -124,18 +131,41 @@ def _rows(reading: TableReading) -> tuple[list[list[tuple[int, float]]], float]:
         along = -along
     down = np.array([-along[1], along[0]])
     centres = corners.mean(axis=1)
-    x, y = centres @ along, centres @ down
     height = float(np.median([quad_size(c)[1] for c in corners]))
-    order = np.argsort(y)
-    rows: list[list[int]] = [[int(order[0])]]
-    for previous, current in zip(order[:-1], order[1:]):
-        if y[current] - y[previous] > 0.5 * height:
-            rows.append([])
-        rows[-1].append(int(current))
-    arranged = [sorted(((i, float(x[i])) for i in row), key=lambda item: item[1]) for row in rows]
+    in_sets = {i for s in reading.sets for i in s.tiles}
+    groups = [list(s.tiles) for s in reading.sets] + [[i] for i in range(len(centres)) if i not in in_sets]
+    groups.sort(key=lambda g: (-len(g), float(centres[g].mean(axis=0) @ down)))
+    rows: list[list[int]] = []
+    lines: list[tuple[np.ndarray, np.ndarray]] = []  # (a point on the row, its direction)
+    for group in groups:
+        points = centres[group]
+        near = [k for k, (origin, direction) in enumerate(lines)
+                if np.abs((points - origin) @ np.array([-direction[1], direction[0]])).max() < settings.row_gap * height]
+        if near:
+            k = min(near, key=lambda k: abs(float((points.mean(axis=0) - lines[k][0]) @ down)))
+            rows[k] += group
+            lines[k] = _line_through(centres[rows[k]], along, height)
+        else:
+            rows.append(list(group))
+            lines.append(_line_through(points, along, height))
+    rows.sort(key=lambda row: float(centres[row].mean(axis=0) @ down))
+    arranged = []
+    for row in rows:
+        direction = _line_through(centres[row], along, height)[1]
+        arranged.append(sorted(((i, float(centres[i] @ direction)) for i in row), key=lambda item: item[1]))
     steps = [b[1] - a[1] for row in arranged for a, b in zip(row, row[1:])]
     pitch = float(np.median(steps)) if steps else height * 0.75
     return arranged, pitch
+
+
+def _line_through(points: np.ndarray, along: np.ndarray, height: float) -> tuple[np.ndarray, np.ndarray]:
+    """The line a row's centres lie on, pointing the photo's way along the rows; tiles
+    spanning less than a tile's height give no direction of their own and take the photo's."""
+    origin = points.mean(axis=0)
+    if len(points) < 2 or np.ptp(points @ along) < height:
+        return origin, along
+    direction = np.linalg.svd(points - origin, full_matrices=False)[2][0]
+    return origin, direction if direction @ along >= 0 else -direction
 
 
 def _row_mismatch(photo, r, row, codes, pitch, reading, settings) -> str:
@@ -152,18 +182,21 @@ def _row_mismatch(photo, r, row, codes, pitch, reading, settings) -> str:
 
 
 def _check_in_place(placed: list[PlacedTile], embedding: np.ndarray, settings: CalibrationConfig) -> None:
-    """A tile is out of place when the shipped reading confidently disagrees with the layout
-    and its nearest look-alike is another code's tile, not its own code's copy.
+    """A tile is out of place when the shipped reading confidently disagrees with the layout,
+    its nearest look-alike is another code's tile, not its own code's copy, and that code's
+    place is disturbed as well.
 
     The shipped reading alone cannot judge a set it never saw (that is why we calibrate),
     but the set's two copies of a code look alike whatever the set; either test alone
-    takes a misread or a look-alike number for a misplaced tile, both together rarely do.
+    takes a misread or a look-alike number for a misplaced tile. Together they still take a
+    misread whose embedding follows it (the reading comes from that embedding), which a
+    misplaced tile's missing partner tells apart.
     """
     unit = embedding / np.maximum(np.linalg.norm(embedding, axis=1, keepdims=True), 1e-9)
     similarity = unit @ unit.T
     np.fill_diagonal(similarity, -np.inf)
     codes = np.array([t.code for t in placed])
-    wrong = []
+    look_alike: dict[int, int] = {}  # suspect tile -> the other code's tile it looks like
     for i, tile in enumerate(placed):
         if tile.read_as == tile.code or tile.confidence < settings.out_of_place_confidence or tile.code == JOKER_CODE:
             continue  # the shipped reading agrees, or is unsure; a set's two jokers need not look alike
@@ -175,10 +208,21 @@ def _check_in_place(placed: list[PlacedTile], embedding: np.ndarray, settings: C
         others = np.where((codes != tile.code) & (codes != JOKER_CODE))[0]
         j = int(others[np.argmax(similarity[i, others])])
         if similarity[i, j] - own > settings.out_of_place_margin:
-            near = placed[j]
-            wrong.append(f"photo {tile.photo!r}, row {tile.row}, position {tile.position}: {tile.code} belongs there, "
-                         f"but the tile there looks like the {near.code} at row {near.row}, position {near.position} "
-                         f"(read as {tile.read_as}, {tile.confidence:.2f})")
+            look_alike[i] = j
+    # A tile laid in another code's place came from somewhere: the place of the code it looks
+    # like is disturbed too (a swap, or a longer round). A suspect alone is a misread the
+    # embedding shares (this typeface's 4 read as 5), not a misplaced tile. And two suspects
+    # that look like each other are two codes the typeface draws alike (its 1 and 11 both
+    # read as 7): a misplaced tile looks like its code's other copy, which lies in place.
+    suspect_codes = {placed[i].code for i in look_alike}
+    wrong = []
+    for i, j in look_alike.items():
+        if look_alike.get(j) == i or placed[j].code not in suspect_codes:
+            continue
+        tile, near = placed[i], placed[j]
+        wrong.append(f"photo {tile.photo!r}, row {tile.row}, position {tile.position}: {tile.code} belongs there, "
+                     f"but the tile there looks like the {near.code} at row {near.row}, position {near.position} "
+                     f"(read as {tile.read_as}, {tile.confidence:.2f})")
     if wrong:
         more = f" (and {len(wrong) - 3} more)" if len(wrong) > 3 else ""
         raise CalibrationError("tile out of place: " + "; ".join(wrong[:3]) + more)

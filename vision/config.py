@@ -80,8 +80,8 @@ class VisionConfig:
     threads: int = 2  # onnxruntime intra-op threads
     # Something over the table (hand, arm, sleeve, phone, cup): models/occluder.onnx marks it per
     # cell of a 1/4-resolution grid; thresholds chosen on the validation photos (models/README.md).
-    occluder_threshold: float = 0.85  # probability above which a cell is covered
-    occluder_min_share: float = 0.003  # share of the frame a covered blob needs to count
+    occluder_threshold: float = 0.9  # probability above which a cell is covered
+    occluder_min_share: float = 0.002  # share of the frame a covered blob needs to count
     occluder_change_level: int = 24  # with a reference: a cell whose colour moved less than this is unchanged
     occluder_edge_margin: float = 0.08  # a region this close to a frame edge (share of the frame) reaches in from it
 
@@ -94,7 +94,10 @@ class CalibrationConfig:
     """How `vision.calibrate` fits a set profile; chosen on rendered tables of the training
     designs (models/README.md), never on the held-out design."""
 
-    row_gap: float = 0.5  # tile heights between centres that start a new row of the layout
+    row_gap: float = 0.5  # tile heights off a row's line that start a new row of the layout
+    # a calibration photo shows the set and nothing else: a face the detector found stays
+    # unless the classifier is all but sure it is no tile (a joker it never saw may look like none)
+    min_tile_confidence: float = 0.05
     missing_gap: float = 1.5  # a gap this many tile pitches wide in a row holds a missing tile
     out_of_place_margin: float = 0.05  # cosine a tile must sit nearer another code's tile than its own copy's
     out_of_place_confidence: float = 0.9  # ... and the shipped reading must be this sure of another code

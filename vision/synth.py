@@ -135,6 +135,7 @@ class Rendered:
     tiles: tuple[RenderedTile, ...]
     melds: tuple[tuple[str, ...], ...]
     style: dict = field(default_factory=dict)
+    tile_set: TileFaceStyle | None = None  # the physical set drawn (print, typeface cut, inks)
 
     @property
     def codes(self) -> list[str]:
@@ -233,6 +234,7 @@ def render_table(
     width: int = 1920,
     height: int = 1080,
     seed: int = 0,
+    tile_set: TileFaceStyle | None = None,
     **style,
 ) -> Rendered:
     """Draw `melds` (lists of codes; a one-tile list is a lone tile) on a table photo.
@@ -240,6 +242,8 @@ def render_table(
     Style keywords are the fields of `Style` (background, layout, perspective_deg, ...);
     any left out are drawn from `seed`, except the design fields (edition, font_family,
     wood, glare), which default to the original look. `Rendered.style` holds what was drawn.
+    `tile_set` draws the tiles of one physical set (`Rendered.tile_set` of another photo: the
+    same print, typeface cut, slant and inks) instead of a set drawn from `seed`.
     """
     for meld in melds:
         for code in meld:
@@ -253,7 +257,7 @@ def render_table(
     image = _background(rng, chosen.background, width, height, chosen.wood)
     placements = _layout(rng, melds, chosen, width, height)
     plane_to_image = _camera(rng, chosen.perspective_deg, width, height, placements)
-    tiles = _draw_tiles(rng, image, melds, placements, plane_to_image, chosen)
+    tiles, tile_set = _draw_tiles(rng, image, melds, placements, plane_to_image, chosen, tile_set)
     occluded = np.zeros((height, width), np.uint8)
     _shadows(rng, image, chosen.shadows)
     _hands(rng, image, occluded, chosen.hands, tiles)
@@ -266,13 +270,14 @@ def render_table(
     final = tuple(
         RenderedTile(t.code, t.corners, t.meld, t.position, _visible_share(occluded, t.corners)) for t in tiles
     )
-    return Rendered(image, final, tuple(tuple(m) for m in melds), chosen.__dict__.copy())
+    return Rendered(image, final, tuple(tuple(m) for m in melds), chosen.__dict__.copy(), tile_set)
 
 
 def render_layout(rows: Sequence[Sequence[str]], width: int = 1920, height: int = 1080, seed: int = 0,
                   **design) -> Rendered:
     """A calibration photo: `rows` of codes laid out row under row, upright, as a club would
-    for `tileref calibrate`, in the given design (edition, font_family, wood, ...)."""
+    for `tileref calibrate`, in the given design (edition, font_family, wood, ...; `tile_set`:
+    the very set another photo showed, its `Rendered.tile_set`)."""
     rng = np.random.default_rng([seed, _LAYOUT_STREAM])
     settings = dict(layout="rows", meld_per_row=True, upside_down=0.0, hands=0, fill=0.92,
                     rotation_deg=float(rng.normal(0, 2)), perspective_deg=float(rng.uniform(0, 10)),
@@ -532,11 +537,14 @@ def _camera(rng, tilt_deg, w, h, placements) -> np.ndarray:
 # --------------------------------------------------------- tiles on the table
 
 
-def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray, style: Style | None = None) -> list[RenderedTile]:
+def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray, style: Style | None = None,
+                tile_set: TileFaceStyle | None = None) -> tuple[list[RenderedTile], TileFaceStyle]:
     h_img, w_img = image.shape[:2]
     out: list[RenderedTile] = []
-    face_style = table_face_style(rng, style and style.edition, style and style.font_family,
-                                  style.glyph_variation if style else 0.0)  # one physical set per table
+    # one physical set per table; drawn even when given, so that the rest of the photo is the same
+    drawn = table_face_style(rng, style and style.edition, style and style.font_family,
+                             style.glyph_variation if style else 0.0)
+    face_style = tile_set or drawn
     side_dir = rng.normal(0, 0.3, 2) + [0, 1]
     thickness = rng.uniform(0.08, 0.16)
     shadow_off = rng.normal(0, 0.08, 2)
@@ -562,7 +570,7 @@ def _draw_tiles(rng, image, melds, placements: list[_Placement], H: np.ndarray, 
         _paste_quad_colour(image, corners + offset, side_col)
         _paste_warped(image, bitmap, src, corners.astype(np.float32))
         out.append(RenderedTile(code, corners.astype(np.float64), p.meld, p.position, 1.0))
-    return out
+    return out, face_style
 
 
 def _roi(quad: np.ndarray, w: int, h: int, pad: int = 4):

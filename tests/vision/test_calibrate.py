@@ -8,8 +8,9 @@ import pytest
 
 from controller.cli import main
 from vision import TableReader
-from vision.calibrate import calibrate
+from vision.calibrate import PlacedTile, _check_in_place, calibrate
 from vision.errors import CalibrationError, LayoutError, ProfileError
+from vision.config import DEFAULT_CALIBRATION
 from vision.layouts import DEFAULT_LAYOUT, parse_layout
 from vision.profile import load_profile, save_profile
 from vision.synth import render_layout, unseen_designs
@@ -74,6 +75,53 @@ def test_swapped_tiles_are_named_with_their_row_and_position():
     message = str(caught.value)
     assert "'swapped.png', row 3, position 5: B5 belongs there" in message or \
         "'swapped.png', row 3, position 8: B8 belongs there" in message, message
+
+
+def test_rows_that_converge_under_a_steep_camera_are_still_placed_in_order():
+    """At 30 degrees the far end of one row lies as low in the photo as the near end of the
+    next: rows come from the reader's sets, each along its own line, not from bands of height."""
+    photo = render_layout(ROWS, 1920, 1080, seed=6, perspective_deg=30, rotation_deg=3, **UNSEEN).image
+    tiles = calibrate([("steep.png", photo)], DEFAULT_LAYOUT).tiles
+    assert [t.code for t in tiles] == [code for row in ROWS for code in row]
+    assert [t.row for t in tiles] == [r + 1 for r, row in enumerate(ROWS) for _ in row]
+
+
+def _placed(codes_read: list[tuple[str, str]]) -> list[PlacedTile]:
+    return [PlacedTile("p.png", 1, k + 1, code, read, 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))
+            for k, (code, read) in enumerate(codes_read)]
+
+
+def _embedding(looks: list[str]) -> np.ndarray:
+    """One direction per code a tile looks like, the copies of a code a little apart."""
+    names = sorted(set(looks))
+    rng = np.random.default_rng(0)
+    out = np.zeros((len(looks), len(names) + 4))
+    for i, look in enumerate(looks):
+        out[i, names.index(look)] = 1.0
+        out[i, len(names):] = rng.normal(0, 0.1, 4)
+    return out
+
+
+# Each case: (code laid there, code read there) per tile, and the code each tile looks like.
+IN_PLACE_CASES = {
+    "a swap": ([("B5", "B8"), ("B8", "B5"), ("B5", "B5"), ("B8", "B8"), ("B1", "B1"), ("B1", "B1")],
+               ["B8", "B5", "B5", "B8", "B1", "B1"], True),
+    "a misread the embedding shares": ([("B4", "B5"), ("B4", "B4"), ("B5", "B5"), ("B5", "B5"), ("B1", "B1"), ("B1", "B1")],
+                                       ["B5", "B4", "B5", "B5", "B1", "B1"], False),
+    "two codes drawn alike": ([("R11", "R7"), ("R1", "R7"), ("R11", "R11"), ("R1", "R1"), ("R7", "R7"), ("R7", "R7")],
+                              ["R1-or-R11", "R1-or-R11", "R11", "R1", "R7", "R7"], False),
+}
+
+
+@pytest.mark.parametrize("case", IN_PLACE_CASES, ids=list(IN_PLACE_CASES))
+def test_only_a_tile_whose_partner_place_is_disturbed_is_out_of_place(case):
+    codes_read, looks, misplaced = IN_PLACE_CASES[case]
+    placed = _placed(codes_read)
+    if misplaced:
+        with pytest.raises(CalibrationError, match=r"position 1: B5 belongs there, but the tile there looks like the B8"):
+            _check_in_place(placed, _embedding(looks), DEFAULT_CALIBRATION)
+    else:
+        _check_in_place(placed, _embedding(looks), DEFAULT_CALIBRATION)
 
 
 def test_a_missing_tile_names_the_row_and_counts():

@@ -183,8 +183,8 @@ def _row_mismatch(photo, r, row, codes, pitch, reading, settings) -> str:
 
 def _check_in_place(placed: list[PlacedTile], embedding: np.ndarray, settings: CalibrationConfig) -> None:
     """A tile is out of place when the shipped reading confidently disagrees with the layout,
-    its nearest look-alike is another code's tile, not its own code's copy, and that code's
-    place is disturbed as well.
+    its nearest look-alike is another code's tile, not its own code's copy, and a place of
+    that code is disturbed as well (read as another code).
 
     The shipped reading alone cannot judge a set it never saw (that is why we calibrate),
     but the set's two copies of a code look alike whatever the set; either test alone
@@ -209,15 +209,16 @@ def _check_in_place(placed: list[PlacedTile], embedding: np.ndarray, settings: C
         j = int(others[np.argmax(similarity[i, others])])
         if similarity[i, j] - own > settings.out_of_place_margin:
             look_alike[i] = j
-    # A tile laid in another code's place came from somewhere: the place of the code it looks
-    # like is disturbed too (a swap, or a longer round). A suspect alone is a misread the
-    # embedding shares (this typeface's 4 read as 5), not a misplaced tile. And two suspects
-    # that look like each other are two codes the typeface draws alike (its 1 and 11 both
-    # read as 7): a misplaced tile looks like its code's other copy, which lies in place.
-    suspect_codes = {placed[i].code for i in look_alike}
+    # A tile laid in another code's place came from somewhere: a place of the code it looks
+    # like is disturbed too, read as another code however unsure (a swap, or a longer round).
+    # A suspect whose look-alike's code reads right everywhere is a misread the embedding
+    # shares (this typeface's 4 read as 5), not a misplaced tile. And two suspects that look
+    # like each other are two codes the typeface draws alike (its 1 and 11 both read as 7):
+    # a misplaced tile looks like its code's other copy, which lies in place.
+    disturbed = {t.code for t in placed if t.read_as != t.code}
     wrong = []
     for i, j in look_alike.items():
-        if look_alike.get(j) == i or placed[j].code not in suspect_codes:
+        if look_alike.get(j) == i or placed[j].code not in disturbed:
             continue
         tile, near = placed[i], placed[j]
         wrong.append(f"photo {tile.photo!r}, row {tile.row}, position {tile.position}: {tile.code} belongs there, "

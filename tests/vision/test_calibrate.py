@@ -86,9 +86,10 @@ def test_rows_that_converge_under_a_steep_camera_are_still_placed_in_order():
     assert [t.row for t in tiles] == [r + 1 for r, row in enumerate(ROWS) for _ in row]
 
 
-def _placed(codes_read: list[tuple[str, str]]) -> list[PlacedTile]:
-    return [PlacedTile("p.png", 1, k + 1, code, read, 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))
-            for k, (code, read) in enumerate(codes_read)]
+def _placed(codes_read: list[tuple]) -> list[PlacedTile]:
+    """(code laid, code read[, confidence of the reading]) per tile."""
+    return [PlacedTile("p.png", 1, k + 1, code, read, rest[0] if rest else 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))
+            for k, (code, read, *rest) in enumerate(codes_read)]
 
 
 def _embedding(looks: list[str]) -> np.ndarray:
@@ -106,6 +107,8 @@ def _embedding(looks: list[str]) -> np.ndarray:
 IN_PLACE_CASES = {
     "a swap": ([("B5", "B8"), ("B8", "B5"), ("B5", "B5"), ("B8", "B8"), ("B1", "B1"), ("B1", "B1")],
                ["B8", "B5", "B5", "B8", "B1", "B1"], True),
+    "a swap whose partner is read unsure": ([("B5", "B8"), ("B8", "B5", 0.5), ("B5", "B5"), ("B8", "B8"), ("B1", "B1"),
+                                             ("B1", "B1")], ["B8", "B5", "B5", "B8", "B1", "B1"], True),
     "a misread the embedding shares": ([("B4", "B5"), ("B4", "B4"), ("B5", "B5"), ("B5", "B5"), ("B1", "B1"), ("B1", "B1")],
                                        ["B5", "B4", "B5", "B5", "B1", "B1"], False),
     "two codes drawn alike": ([("R11", "R7"), ("R1", "R7"), ("R11", "R11"), ("R1", "R1"), ("R7", "R7"), ("R7", "R7")],

@@ -372,6 +372,18 @@ def train_detector(recipe: Recipe, train_photos, out_path: Path, workers: int, l
     export(net, torch.zeros(1, 3, 256, 320), out_path, {"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h2", 3: "w2"}}, "image", "maps")
 
 
+# The tile recipe's settings a run may change on the command line: (option, Recipe field,
+# type, metavar, help); each defaults to the recipe's own value.
+_RECIPE_OPTIONS = (
+    ("--glyph-variation", "glyph_variation", float, "P", "classifier: chance a tile of another design is varied procedurally"),
+    ("--joker-share", "joker_share", float, "P", "classifier: chance a tile of another design is drawn as a joker"),
+    ("--crop-shear", "crop_shear", float, "S", "classifier: each crop leans by a shear in +-S"),
+    ("--det-steps", "det_steps", int, "N", "detector: optimiser steps"),
+    ("--det-real-weight", "det_real_weight", int, "N", "detector: each real photo counts as N synthetic images"),
+    ("--cls-epochs", "cls_epochs", int, "N", "classifier: epochs"),
+)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a few steps of everything, into models/work/smoke")
@@ -380,24 +392,12 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=["classifier", "detector", "occluder"], default=None)
     parser.add_argument("--workers", type=int, default=2, help="processes drawing synthetic data")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (1 is faster on a busy machine)")
-    parser.add_argument("--glyph-variation", type=float, default=None, metavar="P",
-                        help=f"classifier: chance a tile of another design is varied procedurally "
-                             f"(default {Recipe.glyph_variation})")
-    parser.add_argument("--joker-share", type=float, default=None, metavar="P",
-                        help=f"classifier: chance a tile of another design is drawn as a joker (default {Recipe.joker_share})")
-    parser.add_argument("--crop-shear", type=float, default=None, metavar="S",
-                        help=f"classifier: each crop leans by a shear in +-S (default {Recipe.crop_shear})")
-    parser.add_argument("--det-steps", type=int, default=None, metavar="N",
-                        help=f"detector: optimiser steps (default {Recipe.det_steps})")
-    parser.add_argument("--det-real-weight", type=int, default=None, metavar="N",
-                        help=f"detector: each real photo counts as N synthetic images (default {Recipe.det_real_weight})")
-    parser.add_argument("--cls-epochs", type=int, default=None, metavar="N",
-                        help=f"classifier: epochs (default {Recipe.cls_epochs})")
+    for option, name, kind, metavar, text in _RECIPE_OPTIONS:
+        parser.add_argument(option, type=kind, default=None, metavar=metavar, help=f"{text} (default {getattr(Recipe, name)})")
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
                         help=f"occluder: optimiser steps (default {OccluderRecipe.steps})")
     args = parser.parse_args(argv)
-    given = {name: getattr(args, name) for name in ("glyph_variation", "joker_share", "crop_shear", "det_steps",
-                                                    "det_real_weight", "cls_epochs") if getattr(args, name) is not None}
+    given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     occluder_recipe = OCCLUDER_SMOKE if args.smoke else OccluderRecipe()
     if args.occluder_steps is not None:

@@ -186,7 +186,7 @@ def _profile_for(table, reader: TableReader, width: int, height: int, settings, 
     camera = {k: table.style[k] for k in ("edition", "font_family", "wood", "background", "perspective_deg", "blur",
                                           "noise", "light", "jpeg", "glare")}
     camera["tile_set"] = table.tile_set
-    key = (repr(table.tile_set),) + tuple(sorted((k, v) for k, v in camera.items() if k != "tile_set"))
+    key = repr(sorted(camera.items()))
     if key not in cache:
         cache[key] = None  # refused three times: the shipped reading (counted in REFUSED_CALIBRATIONS)
         for attempt in range(3):  # a club whose photo is refused takes another

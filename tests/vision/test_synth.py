@@ -177,6 +177,21 @@ def test_a_design_keeps_the_layout_of_its_seed():
     assert np.allclose(a, b, atol=0.5)
 
 
+def test_a_photo_of_a_given_set_draws_that_set_and_keeps_the_rest_of_its_seed():
+    """A club calibrates the very set it plays with (models/evaluate.py): another photo drawn
+    with a table's `tile_set` shows that set's print, and a photo given the set its own seed
+    would draw is the same photo."""
+    melds = [["R5", "R6", "R7"], ["K1", "B1", "O1"]]
+    table = render_table(melds, 320, 240, seed=3, edition="yellow-set")
+    own = render_table(melds, 320, 240, seed=3, edition="yellow-set", tile_set=table.tile_set)
+    assert np.array_equal(own.image, table.image)
+    other_seed = render_table(melds, 320, 240, seed=4, edition="yellow-set")
+    same_set = render_table(melds, 320, 240, seed=4, edition="yellow-set", tile_set=table.tile_set)
+    assert other_seed.tile_set != table.tile_set and same_set.tile_set == table.tile_set
+    assert not np.array_equal(same_set.image, other_seed.image)
+    assert np.allclose([t.center for t in same_set.tiles], [t.center for t in other_seed.tiles], atol=0.5)
+
+
 def test_glare_only_brightens():
     melds = [["R5", "R6", "R7"], ["K9", "B9", "O9"]]
     calm = dict(noise=0.0, blur=0.0, jpeg=0, hands=0)

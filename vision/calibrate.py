@@ -148,10 +148,8 @@ def _rows(reading: TableReading, settings: CalibrationConfig = DEFAULT_CALIBRATI
         else:
             rows.append(list(group))
             lines.append(_line_through(points, along, height))
-    rows.sort(key=lambda row: float(centres[row].mean(axis=0) @ down))
     arranged = []
-    for row in rows:
-        direction = _line_through(centres[row], along, height)[1]
+    for row, (_, direction) in sorted(zip(rows, lines), key=lambda pair: float(centres[pair[0]].mean(axis=0) @ down)):
         arranged.append(sorted(((i, float(centres[i] @ direction)) for i in row), key=lambda item: item[1]))
     steps = [b[1] - a[1] for row in arranged for a, b in zip(row, row[1:])]
     pitch = float(np.median(steps)) if steps else height * 0.75

@@ -396,12 +396,16 @@ def main(argv=None) -> int:
         parser.add_argument(option, type=kind, default=None, metavar=metavar, help=f"{text} (default {getattr(Recipe, name)})")
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
                         help=f"occluder: optimiser steps (default {OccluderRecipe.steps})")
+    parser.add_argument("--occluder-samples", type=int, default=None, metavar="N",
+                        help=f"occluder: composited frames drawn once for training (default {OccluderRecipe.samples})")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     occluder_recipe = OCCLUDER_SMOKE if args.smoke else OccluderRecipe()
     if args.occluder_steps is not None:
         occluder_recipe = replace(occluder_recipe, steps=args.occluder_steps)
+    if args.occluder_samples is not None:
+        occluder_recipe = replace(occluder_recipe, samples=args.occluder_samples)
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 
     import torch

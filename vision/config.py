@@ -45,7 +45,16 @@ class VisionConfig:
     merged_area_ratio: float = 1.6  # a core blob this many times the frame's typical core is several tiles
     min_split_spacing: float = 0.6  # cutting a blob into tiles whose centres lie closer than this many faces apart is refused
     unsure_angle_aspect: float = 1.15  # a face squarer than this (a tile's is ~1.35) has an unsure angle ...
-    angle_tries: int = 12  # ... so the classifier also reads it turned in 180/angle_tries-degree steps and keeps the surest
+    angle_tries: int = 12  # ... so the classifier also reads it turned in 180/angle_tries-degree steps and keeps the surest,
+    # unless it has sure neighbours (centres within this many of its face heights): then it lies
+    # as they do, and only which side is the long one is in doubt
+    unsure_angle_reach: float = 1.1
+    unsure_angle_agreement: float = 30.0  # degrees; a face fitted further from its neighbours' angle keeps its turns
+    perspective: bool = True  # faces as parallelograms that follow the table's perspective (vision/perspective.py)
+    perspective_set_reach: float = 1.6  # set neighbours: centres within this many face widths along the face ...
+    perspective_rounds: int = 4  # rounds of fitting the height axes' vanishing point, each keeping the faces ...
+    perspective_agreement: float = 8.0  # ... whose own height axis lies within this many degrees of it
+    perspective_min_faces: int = 5  # fewer agreeing faces: no vanishing point, every face keeps its own axis
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     alternatives: int = 3  # runner-up codes reported per tile
     meld_gap: float = 0.35  # max edge-to-edge gap between neighbours in a set, in tile widths (sets lie further apart)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .config import DETECT_STRIDE, VisionConfig
-from .geometry import order_upright
+from .geometry import order_upright, quad_size
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,50 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
             continue
         out.append(TileCandidate(order_upright(quad), score, _other_turns(face, scale, config)))
     return tuple(out)
+
+
+def lie_like_neighbours(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
+    """A face of unsure angle lies as its sure neighbours do, and is their size, when it has
+    any and its own fitted angle is near theirs.
+
+    Trying every turn and keeping the surest reading lets a narrow digit win at the wrong
+    angle (a 1 turned 15-30 degrees is read as 7 with full confidence). A set's tiles lie
+    alike and are of one size, so a face between sure neighbours needs no turns at all.
+    """
+    sure = [c for c in candidates if not c.other_turns]
+    if not sure or len(sure) == len(candidates):
+        return candidates
+    centres = np.array([c.corners.mean(axis=0) for c in sure])
+    sizes = np.array([quad_size(c.corners) for c in sure])
+    # angle of each sure face's width axis, doubled so that opposite directions agree
+    widths = np.array([c.corners[1] - c.corners[0] for c in sure])
+    doubled = 2.0 * np.arctan2(widths[:, 1], widths[:, 0])
+    out = []
+    for c in candidates:
+        if not c.other_turns:
+            out.append(c)
+            continue
+        centre = c.corners.mean(axis=0)
+        height = np.sqrt(abs(float(cv2.contourArea(c.corners.astype(np.float32)))) / config.tile_aspect)
+        near = np.linalg.norm(centres - centre, axis=1) <= config.unsure_angle_reach * height
+        angle = 0.5 * np.arctan2(np.sin(doubled[near]).sum(), np.cos(doubled[near]).sum())
+        own = c.corners[1] - c.corners[0]
+        apart = abs((np.arctan2(own[1], own[0]) - angle + np.pi / 2) % np.pi - np.pi / 2)
+        # a tile turned across its neighbours (strewn, not in a set) keeps its own turns
+        if not near.any() or np.degrees(apart) > config.unsure_angle_agreement:
+            out.append(c)
+            continue
+        width, height = np.median(sizes[near], axis=0)
+        out.append(TileCandidate(_face_quad(centre, width, height, angle), c.score))
+    return tuple(out)
+
+
+def _face_quad(centre: np.ndarray, width: float, height: float, angle: float) -> np.ndarray:
+    """An upright-ordered quad of the given size around centre, its width axis at angle (radians)."""
+    across = np.array([np.cos(angle), np.sin(angle)]) * width / 2
+    down = np.array([-np.sin(angle), np.cos(angle)]) * height / 2
+    return order_upright(np.array([centre - across - down, centre + across - down,
+                                   centre + across + down, centre - across + down]))
 
 
 def _other_turns(face, scale: float, config: VisionConfig) -> tuple[np.ndarray, ...]:

@@ -12,12 +12,13 @@ import numpy as np
 from .classify import TileGuess, classify
 from .codes import MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
-from .detect import candidates_from_maps, detector_tensor, resize_for_detector, TileCandidate
+from .detect import candidates_from_maps, detector_tensor, lie_like_neighbours, resize_for_detector, TileCandidate
 from .geometry import quad_size
 from .image import check_image, load_image
 from .inks import decide_colours
 from .melds import best_codes, find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
+from .perspective import follow_perspective
 from .profile import SetProfile
 from .reading import SetReading, TableReading, TileReading
 
@@ -29,7 +30,9 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
 
     The detector sees the frame at detect_long_side first; when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
-    at the size that brings the median tile to detect_tile_width pixels.
+    at the size that brings the median tile to detect_tile_width pixels. A face of unsure
+    angle then lies as its sure neighbours do (`lie_like_neighbours`), and the faces of sure
+    angle become parallelograms that follow the table's perspective (`follow_perspective`).
     """
     detector = detector or load_model(DETECTOR_FILE, config.threads)
     long_side = config.detect_long_side
@@ -42,7 +45,9 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
             better = int(min(config.detect_max_long_side, max(image.shape[:2]), max(config.detect_min_long_side, better)))
             if abs(better - long_side) > 0.15 * long_side:
                 candidates = _detect_at(image, better, config, detector)
-    return candidates
+    # after the look is chosen: the faces as fitted pick the scale, as they always did
+    candidates = lie_like_neighbours(candidates, config)
+    return follow_perspective(candidates, config) if config.perspective else candidates
 
 
 def _detect_at(image, long_side, config, detector):

@@ -1,5 +1,6 @@
-"""A face whose rectangle came out nearly square has an unsure angle: the classifier reads it
-turned in steps too and keeps the surest reading, which also gives the tile's real angle."""
+"""A face whose rectangle came out nearly square has an unsure angle. Between sure neighbours it
+lies as they do; alone, the classifier reads it turned in steps too and keeps the surest reading,
+which also gives the tile's real angle."""
 from __future__ import annotations
 
 import cv2
@@ -9,8 +10,8 @@ import pytest
 from vision.classify import classify
 from vision.codes import CODES
 from vision.config import DEFAULT_CONFIG
-from vision.detect import TileCandidate, _other_turns, candidates_from_maps
-from vision.geometry import order_upright
+from vision.detect import TileCandidate, _other_turns, candidates_from_maps, lie_like_neighbours
+from vision.geometry import order_upright, quad_size
 from vision.models import CLASSIFIER_FILE, load_model
 from vision.synth import render_table
 
@@ -54,3 +55,44 @@ def test_only_a_nearly_square_face_gets_other_turns_to_try():
     (tile_shaped,) = candidates_from_maps(_maps((56, 24, 84, 62), (62, 34, 78, 54)), 1.0, DEFAULT_CONFIG, (120, 160))
     assert len(square.other_turns) == DEFAULT_CONFIG.angle_tries - 1
     assert tile_shaped.other_turns == ()
+
+
+def _quad(centre, width, height, degrees) -> np.ndarray:
+    box = ((float(centre[0]), float(centre[1])), (width, height), degrees)
+    return order_upright(cv2.boxPoints(box).astype(np.float64))
+
+
+def _row_with_square_face_in_the_middle(square_degrees: float, row_degrees: float = 20.0):
+    """Two sure faces 44x60 in a row at row_degrees, and between them a squarish face whose
+    box came out at square_degrees (the way a 1's round core blob can come out)."""
+    config = DEFAULT_CONFIG
+    along = np.array([np.cos(np.radians(row_degrees)), np.sin(np.radians(row_degrees))])
+    middle = np.array([200.0, 150.0])
+    left = TileCandidate(_quad(middle - 46 * along, 44, 60, row_degrees), 1.0)
+    right = TileCandidate(_quad(middle + 46 * along, 44, 60, row_degrees), 1.0)
+    square = ((float(middle[0]), float(middle[1])), (50.0, 52.0), square_degrees)
+    unsure = TileCandidate(_quad(middle, 50, 52, square_degrees), 1.0, _other_turns(square, 1.0, config))
+    return (left, unsure, right), config
+
+
+@pytest.mark.parametrize("fitted", [5.0, 38.0], ids=["fitted-15-off", "fitted-18-off-the-other-way"])
+def test_a_square_face_in_a_set_lies_as_its_neighbours_do_and_is_their_size(fitted):
+    (left, unsure, right), config = _row_with_square_face_in_the_middle(fitted)
+    settled = lie_like_neighbours((left, unsure, right), config)
+    assert settled[0] is left and settled[2] is right
+    middle = settled[1]
+    assert middle.other_turns == ()  # no turn to win at a wrong angle (a 1 turned 20 degrees reads as 7)
+    assert _angle_apart(_width_axis_angle(middle.corners), 20.0) < 0.5
+    assert np.allclose(quad_size(middle.corners), (44.0, 60.0), atol=0.5)
+    assert np.allclose(middle.corners.mean(axis=0), unsure.corners.mean(axis=0))
+
+
+def test_a_square_face_turned_across_its_neighbours_keeps_its_turns():
+    (left, unsure, right), config = _row_with_square_face_in_the_middle(20.0 + 80.0)
+    assert lie_like_neighbours((left, unsure, right), config)[1] is unsure
+
+
+def test_a_square_face_with_no_sure_face_near_keeps_its_turns():
+    (left, unsure, right), config = _row_with_square_face_in_the_middle(10.0)
+    far = TileCandidate(left.corners + 300.0, 1.0)
+    assert lie_like_neighbours((far, unsure), config)[1] is unsure

@@ -1,0 +1,104 @@
+"""Faces follow the table's perspective: a tilted camera sees each tile as a parallelogram, and
+the rectangle the detector fits shears the crop (a leaning 1 reads as 7)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import DEFAULT_CONFIG
+from vision.detect import TileCandidate
+from vision.geometry import order_upright
+from vision.perspective import follow_perspective
+
+
+def _tilted_camera(tilt_degrees: float, turn_degrees: float) -> np.ndarray:
+    """A homography from table millimetres to 1920x1080 pixels: a camera tilted about the
+    image's horizontal axis, the layout turned on the table."""
+    f = 1400.0
+    t, r = np.radians(tilt_degrees), np.radians(turn_degrees)
+    turn = np.array([[np.cos(r), -np.sin(r), 0], [np.sin(r), np.cos(r), 0], [0, 0, 1]])
+    tilt = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+    camera = np.array([[f, 0, 960], [0, f, 540], [0, 0, 1]])
+    place = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 900.0]])  # table 900 mm from the camera
+    return camera @ tilt @ place @ turn
+
+
+def _tiles(homography: np.ndarray, rows=4, per_row=7, width=30.0, height=40.0) -> list[np.ndarray]:
+    quads = []
+    for row in range(rows):
+        for k in range(per_row):
+            x0, y0 = (k - per_row / 2) * (width + 1.0), (row - rows / 2) * (height + 25.0)
+            corners = np.array([[x0, y0], [x0 + width, y0], [x0 + width, y0 + height], [x0, y0 + height]])
+            image = cv2.perspectiveTransform(corners[None].astype(np.float64), homography)[0]
+            quads.append(order_upright(image))
+    return quads
+
+
+def _rectangle(quad: np.ndarray, turn_degrees: float = 0.0) -> np.ndarray:
+    """The rectangle a detector fits to a face: the smallest around it, turned a little off."""
+    (cx, cy), size, angle = cv2.minAreaRect(quad.astype(np.float32))
+    return order_upright(cv2.boxPoints(((cx, cy), size, angle + turn_degrees)).astype(np.float64))
+
+
+def _detector_rectangles(quads: list[np.ndarray]) -> list[np.ndarray]:
+    turns = np.random.default_rng(7).uniform(-4.0, 4.0, len(quads))  # the fits' scatter on rendered tables
+    return [_rectangle(q, t) for q, t in zip(quads, turns)]
+
+
+def _width_axis(quad: np.ndarray) -> float:
+    v = (quad[1] - quad[0]) + (quad[2] - quad[3])
+    return float(np.arctan2(v[1], v[0]))
+
+
+def _height_axis(quad: np.ndarray) -> float:
+    v = (quad[3] - quad[0]) + (quad[2] - quad[1])
+    return float(np.arctan2(v[1], v[0]))
+
+
+def _degrees_apart(a: float, b: float) -> float:
+    return float(np.degrees(abs((a - b + np.pi / 2) % np.pi - np.pi / 2)))
+
+
+@pytest.mark.parametrize("tilt,turn", [(25.0, 20.0), (30.0, -35.0)], ids=["tilt-25-turned-20", "tilt-30-turned-minus-35"])
+def test_faces_of_a_tilted_table_lean_as_the_table_does(tilt, turn):
+    truth = _tiles(_tilted_camera(tilt, turn))
+    rectangles = _detector_rectangles(truth)
+    followed = follow_perspective(tuple(TileCandidate(r, 1.0) for r in rectangles), DEFAULT_CONFIG)
+    for axis in (_width_axis, _height_axis):
+        before = [_degrees_apart(axis(r), axis(t)) for r, t in zip(rectangles, truth)]
+        after = [_degrees_apart(axis(c.corners), axis(t)) for c, t in zip(followed, truth)]
+        assert max(before) > 3.0  # the rectangles really are off: the case is worth testing
+        assert max(after) < 1.5, axis.__name__
+    # the width axis is the set's line, and each face keeps its place and about its size
+    for c, t in zip(followed, truth):
+        assert np.linalg.norm(c.corners.mean(axis=0) - t.mean(axis=0)) < 1.0
+        # (the sides keep the rectangle's distances apart, and the smallest rectangle around a
+        # parallelogram is larger than it)
+        assert 0.8 < cv2.contourArea(c.corners.astype(np.float32)) / cv2.contourArea(t.astype(np.float32)) < 1.25
+
+
+def test_a_tile_turned_across_the_others_keeps_its_own_axes():
+    truth = _tiles(_tilted_camera(25.0, 10.0))
+    rectangles = _detector_rectangles(truth)
+    centre = rectangles[3].mean(axis=0)
+    turned = np.array([[np.cos(np.pi / 2), -np.sin(np.pi / 2)], [np.sin(np.pi / 2), np.cos(np.pi / 2)]])
+    lone = order_upright((rectangles[3] - centre) @ turned.T + centre + np.array([0.0, 400.0]))
+    followed = follow_perspective(tuple(TileCandidate(r, 1.0) for r in rectangles) + (TileCandidate(lone, 1.0),), DEFAULT_CONFIG)
+    assert np.allclose(followed[-1].corners, lone, atol=1e-6)
+
+
+def test_a_face_of_unsure_angle_is_left_to_the_classifier():
+    truth = _tiles(_tilted_camera(25.0, 10.0))
+    candidates = [TileCandidate(_rectangle(q), 1.0) for q in truth]
+    unsure = TileCandidate(candidates[0].corners, 1.0, (candidates[1].corners,))
+    followed = follow_perspective((unsure, *candidates[1:]), DEFAULT_CONFIG)
+    assert followed[0] is unsure
+
+
+def test_a_table_seen_from_straight_above_keeps_its_rectangles():
+    truth = _tiles(_tilted_camera(0.0, 15.0))
+    rectangles = [_rectangle(q) for q in truth]  # exact: seen from above, a face is a rectangle
+    followed = follow_perspective(tuple(TileCandidate(r, 1.0) for r in rectangles), DEFAULT_CONFIG)
+    for c, r in zip(followed, rectangles):
+        assert np.allclose(c.corners, r, atol=0.05)

@@ -1,0 +1,107 @@
+"""Stage 2b: follow_perspective - tile faces as parallelograms, as a tilted camera sees them.
+
+The detector fits each face with a rectangle. Under a camera tilted 20-30 degrees a face is a
+parallelogram whose sides lean up to 14 degrees from square, and a rectangle, however well
+turned, shears the crop: a leaning 1 becomes a 7. Two things the table gives back the lean:
+
+- the tiles of a set stand on one line, so the line through a face and its set neighbours is
+  its width axis (a line on the table stays a line in the photo);
+- the faces' height axes all point to one vanishing point (tiles lie alike on one plane), so
+  a point fitted to every face's own, noisy axis gives each face a steadier one.
+
+A face with no set neighbours, or whose own axis disagrees with the vanishing point (a tile
+turned across the others), keeps its own axis.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .config import VisionConfig
+from .detect import TileCandidate
+from .geometry import order_upright, quad_size
+
+
+def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
+    """The faces of sure angle turned into parallelograms that follow the table's perspective."""
+    if len(candidates) < 2:
+        return candidates
+    corners = np.array([c.corners for c in candidates])
+    centres = corners.mean(axis=1)
+    width_axes = _angles((corners[:, 1] - corners[:, 0]) + (corners[:, 2] - corners[:, 3]))
+    height_axes = _angles((corners[:, 3] - corners[:, 0]) + (corners[:, 2] - corners[:, 1]))
+    sizes = np.array([quad_size(q) for q in corners])
+    vanishing = _towards_vanishing_point(centres, height_axes, config)
+    out = []
+    for i, c in enumerate(candidates):
+        if c.other_turns:  # its angle is a guess: the classifier still picks among its turns
+            out.append(c)
+            continue
+        across = _unit(width_axes[i])
+        down = _unit(height_axes[i])
+        line = _set_line(centres, width_axes, i, sizes[i], config)
+        width_axis = line if line is not None else across
+        height_axis = _unit(vanishing[i]) if vanishing is not None and vanishing[i] is not None else down
+        out.append(replace(c, corners=_parallelogram(centres[i], width_axis, height_axis, across, down, sizes[i])))
+    return tuple(out)
+
+
+def _angles(vectors: np.ndarray) -> np.ndarray:
+    return np.arctan2(vectors[:, 1], vectors[:, 0])
+
+
+def _unit(angle: float) -> np.ndarray:
+    return np.array([np.cos(angle), np.sin(angle)])
+
+
+def _set_line(centres: np.ndarray, width_axes: np.ndarray, i: int, size, config: VisionConfig):
+    """Direction of the line through a face and its set neighbours (side by side with it and
+    parallel to it, as in `vision.melds`), or None without any."""
+    across, down = _unit(width_axes[i]), _unit(width_axes[i] + np.pi / 2)
+    offsets = centres - centres[i]
+    parallel = np.abs(np.cos(width_axes - width_axes[i])) >= np.cos(np.radians(config.meld_angle_tolerance_deg))
+    near = (parallel & (np.abs(offsets @ across) <= config.perspective_set_reach * size[0])
+            & (np.abs(offsets @ down) <= config.meld_row_tolerance * size[1]))
+    if near.sum() < 2:  # the face itself and at least one neighbour
+        return None
+    spread = centres[near] - centres[near].mean(axis=0)
+    _, vectors = np.linalg.eigh(spread.T @ spread)
+    return vectors[:, 1]
+
+
+def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, config: VisionConfig):
+    """Per face, the angle from its centre towards the vanishing point of the faces' height
+    axes, or None for a face that disagrees with it; None in all when no point holds."""
+    scale = float(np.abs(centres).max()) or 1.0
+    points = np.column_stack([centres / scale, np.ones(len(centres))])
+    ahead = np.column_stack([centres / scale + np.column_stack([np.cos(height_axes), np.sin(height_axes)]),
+                             np.ones(len(centres))])
+    lines = np.cross(points, ahead)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+    agree = np.ones(len(centres), bool)
+    towards = height_axes
+    for _ in range(config.perspective_rounds):
+        if agree.sum() < config.perspective_min_faces:
+            return None
+        # the point (homogeneous, so it may lie at infinity) nearest every agreeing line
+        _, vectors = np.linalg.eigh(lines[agree].T @ lines[agree])
+        point = vectors[:, 0]
+        direction = point[:2] - points[:, :2] * point[2]
+        towards = np.arctan2(direction[:, 1], direction[:, 0])
+        apart = np.degrees(np.abs((towards - height_axes + np.pi / 2) % np.pi - np.pi / 2))
+        agree = apart <= config.perspective_agreement
+    return [float(a) if ok else None for a, ok in zip(towards, agree)]
+
+
+def _parallelogram(centre, width_axis, height_axis, across, down, size) -> np.ndarray:
+    """The face with the given axes (turned to the rectangle's sense), keeping the distances
+    between the rectangle's opposite sides."""
+    width_axis = width_axis if width_axis @ across >= 0 else -width_axis
+    height_axis = height_axis if height_axis @ down >= 0 else -height_axis
+    normal_of_width = np.array([-width_axis[1], width_axis[0]])
+    normal_of_height = np.array([-height_axis[1], height_axis[0]])
+    top = width_axis * size[0] / max(abs(width_axis @ normal_of_height), 1e-6)
+    side = height_axis * size[1] / max(abs(height_axis @ normal_of_width), 1e-6)
+    return order_upright(np.array([centre - top / 2 - side / 2, centre + top / 2 - side / 2,
+                                   centre + top / 2 + side / 2, centre - top / 2 + side / 2]))

@@ -33,6 +33,7 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
     height_axes = _angles((corners[:, 3] - corners[:, 0]) + (corners[:, 2] - corners[:, 1]))
     sizes = np.array([quad_size(q) for q in corners])
     vanishing = _towards_vanishing_point(centres, height_axes, config)
+    lines, in_set = _set_lines(centres, width_axes, sizes, config)
     out = []
     for i, c in enumerate(candidates):
         if c.other_turns:  # its angle is a guess: the classifier still picks among its turns
@@ -40,8 +41,7 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
             continue
         across = _unit(width_axes[i])
         down = _unit(height_axes[i])
-        line = _set_line(centres, width_axes, i, sizes[i], config)
-        width_axis = line if line is not None else across
+        width_axis = lines[i] if in_set[i] else across
         height_axis = _unit(vanishing[i]) if vanishing is not None and vanishing[i] is not None else down
         out.append(replace(c, corners=_parallelogram(centres[i], width_axis, height_axis, across, down, sizes[i])))
     return tuple(out)
@@ -55,19 +55,24 @@ def _unit(angle: float) -> np.ndarray:
     return np.array([np.cos(angle), np.sin(angle)])
 
 
-def _set_line(centres: np.ndarray, width_axes: np.ndarray, i: int, size, config: VisionConfig):
-    """Direction of the line through a face and its set neighbours (side by side with it and
-    parallel to it, as in `vision.melds`), or None without any."""
-    across, down = _unit(width_axes[i]), _unit(width_axes[i] + np.pi / 2)
-    offsets = centres - centres[i]
-    parallel = np.abs(np.cos(width_axes - width_axes[i])) >= np.cos(np.radians(config.meld_angle_tolerance_deg))
-    near = (parallel & (np.abs(offsets @ across) <= config.perspective_set_reach * size[0])
-            & (np.abs(offsets @ down) <= config.meld_row_tolerance * size[1]))
-    if near.sum() < 2:  # the face itself and at least one neighbour
-        return None
-    spread = centres[near] - centres[near].mean(axis=0)
-    _, vectors = np.linalg.eigh(spread.T @ spread)
-    return vectors[:, 1]
+def _set_lines(centres: np.ndarray, width_axes: np.ndarray, sizes: np.ndarray, config: VisionConfig):
+    """For each face, the direction of the line through it and its set neighbours (side by
+    side with it and parallel to it, as in `vision.melds`), and whether it has any."""
+    across = np.column_stack([np.cos(width_axes), np.sin(width_axes)])
+    down = np.column_stack([-across[:, 1], across[:, 0]])
+    offsets = centres[None, :, :] - centres[:, None, :]  # [i, j]: from face i to face j
+    parallel = np.abs(np.cos(width_axes[None, :] - width_axes[:, None])) >= np.cos(np.radians(config.meld_angle_tolerance_deg))
+    near = (parallel
+            & (np.abs(np.einsum("ijk,ik->ij", offsets, across)) <= config.perspective_set_reach * sizes[:, :1])
+            & (np.abs(np.einsum("ijk,ik->ij", offsets, down)) <= config.meld_row_tolerance * sizes[:, 1:]))
+    count = near.sum(axis=1)
+    # each face's neighbourhood's spread of centres, about its own mean (relative to the face,
+    # so that the moments stay small numbers)
+    weights = near / count[:, None]
+    mean = np.einsum("ij,ijk->ik", weights, offsets)
+    second = np.einsum("ij,ijk,ijl->ikl", weights, offsets, offsets) - mean[:, :, None] * mean[:, None, :]
+    angle = 0.5 * np.arctan2(2 * second[:, 0, 1], second[:, 0, 0] - second[:, 1, 1])  # its long axis
+    return np.column_stack([np.cos(angle), np.sin(angle)]), count >= 2  # the face and at least one neighbour
 
 
 def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, config: VisionConfig):

@@ -13,7 +13,7 @@ from typing import Protocol, TextIO
 
 from controller.game.events import GameScored, TableUnrestorable, TurnJudged
 
-from .settle import WaitReason, WaitStatus
+from .waiting import WaitReason, WaitStatus
 
 
 class Display(Protocol):

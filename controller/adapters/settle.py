@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
-from enum import Enum
 from typing import Callable
 
 import cv2
@@ -36,47 +34,10 @@ from vision.errors import VisionError
 
 from .camera import FrameSource
 from .errors import CameraError, ReaderError
+from .waiting import SettleSettings, Settled, WaitReason, WaitStatus  # noqa: F401 - the settle adapter's own words
 
 WORK_WIDTH = 240  # pixels: plenty to see a moving tile, cheap to compare
 CELL = 6  # pixels of that copy averaged into one cell (1/40 of the width: a tile covers a cell or more)
-
-
-class WaitReason(Enum):
-    TABLE_MOVING = "table moving"
-    SOMETHING_OVER_TABLE = "something over the table"
-    NO_FRAMES = "camera gives no frames"
-    SETTLED = "table clear"  # the wait is over; said only when a wait was said before
-
-
-@dataclass(frozen=True)
-class WaitStatus:
-    reason: WaitReason
-    detail: str  # what people at the table read: "something over the table, left edge", "table moving"
-    frames: int  # frames taken so far in this wait
-
-
-@dataclass(frozen=True)
-class SettleSettings:
-    still_frames: int = 3
-    max_frames: int = 600
-    still_level: float = 8.0  # grey levels (0..255) no cell may change by for a frame to be still
-    frame_interval: float = 0.0  # seconds between reads (a live camera paces itself)
-    camera_retries: int = 25  # failed reads in a row a live camera is allowed ...
-    camera_retry_pause: float = 0.2  # ... this many seconds apart (5 s in all) before the wait fails
-    # With no reference (a game's first wait), something that stays exactly still this many
-    # frames in a row is taken as part of the table: a reflection or a cup the net takes for
-    # something never moves, a hand does. It is said, so the referee can look.
-    first_wait_patience: int = 50
-    vision: VisionConfig = DEFAULT_CONFIG  # the occluder net's thresholds
-
-
-@dataclass(frozen=True)
-class Settled:
-    frame: np.ndarray
-    frames: int  # frames taken
-    occluded_frames: int  # still frames refused because something was over the table
-    moving_frames: int
-    seconds: float
 
 
 def small_grey(frame: np.ndarray) -> np.ndarray:
@@ -176,7 +137,7 @@ def wait_until_settled(
             still = stuck = 0
             watch.refuse(WaitReason.TABLE_MOVING, WaitReason.TABLE_MOVING.value, taken)
         else:
-            seen = _occluders(frame, reference, settings.vision)
+            seen = _occluders(frame, reference, settings.vision or DEFAULT_CONFIG)
             if not seen.clear:
                 still = 0
                 stuck += 1

@@ -14,7 +14,6 @@ player has left, not the full turn, and says so as a `clock-restored` incident.
 from __future__ import annotations
 
 import collections
-import enum
 import math
 import time
 from dataclasses import dataclass, replace
@@ -28,6 +27,7 @@ from firmware_bridge.protocol import BridgeError, Mode, Phase, TimerState
 from controller.game.events import Incident  # what happened to the box or link; recorded as TimerIncident.incident
 
 from .errors import TimerError
+from .signals import SignalKind, TimerSignal  # noqa: F401 - the timer adapter's own words
 
 EMULATOR = "emulator"
 # A restore that starts the box later than planned by more than this (box ms) is planned again:
@@ -39,34 +39,6 @@ LINK_GIVE_UP_S = 60.0
 # A restore the box could not take (refused, or the session was not back yet) is tried again
 # this often (host seconds) for as long as the link is up; a lost link retries on Reconnected.
 RESTORE_RETRY_S = 0.5
-
-
-class SignalKind(enum.StrEnum):
-    PRESSED = "pressed"
-    EXPIRED = "expired"
-    INCIDENT = "incident"
-
-
-@dataclass(frozen=True)
-class TimerSignal:
-    kind: SignalKind  # a str enum: compares equal to "pressed" | "expired" | "incident"
-    button: str | None = None
-    seat: int | None = None  # 1-based seat the signal belongs to
-    seconds_left: int | None = None
-    detail: str = ""
-    incident: Incident | None = None  # set for kind INCIDENT
-
-    def __post_init__(self) -> None:
-        # a timer written against the older string kinds still works: the values are the same
-        for name, values in (("kind", SignalKind), ("incident", Incident)):
-            value = getattr(self, name)
-            if value is None and name == "incident" or isinstance(value, values):
-                continue
-            try:
-                object.__setattr__(self, name, values(value))
-            except (ValueError, TypeError):
-                raise TimerError(f"TimerSignal.{name}: unknown value {value!r}; one of "
-                                 + ", ".join(repr(m.value) for m in values)) from None
 
 
 @dataclass(frozen=True)

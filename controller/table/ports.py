@@ -2,21 +2,25 @@
 
 The runner never opens a device, encodes a photo or compares frames itself: it asks these ports.
 The messages they carry (a timer's signal, a settled frame, a referee page's request) are the
-adapters' own value types, imported here so that the runner names only this module.
+adapters' own value types, from modules that need no camera, serial link or database
+(`adapters/signals.py`, `waiting.py`, `desk.py`), imported here so that the runner names only
+this module.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
-from controller.adapters.errors import AdapterError
 from controller.adapters.desk import DeskAction, DeskAnswer, DeskError, RefereeRequest
-from controller.adapters.settle import Settled, SettleSettings, WaitStatus
-from controller.adapters.timer import Incident, SignalKind, TimerSignal
+from controller.adapters.errors import AdapterError
+from controller.adapters.signals import Incident, SignalKind, TimerSignal
+from controller.adapters.waiting import Settled, SettleSettings, WaitStatus
 from controller.game.events import Doubt, Event, GameScored, TableUnrestorable, TurnJudged
 from controller.game.machine import GameModel, State, TableState
 from controller.game.reading import TableReading
-from controller.records import Photo, RecordedEvent
+
+if TYPE_CHECKING:  # named in the records' protocol only: importing them would open the SQLite module
+    from controller.records import Photo, RecordedEvent
 
 Frame = Any  # one camera image (a numpy array to the adapters; the runner only passes it on)
 

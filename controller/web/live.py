@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from controller.adapters.display import Display, describe_unrestorable
-from controller.adapters.settle import WaitReason, WaitStatus
+from controller.adapters.waiting import WaitReason, WaitStatus
 from controller.adapters.timer import ClockReading
 from controller.game.events import (
     ClockAdjusted, CountAlert, Event, GameScored, RackRevealed, RedealClaimed, RefereeCorrection, RestoreChecked,

@@ -3,6 +3,8 @@ hands the records a state it typed itself (the journals derive it from the machi
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,15 @@ def test_the_table_loop_imports_no_image_library():
     bad = {f"{path.relative_to(ROOT)}: {name}" for path, tree in modules("controller/table")
            for name in imported(tree, top_level_only=True) if name.split(".")[0] in ("cv2", "numpy", "serial")}
     assert not bad
+
+
+def test_the_table_loop_and_its_ports_load_no_camera_net_or_serial_link():
+    # not only its own imports: the messages its ports carry come from the adapters' value
+    # modules (waiting, signals, desk), which need no camera, net or serial link
+    probe = ("import sys, controller.table; "
+             "print(sorted({m.split('.')[0] for m in sys.modules} & {'cv2', 'numpy', 'onnxruntime', 'serial', 'vision', 'firmware_bridge'}))")
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
 
 
 def test_no_code_hands_the_records_a_state_typed_by_hand():

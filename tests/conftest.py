@@ -2,8 +2,17 @@
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
+
+# A test run started in the background of a non-interactive shell (`... &`, as a CI script may)
+# inherits SIGINT ignored, and so would every `tileref play` the tests start: Python then never
+# turns SIGINT into KeyboardInterrupt and the tests that stop a game with SIGINT wait for ever.
+# The processes the tests start must stop on SIGINT as they do for a club; a handler (unlike an
+# ignored signal) is not inherited across exec, so theirs is the default again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True, scope="session")

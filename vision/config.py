@@ -50,6 +50,11 @@ class VisionConfig:
     # as they do, and only which side is the long one is in doubt
     unsure_angle_reach: float = 1.1
     unsure_angle_agreement: float = 30.0  # degrees; a face fitted further from its neighbours' angle keeps its turns
+    # A face still unsure lies along the line of its nearest neighbours (vision.detect.lie_along_sets):
+    set_lines: bool = True
+    set_line_spacing: float = 1.3  # its nearest neighbours: within this many times the nearest one's distance
+    set_line_agreement: float = 15.0  # degrees; they lie on one line through the face
+    set_line_fit: float = 20.0  # degrees; the line agrees with the face's own sides, modulo a quarter turn
     perspective: bool = True  # faces as parallelograms that follow the table's perspective (vision/perspective.py)
     perspective_set_reach: float = 1.6  # set neighbours: centres within this many face widths along the face ...
     perspective_rounds: int = 4  # rounds of fitting the height axes' vanishing point, each keeping the faces ...

@@ -163,6 +163,59 @@ def lie_like_neighbours(candidates: tuple[TileCandidate, ...], config: VisionCon
     return tuple(out)
 
 
+def lie_along_sets(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
+    """A face of unsure angle that stands in a line of faces lies along that line.
+
+    Under a tilted camera and some blur whole sets come out nearly square, so no sure
+    neighbour settles their angle; but a set's tiles stand side by side, so the line
+    through a face's nearest neighbours is its width axis. The nearest neighbours are
+    the faces within `set_line_spacing` of the nearest one's distance: two or more must
+    lie on one line through the face (within `set_line_agreement`); a single one counts
+    when its own nearest neighbours make such a line through this face (a set's end).
+    The line must also agree with the face's own fitted sides (`set_line_fit`, modulo a
+    quarter turn: a square's sides say its angle but not which side is long). Otherwise
+    the face keeps its turns.
+    """
+    if len(candidates) < 2 or not any(c.other_turns for c in candidates):
+        return candidates
+    centres = np.array([c.corners.mean(axis=0) for c in candidates])
+    distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    nearest = [np.nonzero(row <= config.set_line_spacing * row.min())[0] for row in distance]
+
+    def line_through(i: int) -> float | None:
+        """The doubled angle of the line through face i and its nearest neighbours, if they make one."""
+        if len(nearest[i]) < 2:
+            return None
+        d = centres[nearest[i]] - centres[i]
+        doubled = 2.0 * np.arctan2(d[:, 1], d[:, 0])
+        mean = np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
+        spread = np.abs((doubled - mean + np.pi) % (2 * np.pi) - np.pi) / 2
+        return float(mean) if np.degrees(spread.max()) <= config.set_line_agreement else None
+
+    out = []
+    for i, c in enumerate(candidates):
+        doubled = line_through(i) if c.other_turns else None
+        if c.other_turns and doubled is None and len(nearest[i]) == 1:
+            j = int(nearest[i][0])
+            if i in nearest[j]:  # the end of a set: the line runs on through its neighbour
+                doubled = line_through(j)
+        if doubled is None:
+            out.append(c)
+            continue
+        angle = doubled / 2
+        own = c.corners[1] - c.corners[0]
+        off = np.degrees(abs((np.arctan2(own[1], own[0]) - angle + np.pi / 4) % (np.pi / 2) - np.pi / 4))
+        if off > config.set_line_fit:
+            out.append(c)
+            continue
+        # tile-shaped, of the fitted area: the fitted square cuts off a tile's top and bottom
+        width = float(np.sqrt(abs(cv2.contourArea(c.corners.astype(np.float32))) * config.tile_aspect))
+        height = width / config.tile_aspect
+        out.append(TileCandidate(_face_quad(centres[i], width, height, angle), c.score))
+    return tuple(out)
+
+
 def _face_quad(centre: np.ndarray, width: float, height: float, angle: float) -> np.ndarray:
     """An upright-ordered quad of the given size around centre, its width axis at angle (radians)."""
     across = np.array([np.cos(angle), np.sin(angle)]) * width / 2

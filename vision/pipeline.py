@@ -12,7 +12,7 @@ import numpy as np
 from .classify import TileGuess, classify
 from .codes import MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
-from .detect import candidates_from_maps, detector_tensor, lie_like_neighbours, resize_for_detector, TileCandidate
+from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
 from .geometry import quad_size
 from .image import check_image, load_image
 from .inks import decide_colours
@@ -47,6 +47,8 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
                 candidates = _detect_at(image, better, config, detector)
     # after the look is chosen: the faces as fitted pick the scale, as they always did
     candidates = lie_like_neighbours(candidates, config)
+    if config.set_lines:
+        candidates = lie_along_sets(candidates, config)
     return follow_perspective(candidates, config) if config.perspective else candidates
 
 

@@ -10,7 +10,7 @@ import pytest
 from vision.classify import classify
 from vision.codes import CODES
 from vision.config import DEFAULT_CONFIG
-from vision.detect import TileCandidate, _other_turns, candidates_from_maps, lie_like_neighbours
+from vision.detect import TileCandidate, _other_turns, candidates_from_maps, lie_along_sets, lie_like_neighbours
 from vision.geometry import order_upright, quad_size
 from vision.models import CLASSIFIER_FILE, load_model
 from vision.synth import render_table
@@ -96,3 +96,43 @@ def test_a_square_face_with_no_sure_face_near_keeps_its_turns():
     (left, unsure, right), config = _row_with_square_face_in_the_middle(10.0)
     far = TileCandidate(left.corners + 300.0, 1.0)
     assert lie_like_neighbours((far, unsure), config)[1] is unsure
+
+
+def _squarish_row(count: int, row_degrees: float, fitted_degrees: float, start=(120.0, 200.0), spacing: float = 46.0):
+    """`count` nearly square unsure faces side by side along row_degrees, each box fitted at fitted_degrees
+    (a blurred set under a tilted camera: no sure face anywhere near)."""
+    config = DEFAULT_CONFIG
+    along = np.array([np.cos(np.radians(row_degrees)), np.sin(np.radians(row_degrees))])
+    faces = []
+    for k in range(count):
+        centre = np.asarray(start) + k * spacing * along
+        box = ((float(centre[0]), float(centre[1])), (48.0, 50.0), fitted_degrees)
+        faces.append(TileCandidate(_quad(centre, 48, 50, fitted_degrees), 1.0, _other_turns(box, 1.0, config)))
+    return tuple(faces), config
+
+
+@pytest.mark.parametrize("fitted", [24.0, -66.0, 8.0], ids=["fitted-4-off", "fitted-a-quarter-turn-off", "fitted-12-off"])
+def test_a_set_of_square_faces_with_no_sure_neighbour_lies_along_its_line(fitted):
+    row, config = _squarish_row(4, 20.0, fitted)
+    settled = lie_along_sets(lie_like_neighbours(row, config), config)
+    for before, after in zip(row, settled):
+        assert after.other_turns == ()  # the ends too: each one's neighbour lies on the line
+        assert _angle_apart(_width_axis_angle(after.corners), 20.0) < 0.5
+        width, height = quad_size(after.corners)
+        assert width / height == pytest.approx(config.tile_aspect, abs=0.01)
+        assert width * height == pytest.approx(48.0 * 50.0, rel=0.02)
+        assert np.allclose(after.corners.mean(axis=0), before.corners.mean(axis=0))
+
+
+def test_a_line_across_the_faces_own_sides_leaves_them_their_turns():
+    row, config = _squarish_row(4, 20.0, 20.0 + 45.0)  # the boxes say the tiles stand diagonal to their line
+    assert lie_along_sets(row, config) == row
+
+
+def test_a_square_face_whose_nearest_neighbours_make_no_line_keeps_its_turns():
+    (face,), config = _squarish_row(1, 0.0, 0.0)
+    (right,), _ = _squarish_row(1, 0.0, 0.0, start=(166.0, 200.0))
+    (below,), _ = _squarish_row(1, 0.0, 0.0, start=(120.0, 246.0))
+    settled = lie_along_sets((face, right, below), config)
+    assert settled[0] is face  # right and below: a corner, not a line
+

@@ -42,7 +42,18 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
         across = _unit(width_axes[i])
         down = _unit(height_axes[i])
         width_axis = lines[i] if in_set[i] else across
-        height_axis = _unit(vanishing[i]) if vanishing is not None and vanishing[i] is not None else down
+        height_axis = down
+        if config.perspective_turn_with_line and in_set[i]:
+            # a rectangle fitted turned off its set's line is turned back by as much, both axes
+            turn = np.arctan2(across[0] * width_axis[1] - across[1] * width_axis[0], across @ width_axis)
+            turn = (turn + np.pi / 2) % np.pi - np.pi / 2  # the line has no sense
+            if np.degrees(abs(turn)) > config.perspective_turn_min:  # less is a real tile's own jitter in its set
+                height_axis = _unit(height_axes[i] + turn)
+        if vanishing is not None:
+            towards, agree = vanishing
+            apart = np.degrees(abs((np.arctan2(height_axis[1], height_axis[0]) - towards[i] + np.pi / 2) % np.pi - np.pi / 2))
+            if agree[i] or apart <= config.perspective_agreement:
+                height_axis = _unit(towards[i])
         out.append(replace(c, corners=_parallelogram(centres[i], width_axis, height_axis, across, down, sizes[i])))
     return tuple(out)
 
@@ -77,7 +88,7 @@ def _set_lines(centres: np.ndarray, width_axes: np.ndarray, sizes: np.ndarray, c
 
 def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, config: VisionConfig):
     """Per face, the angle from its centre towards the vanishing point of the faces' height
-    axes, or None for a face that disagrees with it; None in all when no point holds."""
+    axes, and whether its own axis agrees with it; None when no point holds."""
     scale = float(np.abs(centres).max()) or 1.0
     points = np.column_stack([centres / scale, np.ones(len(centres))])
     ahead = np.column_stack([centres / scale + np.column_stack([np.cos(height_axes), np.sin(height_axes)]),
@@ -96,7 +107,7 @@ def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, confi
         towards = np.arctan2(direction[:, 1], direction[:, 0])
         apart = np.degrees(np.abs((towards - height_axes + np.pi / 2) % np.pi - np.pi / 2))
         agree = apart <= config.perspective_agreement
-    return [float(a) if ok else None for a, ok in zip(towards, agree)]
+    return towards, agree
 
 
 def _parallelogram(centre, width_axis, height_axis, across, down, size) -> np.ndarray:

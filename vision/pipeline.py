@@ -31,7 +31,8 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     The detector sees the frame at detect_long_side first; when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
     at the size that brings the median tile to detect_tile_width pixels. A face of unsure
-    angle then lies as its sure neighbours do (`lie_like_neighbours`), and the faces of sure
+    angle then lies as its sure neighbours do (`lie_like_neighbours`), or else along the line of
+    its nearest neighbours when it stands in one (`lie_along_sets`), and the faces of sure
     angle become parallelograms that follow the table's perspective (`follow_perspective`).
     """
     detector = detector or load_model(DETECTOR_FILE, config.threads)

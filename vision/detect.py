@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .config import DETECT_STRIDE, VisionConfig
-from .geometry import order_upright, quad_size
+from .geometry import axes_apart, order_upright, quad_size
 
 
 @dataclass(frozen=True)
@@ -149,11 +149,11 @@ def lie_like_neighbours(candidates: tuple[TileCandidate, ...], config: VisionCon
             out.append(c)
             continue
         centre = c.corners.mean(axis=0)
-        height = np.sqrt(abs(float(cv2.contourArea(c.corners.astype(np.float32)))) / config.tile_aspect)
+        _, height = _tile_shape(c.corners, config)
         near = np.linalg.norm(centres - centre, axis=1) <= config.unsure_angle_reach * height
         angle = 0.5 * np.arctan2(np.sin(doubled[near]).sum(), np.cos(doubled[near]).sum())
         own = c.corners[1] - c.corners[0]
-        apart = abs((np.arctan2(own[1], own[0]) - angle + np.pi / 2) % np.pi - np.pi / 2)
+        apart = axes_apart(np.arctan2(own[1], own[0]), angle)
         # a tile turned across its neighbours (strewn, not in a set) keeps its own turns
         if not near.any() or np.degrees(apart) > config.unsure_angle_agreement:
             out.append(c)
@@ -210,10 +210,15 @@ def lie_along_sets(candidates: tuple[TileCandidate, ...], config: VisionConfig) 
             out.append(c)
             continue
         # tile-shaped, of the fitted area: the fitted square cuts off a tile's top and bottom
-        width = float(np.sqrt(abs(cv2.contourArea(c.corners.astype(np.float32))) * config.tile_aspect))
-        height = width / config.tile_aspect
-        out.append(TileCandidate(_face_quad(centres[i], width, height, angle), c.score))
+        out.append(TileCandidate(_face_quad(centres[i], *_tile_shape(c.corners, config), angle), c.score))
     return tuple(out)
+
+
+def _tile_shape(corners: np.ndarray, config: VisionConfig) -> tuple[float, float]:
+    """(width, height) of a tile-shaped face (config.tile_aspect) of the quad's area."""
+    area = abs(float(cv2.contourArea(np.asarray(corners, np.float32))))
+    width = float(np.sqrt(area * config.tile_aspect))
+    return width, width / config.tile_aspect
 
 
 def _face_quad(centre: np.ndarray, width: float, height: float, angle: float) -> np.ndarray:

@@ -69,6 +69,11 @@ def white_balance(crops: np.ndarray) -> np.ndarray:
     return np.clip(x, 0.0, 1.5)
 
 
+def axes_apart(a, b):
+    """Radians between two axes (lines without a sense) at angles a and b: 0 .. pi/2."""
+    return np.abs((np.asarray(a) - b + np.pi / 2) % np.pi - np.pi / 2)
+
+
 def quad_size(quad: np.ndarray) -> tuple[float, float]:
     """(width, height) of an upright-ordered quad."""
     q = np.asarray(quad, np.float64)

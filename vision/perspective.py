@@ -20,7 +20,7 @@ import numpy as np
 
 from .config import VisionConfig
 from .detect import TileCandidate
-from .geometry import order_upright, quad_size
+from .geometry import axes_apart, order_upright, quad_size
 
 
 def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
@@ -42,19 +42,17 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
         across = _unit(width_axes[i])
         down = _unit(height_axes[i])
         width_axis = lines[i] if in_set[i] else across
-        height_axis = down
+        height_axis, turned = height_axes[i], False
         if config.perspective_turn_with_line and in_set[i]:
             # a rectangle fitted turned off its set's line is turned back by as much, both axes
-            turn = np.arctan2(across[0] * width_axis[1] - across[1] * width_axis[0], across @ width_axis)
-            turn = (turn + np.pi / 2) % np.pi - np.pi / 2  # the line has no sense
+            turn = (np.arctan2(width_axis[1], width_axis[0]) - width_axes[i] + np.pi / 2) % np.pi - np.pi / 2  # the line has no sense
             if np.degrees(abs(turn)) > config.perspective_turn_min:  # less is a real tile's own jitter in its set
-                height_axis = _unit(height_axes[i] + turn)
+                height_axis, turned = height_axis + turn, True
         if vanishing is not None:
             towards, agree = vanishing
-            apart = np.degrees(abs((np.arctan2(height_axis[1], height_axis[0]) - towards[i] + np.pi / 2) % np.pi - np.pi / 2))
-            if agree[i] or apart <= config.perspective_agreement:
-                height_axis = _unit(towards[i])
-        out.append(replace(c, corners=_parallelogram(centres[i], width_axis, height_axis, across, down, sizes[i])))
+            if agree[i] or turned and np.degrees(axes_apart(height_axis, towards[i])) <= config.perspective_agreement:
+                height_axis = towards[i]
+        out.append(replace(c, corners=_parallelogram(centres[i], width_axis, _unit(height_axis), across, down, sizes[i])))
     return tuple(out)
 
 
@@ -105,7 +103,7 @@ def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, confi
         point = vectors[:, 0]
         direction = point[:2] - points[:, :2] * point[2]
         towards = np.arctan2(direction[:, 1], direction[:, 0])
-        apart = np.degrees(np.abs((towards - height_axes + np.pi / 2) % np.pi - np.pi / 2))
+        apart = np.degrees(axes_apart(towards, height_axes))
         agree = apart <= config.perspective_agreement
     return towards, agree
 

@@ -28,6 +28,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from vision import TableReader  # noqa: E402
+from vision.codes import FULL_SET_SIZE  # noqa: E402
 from vision.config import DEFAULT_CALIBRATION, CalibrationConfig  # noqa: E402
 from vision.synth import random_melds, render_table, training_designs, unseen_designs  # noqa: E402
 
@@ -139,16 +140,17 @@ CONFUSION_GROUPS = (("1", "4", "7"), ("6", "9"), ("10", "13"), ("11", "12"))
 
 def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int, designs: str = "original",
                        confusions: Counter | None = None, calibrated: CalibrationConfig | None = None,
-                       seed_base: int = SYNTH_SEED_BASE) -> tuple[Tally, float]:
-    """Read `tables` rendered full tables; with `calibrated`, each through a profile fitted on
-    one rendered calibration photo of the same set (edition and typeface, another seed)."""
+                       seed_base: int = SYNTH_SEED_BASE, tiles: int = FULL_SET_SIZE) -> tuple[Tally, float]:
+    """Read `tables` rendered tables of `tiles` tiles (a full set by default, as issue 11 asks; fewer
+    is a board in mid-game); with `calibrated`, each through a profile fitted on one rendered
+    calibration photo of the same set (edition and typeface, another seed)."""
     total = Tally()
     seconds = 0.0
     profiles: dict = {}
     for k in range(tables):
         seed = seed_base + 1000 * width + k
         rng = np.random.default_rng(seed)
-        melds = random_melds(rng, 106)
+        melds = random_melds(rng, tiles)
         r = render_table(melds, width, height, seed=seed, hands=0, layout="rows", **DESIGNS[designs]())
         table_reader = reader
         if calibrated is not None:
@@ -243,7 +245,10 @@ def main(argv=None) -> int:
     parser.add_argument("--occluders", action="store_true", help="the occluder net on clear and covered tables, per split")
     parser.add_argument("--choose-occluder-thresholds", action="store_true",
                         help="pick the occluder thresholds on the validation split (prints them; they go in vision/config.py)")
-    parser.add_argument("--synthetic", type=int, default=None, metavar="N", help="N synthetic 106-tile tables per size")
+    parser.add_argument("--synthetic", type=int, default=None, metavar="N", help="N synthetic tables per size")
+    parser.add_argument("--tiles", type=int, default=FULL_SET_SIZE, metavar="T",
+                        help=f"tiles per synthetic table (default {FULL_SET_SIZE}, a full set: every code twice, which "
+                             "lets the copy limit of vision/copies.py correct most misreads; fewer is a board in mid-game)")
     parser.add_argument("--designs", choices=sorted(DESIGNS), default="original",
                         help="synthetic tables in the original look, in the training designs, or in the held-out ones")
     parser.add_argument("--calibrated", action="store_true",
@@ -256,6 +261,8 @@ def main(argv=None) -> int:
     parser.add_argument("--show-mistakes", type=int, default=30)
     parser.add_argument("--no-ink-roles", action="store_true",
                         help="read without deciding colours by their role among the photo's inks (vision/inks.py)")
+    parser.add_argument("--no-copy-limit", action="store_true",
+                        help="read codes as the classifier ranks them, even a code read more often than a set holds it")
     parser.add_argument("--splits", default=",".join(SPLIT_TITLES), metavar="A,B",
                         help="with --real: which splits to read (a candidate model is compared on train and "
                              "validation; the test split is read once, after the decision)")
@@ -265,8 +272,9 @@ def main(argv=None) -> int:
                       or args.choose_occluder_thresholds or args.choose_calibration)
     reader = TableReader() if args.models is None else TableReader(detector_path=args.models / "tile_seg.onnx", classifier_path=args.models / "tile_cls.onnx")
     if args.no_ink_roles:
-        from vision.config import DEFAULT_CONFIG as _CONFIG
-        reader = replace(reader, config=replace(_CONFIG, ink_roles=False))
+        reader = replace(reader, config=replace(reader.config, ink_roles=False))
+    if args.no_copy_limit:
+        reader = replace(reader, config=replace(reader.config, copy_limit=False))
     splits = load_splits(args.dataset)
     train = splits["train"]
     if args.real or everything:
@@ -310,9 +318,10 @@ def main(argv=None) -> int:
         for w, h in ((1920, 1080), (3840, 2160)):
             confusions: Counter = Counter()
             t, seconds = evaluate_synthetic(reader, w, h, n, args.designs, confusions,
-                                            DEFAULT_CALIBRATION if args.calibrated else None)
+                                            DEFAULT_CALIBRATION if args.calibrated else None, tiles=args.tiles)
             how = ", each set calibrated on one rendered photo" if args.calibrated else ", no profile"
-            print("\n".join(t.lines(f"synthetic full tables {w}x{h}, {args.designs} designs{how}")))
+            kind = "full tables" if args.tiles == FULL_SET_SIZE else f"tables of {args.tiles} tiles"
+            print("\n".join(t.lines(f"synthetic {kind} {w}x{h}, {args.designs} designs{how}")))
             if args.calibrated:
                 print(f"  calibration photos refused (another was taken, up to 3): {len(REFUSED_CALIBRATIONS)}")
             print("\n".join(confusion_lines(confusions)))

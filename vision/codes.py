@@ -15,6 +15,7 @@ CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 MAX_COPIES = 2  # of any code in one full set (jokers included)
 # Every tile of a full set: two of each coloured number, two jokers.
 FULL_SET: tuple[str, ...] = tuple(code for code in CODES for _ in range(MAX_COPIES))
+FULL_SET_SIZE = len(FULL_SET)  # 106
 
 # The classifier's outputs: for code i, 2*i is "upright in the crop" and 2*i+1 "turned
 # half round"; the last output is "not a tile".

@@ -69,6 +69,7 @@ class VisionConfig:
     meld_row_tolerance: float = 0.35  # max sideways offset between neighbours, in tile heights
     meld_angle_tolerance_deg: float = 20.0  # max angle between neighbours in one set
     low_confidence: float = 0.6  # tiles below this are named in a warning
+    copy_limit: bool = True  # no code read more often than a full set holds it (vision/copies.py); False: as read, with a warning
     # Colour as a role among one photo's inks (vision/inks.py; with a set profile, its sure colours stand).
     # Lab: L 0-100, a/b about -128..127; chosen on the validation and train photos and on rendered
     # tables of the seen designs (docs/vision.md, "Colour as a role"), never on test or the held-out design.

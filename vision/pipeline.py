@@ -10,8 +10,9 @@ import cv2
 import numpy as np
 
 from .classify import TileGuess, classify
-from .codes import MAX_COPIES
+from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
+from .copies import limit_copies
 from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
 from .geometry import quad_size
 from .image import check_image, load_image
@@ -22,7 +23,6 @@ from .perspective import follow_perspective
 from .profile import SetProfile
 from .reading import SetReading, TableReading, TileReading
 
-FULL_SET_SIZE = 106
 
 
 def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detector=None) -> tuple[TileCandidate, ...]:
@@ -119,30 +119,33 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
         placed_groups.append([placed[k] for k in order])
     # sets in reading order of the table: by the top-most, then left-most tile
     placed_groups.sort(key=lambda ts: (round(min(t.corners[:, 1].min() for t in ts) / max(1.0, h / 40)), min(t.corners[:, 0].min() for t in ts)))
-    tiles: list[TileReading] = []
+    in_sets = [group for group in placed_groups if len(group) > 1]
+    ordered = [t for group in in_sets for t in group] + [group[0] for group in placed_groups if len(group) == 1]
+    limit = (limit_copies(np.array([t.code_probabilities for t in ordered])) if config.copy_limit and ordered
+             else None)
+    tiles = [_tile_reading(t, config, None if limit is None else limit.codes[k]) for k, t in enumerate(ordered)]
     sets: list[SetReading] = []
-    lone: list = []
-    colour_doubts: list[int] = []
-    for group in placed_groups:
-        if len(group) == 1:
-            lone.append(group[0])
-            continue
-        indices = []
-        for t in group:
-            indices.append(len(tiles))
-            if id(t) in doubtful:
-                colour_doubts.append(len(tiles))
-            tiles.append(_tile_reading(t, config))
-        sets.append(SetReading(tuple(indices), tuple(tiles[i].code for i in indices)))
-    for t in lone:
-        if id(t) in doubtful:
-            colour_doubts.append(len(tiles))
-        tiles.append(_tile_reading(t, config))
+    start = 0
+    for group in in_sets:
+        indices = tuple(range(start, start + len(group)))
+        sets.append(SetReading(indices, tuple(tiles[i].code for i in indices)))
+        start += len(group)
+    colour_doubts = [k for k, t in enumerate(ordered) if id(t) in doubtful]
     warnings = _warnings(tiles, w, h, config)
+    if limit is not None and limit.moved:
+        warnings.append(_copies_warning(limit, ordered, tiles))
     if colour_doubts:
         warnings.append(f"{len(colour_doubts)} tile(s) whose colour is unsure (their ink lies between two of the photo's inks): "
                         + "; ".join(_colour_doubt(tiles[i]) for i in colour_doubts))
     return TableReading(w, h, tuple(tiles), tuple(sets), tuple(warnings))
+
+
+def _copies_warning(limit, ordered, tiles: list[TileReading]) -> str:
+    over = ", ".join(f"{code} {n} times" for code, n in limit.over_read)
+    moved = "; ".join(f"{tiles[i].code} at ({tiles[i].center[0]:.0f}, {tiles[i].center[1]:.0f}) {tiles[i].confidence:.2f}"
+                      f" (read {CODES[int(np.argmax(ordered[i].code_probabilities))]})" for i in limit.moved)
+    return (f"read {over}, but a set has only {MAX_COPIES} of each: {len(limit.moved)} tile(s) read as their likeliest "
+            f"code that keeps the count: {moved}")
 
 
 def _colour_doubt(tile: TileReading) -> str:
@@ -150,8 +153,11 @@ def _colour_doubt(tile: TileReading) -> str:
     return f"{tile.code}{' or ' + other[0] if other else ''} at ({tile.center[0]:.0f}, {tile.center[1]:.0f})"
 
 
-def _tile_reading(t, config: VisionConfig) -> TileReading:
+def _tile_reading(t, config: VisionConfig, chosen: int | None = None) -> TileReading:
+    """The tile read as its likeliest code, or as `chosen` (vision.copies), the likeliest then an alternative."""
     ranked = best_codes(t.code_probabilities, config.alternatives + 1)
+    if chosen is not None and CODES[chosen] != ranked[0][0]:
+        ranked = [(CODES[chosen], float(t.code_probabilities[chosen]))] + [r for r in ranked if r[0] != CODES[chosen]][:config.alternatives]
     code, p = ranked[0]
     cx, cy = t.corners.mean(axis=0)
     return TileReading(

@@ -25,3 +25,13 @@ def test_an_unknown_split_is_refused_by_name(capsys):
         main(["--real", "--splits", "train,tset"])
     assert stopped.value.code == 2
     assert "'tset'" in capsys.readouterr().err
+
+
+def test_synthetic_tables_can_hold_fewer_tiles_than_a_full_set():
+    # a board in mid-game, where the copy limit (vision/copies.py) rarely binds: --tiles
+    from models.evaluate import evaluate_synthetic
+    from vision import TableReader
+
+    board, _ = evaluate_synthetic(TableReader(), 1920, 1080, 1, "original", tiles=30)
+    assert board.labelled == 30
+    assert board.found >= 28

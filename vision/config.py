@@ -64,6 +64,7 @@ class VisionConfig:
     perspective_turn_with_line: bool = False  # a face's height axis turns with the set line's correction of its width axis ...
     perspective_turn_min: float = 8.0  # ... when that correction is more than this many degrees
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
+    set_faces_kept: bool = True  # ... unless it lies in a set beside two sure tiles (vision.pipeline._keep_faces_in_sets)
     alternatives: int = 3  # runner-up codes reported per tile
     meld_gap: float = 0.35  # max edge-to-edge gap between neighbours in a set, in tile widths (sets lie further apart)
     meld_row_tolerance: float = 0.35  # max sideways offset between neighbours, in tile heights

@@ -76,14 +76,31 @@ class TableReader:
         if self.profile is not None:
             self.profile.check_classifier(self.classifier_path)
         candidates = find_tiles(image, config, detector)
-        guesses = [g for g in classify(image, candidates, classifier, config, self.profile)
-                   if g.tile_probability >= config.min_tile_confidence]
-        guesses = _drop_overlaps(guesses)
+        read = classify(image, candidates, classifier, config, self.profile)
+        guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
+        if config.set_faces_kept:
+            guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
         unsure: tuple[int, ...] = ()
         if self.profile is None or config.ink_roles_with_profile:  # otherwise a set profile knows the club's inks
             roles = decide_colours(guesses, config)
             guesses, unsure = list(roles.guesses), roles.unsure
         return _assemble(image, guesses, config, frozenset(unsure))
+
+
+def _keep_faces_in_sets(sure: list[TileGuess], doubted: list[TileGuess], config: VisionConfig) -> list[TileGuess]:
+    """The sure tiles, and each face the classifier doubts is a tile that lies in a set beside
+    at least two of them: clutter lies apart from the sets, and a joker or tile of a design the
+    classifier never saw lies in one. Such a face keeps its low tile probability, so its
+    reading is named among the unsure tiles."""
+    if not doubted or len(sure) < 2:
+        return sure
+    together = _drop_overlaps(sure + doubted)
+    is_sure = {id(g) for g in sure}
+    keep = {id(g) for g in together if id(g) in is_sure}
+    for members in find_groups([g.corners for g in together], config):
+        if sum(id(together[i]) in is_sure for i in members) >= 2:
+            keep.update(id(together[i]) for i in members)
+    return [g for g in together if id(g) in keep]
 
 
 def _drop_overlaps(guesses: list[TileGuess]) -> list[TileGuess]:

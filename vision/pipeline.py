@@ -94,7 +94,7 @@ def _keep_faces_in_sets(sure: list[TileGuess], doubted: list[TileGuess], config:
     reading is named among the unsure tiles."""
     if not doubted or len(sure) < 2:
         return sure
-    together = _drop_overlaps(sure + doubted)
+    together = _drop_overlaps(sure + doubted, settled=len(sure))  # a doubted face never displaces a sure one
     is_sure = {id(g) for g in sure}
     keep = {id(g) for g in together if id(g) in is_sure}
     for members in find_groups([g.corners for g in together], config):
@@ -103,13 +103,15 @@ def _keep_faces_in_sets(sure: list[TileGuess], doubted: list[TileGuess], config:
     return [g for g in together if id(g) in keep]
 
 
-def _drop_overlaps(guesses: list[TileGuess]) -> list[TileGuess]:
+def _drop_overlaps(guesses: list[TileGuess], settled: int = 0) -> list[TileGuess]:
     """Two candidates on one face (a blob split badly): keep the surer one, and of two
-    sure ones the larger (the other is a sliver of the same face)."""
+    sure ones the larger (the other is a sliver of the same face). The first `settled`
+    guesses (already apart) come before all the others, however sure."""
     if len(guesses) < 2:
         return list(guesses)
     sizes = np.array([quad_size(g.corners) for g in guesses])
-    order = sorted(range(len(guesses)), key=lambda i: (-round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
+    order = sorted(range(len(guesses)),
+                   key=lambda i: (i >= settled, -round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
     centers = np.array([g.corners.mean(axis=0) for g in guesses])
     distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
     kept: list[int] = []

@@ -37,3 +37,11 @@ def test_a_kept_face_is_read_as_unsure():
     joker = next(t for t in reading.tiles if t.code == "J")
     assert joker.confidence < DEFAULT_CONFIG.low_confidence
     assert any("low confidence" in w and "J at" in w for w in reading.warnings)
+
+
+def test_a_doubted_face_over_a_sure_one_never_displaces_it():
+    # a larger doubted face on the same place, its tile probability rounding to the sure one's
+    sure = [_face(0, 100, 0.99, "R3"), _face(41, 100, 0.5, "R4"), _face(82, 100, 0.99, "R5")]
+    wide = TileGuess(np.array([[38, 98], [84, 98], [84, 158], [38, 158]], float), 0.46, sure[1].code_orientation, 0.9)
+    out = _keep_faces_in_sets(sure, [wide], DEFAULT_CONFIG)
+    assert len(out) == 3 and all(any(g is s for g in out) for s in sure)

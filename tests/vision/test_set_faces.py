@@ -1,6 +1,5 @@
 """A face the classifier doubts is a tile is kept when it lies in a set beside sure tiles (a
 joker of a design the classifier never saw), and dropped when it lies apart (clutter)."""
-from dataclasses import replace
 
 import numpy as np
 import pytest

@@ -14,7 +14,9 @@ right" is a found tile whose full code (colour and number) equals the label.
 from __future__ import annotations
 
 import argparse
+import ast
 from collections import Counter
+import dataclasses
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -239,6 +241,20 @@ def disagreements(reader: TableReader, photos, threshold: float = 0.8) -> list[s
     return out
 
 
+def _config_changes(parser, settings: list[str], config) -> dict:
+    fields = {f.name for f in dataclasses.fields(config)}
+    changes = {}
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        if name not in fields:
+            parser.error(f"--config {setting!r}: VisionConfig has no field {name!r}")
+        try:
+            changes[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            parser.error(f"--config {setting!r}: {value!r} is not a Python literal")
+    return changes
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", action="store_true", help="real photos, per split")
@@ -263,6 +279,9 @@ def main(argv=None) -> int:
                         help="read without deciding colours by their role among the photo's inks (vision/inks.py)")
     parser.add_argument("--no-copy-limit", action="store_true",
                         help="read codes as the classifier ranks them, even a code read more often than a set holds it")
+    parser.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
+                        help="read with this VisionConfig field changed (a Python literal; repeatable), e.g. a "
+                             "candidate being decided: read_variants='((0.95, 0, 0),)'")
     parser.add_argument("--splits", default=",".join(SPLIT_TITLES), metavar="A,B",
                         help="with --real: which splits to read (a candidate model is compared on train and "
                              "validation; the test split is read once, after the decision)")
@@ -275,6 +294,8 @@ def main(argv=None) -> int:
         reader = replace(reader, config=replace(reader.config, ink_roles=False))
     if args.no_copy_limit:
         reader = replace(reader, config=replace(reader.config, copy_limit=False))
+    if args.config:
+        reader = replace(reader, config=replace(reader.config, **_config_changes(parser, args.config, reader.config)))
     splits = load_splits(args.dataset)
     train = splits["train"]
     if args.real or everything:

@@ -60,6 +60,7 @@ class VisionConfig:
     perspective_rounds: int = 4  # rounds of fitting the height axes' vanishing point, each keeping the faces ...
     perspective_agreement: float = 8.0  # ... whose own height axis lies within this many degrees of it
     perspective_min_faces: int = 5  # fewer agreeing faces: no vanishing point, every face keeps its own axis
+    perspective_min_share: float = 0.5  # ... and so when fewer than this share of the faces agree (tiles strewn at every angle)
     # Tried in session 11 and not shipped (it lost validation tiles; models/decisions/turnline.txt):
     perspective_turn_with_line: bool = False  # a face's height axis turns with the set line's correction of its width axis ...
     perspective_turn_min: float = 8.0  # ... when that correction is more than this many degrees

@@ -7,7 +7,8 @@ turned, shears the crop: a leaning 1 becomes a 7. Two things the table gives bac
 - the tiles of a set stand on one line, so the line through a face and its set neighbours is
   its width axis (a line on the table stays a line in the photo);
 - the faces' height axes all point to one vanishing point (tiles lie alike on one plane), so
-  a point fitted to every face's own, noisy axis gives each face a steadier one.
+  a point fitted to every face's own, noisy axis gives each face a steadier one; but only
+  when most faces agree with it: of tiles strewn at every angle, a few agree with any point.
 
 A face with no set neighbours, or whose own axis disagrees with the vanishing point (a tile
 turned across the others), keeps its own axis.
@@ -105,6 +106,8 @@ def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, confi
         towards = np.arctan2(direction[:, 1], direction[:, 0])
         apart = np.degrees(axes_apart(towards, height_axes))
         agree = apart <= config.perspective_agreement
+    if agree.mean() < config.perspective_min_share:  # tiles strewn at every angle: a point some agree with by chance
+        return None
     return towards, agree
 
 

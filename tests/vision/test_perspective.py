@@ -121,3 +121,26 @@ def test_with_the_switch_on_a_face_fitted_turned_off_its_set_is_turned_back_whol
     assert _degrees_apart(_height_axis(rectangles[k]), _height_axis(truth[k])) > 10.0
     assert _degrees_apart(_width_axis(followed[k].corners), _width_axis(truth[k])) < 1.5
     assert _degrees_apart(_height_axis(followed[k].corners), _height_axis(truth[k])) < 1.5
+
+
+def _strewn_tiles(count=54, seed=2) -> list[np.ndarray]:
+    """Tiles strewn face up, turned every way within 35 degrees of upright as hands put them
+    down, far enough apart to stand in no set (a table before a game): seen from above, so each
+    face is the rectangle fitted to it."""
+    rng = np.random.default_rng(seed)
+    quads = []
+    for k in range(count):
+        centre = np.array([200.0 + 150.0 * (k % 9), 150.0 + 140.0 * (k // 9)]) + rng.uniform(-20, 20, 2)
+        quads.append(order_upright(cv2.boxPoints(((*centre,), (30.0, 40.0), rng.uniform(-35, 35))).astype(np.float64)))
+    return quads
+
+
+def test_tiles_strewn_at_every_angle_keep_their_own_axes():
+    rectangles = _strewn_tiles()
+    candidates = tuple(TileCandidate(r, 1.0) for r in rectangles)
+    # without the share, a point that a few strewn faces agree with by chance leans those faces
+    chance = follow_perspective(candidates, replace(DEFAULT_CONFIG, perspective_min_share=0.0))
+    assert any(not np.allclose(c.corners, r, atol=0.05) for c, r in zip(chance, rectangles))
+    followed = follow_perspective(candidates, DEFAULT_CONFIG)
+    for c, r in zip(followed, rectangles):
+        assert np.allclose(c.corners, r, atol=0.05)

@@ -11,7 +11,10 @@ turned, shears the crop: a leaning 1 becomes a 7. Two things the table gives bac
   when most faces agree with it: of tiles strewn at every angle, a few agree with any point.
 
 A face with no set neighbours, or whose own axis disagrees with the vanishing point (a tile
-turned across the others), keeps its own axis.
+turned across the others), keeps its own axis. A face whose set line turns its width axis by
+more than a tile's own jitter was fitted off its set, or the line is off (real sets do not
+stand on perfect lines); the geometry cannot tell which, so the classifier reads it both ways:
+sheared (the line's width axis, its own height axis) and turned whole, and keeps the surer.
 """
 from __future__ import annotations
 
@@ -43,18 +46,30 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
         across = _unit(width_axes[i])
         down = _unit(height_axes[i])
         width_axis = lines[i] if in_set[i] else across
-        height_axis, turned = height_axes[i], False
-        if config.perspective_turn_with_line and in_set[i]:
-            # a rectangle fitted turned off its set's line is turned back by as much, both axes
-            turn = (np.arctan2(width_axis[1], width_axis[0]) - width_axes[i] + np.pi / 2) % np.pi - np.pi / 2  # the line has no sense
-            if np.degrees(abs(turn)) > config.perspective_turn_min:  # less is a real tile's own jitter in its set
-                height_axis, turned = height_axis + turn, True
-        if vanishing is not None:
-            towards, agree = vanishing
-            if agree[i] or turned and np.degrees(axes_apart(height_axis, towards[i])) <= config.perspective_agreement:
-                height_axis = towards[i]
-        out.append(replace(c, corners=_parallelogram(centres[i], width_axis, _unit(height_axis), across, down, sizes[i])))
+        # how far the set's line turns the rectangle's width axis (the line has no sense); less than
+        # perspective_turn_min is a real tile's own jitter in its set
+        turn = (np.arctan2(width_axis[1], width_axis[0]) - width_axes[i] + np.pi / 2) % np.pi - np.pi / 2
+        off_line = bool(in_set[i]) and np.degrees(abs(turn)) > config.perspective_turn_min
+        # a rectangle fitted turned off its set's line turned back by as much, both axes
+        turn_whole = off_line and config.perspective_turn_with_line
+        face = _leaning(height_axes[i] + (turn if turn_whole else 0.0), turn_whole, i, vanishing, config)
+        quad = _parallelogram(centres[i], width_axis, face, across, down, sizes[i])
+        if off_line and not turn_whole and config.perspective_off_line_both:
+            # which of the two was wrong, the rectangle or the line, the classifier's surer reading says
+            whole = _parallelogram(centres[i], width_axis, _leaning(height_axes[i] + turn, True, i, vanishing, config), across, down, sizes[i])
+            out.append(replace(c, corners=quad, other_turns=(whole,)))
+            continue
+        out.append(replace(c, corners=quad))
     return tuple(out)
+
+
+def _leaning(height_axis: float, turned: bool, i: int, vanishing, config: VisionConfig) -> np.ndarray:
+    """The face's height axis: towards the vanishing point when its own agrees (or, turned, comes to)."""
+    if vanishing is not None:
+        towards, agree = vanishing
+        if agree[i] or turned and np.degrees(axes_apart(height_axis, towards[i])) <= config.perspective_agreement:
+            height_axis = towards[i]
+    return _unit(height_axis)
 
 
 def _angles(vectors: np.ndarray) -> np.ndarray:

@@ -123,6 +123,26 @@ def test_with_the_switch_on_a_face_fitted_turned_off_its_set_is_turned_back_whol
     assert _degrees_apart(_height_axis(followed[k].corners), _height_axis(truth[k])) < 1.5
 
 
+@pytest.mark.parametrize("off", [12.0, -18.0], ids=["fitted-12-off", "fitted-18-off-the-other-way"])
+def test_a_face_fitted_turned_off_its_set_is_read_both_ways(off):
+    """A face whose rectangle the set's line turns by more than perspective_turn_min is cut as
+    before (the line's width axis, its own height axis) and also turned whole; the classifier
+    reads both and keeps the surer (vision.classify reads every quad of other_turns)."""
+    truth = _tiles(_tilted_camera(20.0, 10.0))
+    rectangles = _detector_rectangles(truth)
+    k = 9
+    rectangles[k] = _rectangle(truth[k], off)
+    followed = follow_perspective(tuple(TileCandidate(r, 1.0) for r in rectangles), DEFAULT_CONFIG)
+    face = followed[k]
+    assert len(face.other_turns) == 1
+    whole = face.other_turns[0]
+    assert _degrees_apart(_width_axis(face.corners), _width_axis(truth[k])) < 1.5  # the line's width axis ...
+    assert _degrees_apart(_height_axis(face.corners), _height_axis(rectangles[k])) < 1.5  # ... its own height axis
+    assert _degrees_apart(_width_axis(whole), _width_axis(truth[k])) < 1.5
+    assert _degrees_apart(_height_axis(whole), _height_axis(truth[k])) < 1.5
+    # the faces the line hardly turns are cut once
+    assert all(not c.other_turns for i, c in enumerate(followed) if i != k)
+
 def _strewn_tiles(count=54, seed=2) -> list[np.ndarray]:
     """Tiles strewn face up, turned every way within 35 degrees of upright as hands put them
     down, far enough apart to stand in no set (a table before a game): seen from above, so each

@@ -281,7 +281,7 @@ def main(argv=None) -> int:
                         help="read codes as the classifier ranks them, even a code read more often than a set holds it")
     parser.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
                         help="read with this VisionConfig field changed (a Python literal; repeatable), e.g. a "
-                             "candidate being decided: read_variants='((0.95, 0, 0),)'")
+                             "reading rule switched before a decision: perspective_off_line_both=False")
     parser.add_argument("--splits", default=",".join(SPLIT_TITLES), metavar="A,B",
                         help="with --real: which splits to read (a candidate model is compared on train and "
                              "validation; the test split is read once, after the decision)")

@@ -35,3 +35,29 @@ def test_synthetic_tables_can_hold_fewer_tiles_than_a_full_set():
     board, _ = evaluate_synthetic(TableReader(), 1920, 1080, 1, "original", tiles=30)
     assert board.labelled == 30
     assert board.found >= 28
+
+
+@pytest.mark.parametrize("setting,named", [("perspective_of_line_both=False", "'perspective_of_line_both'"),
+                                           ("copy_limit=maybe", "'maybe'")],
+                         ids=["unknown-field", "not-a-literal"])
+def test_a_config_change_that_cannot_be_made_is_refused_by_name(capsys, setting, named):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--real", "--splits", "validation", "--config", setting])
+    assert stopped.value.code == 2
+    assert named in capsys.readouterr().err
+
+
+def test_a_config_change_reaches_the_reading(monkeypatch):
+    import models.evaluate as evaluate
+
+    seen = []
+    monkeypatch.setattr(evaluate, "evaluate_real", lambda reader, photos, split: seen.append(reader.config) or _NoMistakes())
+    assert main(["--real", "--splits", "validation", "--config", "copy_limit=False", "--config", "perspective_min_share=0.25"]) == 0
+    assert not seen[0].copy_limit and seen[0].perspective_min_share == 0.25
+
+
+class _NoMistakes:
+    mistakes = ()
+
+    def lines(self, title):
+        return [title]

@@ -50,16 +50,18 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
         # perspective_turn_min is a real tile's own jitter in its set
         turn = (np.arctan2(width_axis[1], width_axis[0]) - width_axes[i] + np.pi / 2) % np.pi - np.pi / 2
         off_line = bool(in_set[i]) and np.degrees(abs(turn)) > config.perspective_turn_min
-        # a rectangle fitted turned off its set's line turned back by as much, both axes
-        turn_whole = off_line and config.perspective_turn_with_line
-        face = _leaning(height_axes[i] + (turn if turn_whole else 0.0), turn_whole, i, vanishing, config)
-        quad = _parallelogram(centres[i], width_axis, face, across, down, sizes[i])
-        if off_line and not turn_whole and config.perspective_off_line_both:
-            # which of the two was wrong, the rectangle or the line, the classifier's surer reading says
-            whole = _parallelogram(centres[i], width_axis, _leaning(height_axes[i] + turn, True, i, vanishing, config), across, down, sizes[i])
-            out.append(replace(c, corners=quad, other_turns=(whole,)))
+        sheared = _parallelogram(centres[i], width_axis, _leaning(height_axes[i], False, i, vanishing, config),
+                                 across, down, sizes[i])
+        if not off_line or not (config.perspective_turn_with_line or config.perspective_off_line_both):
+            out.append(replace(c, corners=sheared))
             continue
-        out.append(replace(c, corners=quad))
+        # the rectangle turned back by as much as the line turned it, both axes
+        whole = _parallelogram(centres[i], width_axis, _leaning(height_axes[i] + turn, True, i, vanishing, config),
+                               across, down, sizes[i])
+        if config.perspective_turn_with_line:
+            out.append(replace(c, corners=whole))
+        else:  # which was wrong, the rectangle or the line, the classifier's surer reading says
+            out.append(replace(c, corners=sheared, other_turns=(whole,)))
     return tuple(out)
 
 

@@ -143,6 +143,7 @@ def test_a_face_fitted_turned_off_its_set_is_read_both_ways(off):
     # the faces the line hardly turns are cut once
     assert all(not c.other_turns for i, c in enumerate(followed) if i != k)
 
+
 def _strewn_tiles(count=54, seed=2) -> list[np.ndarray]:
     """Tiles strewn face up, turned every way within 35 degrees of upright as hands put them
     down, far enough apart to stand in no set (a table before a game): seen from above, so each

@@ -7,7 +7,7 @@ them. They are drawn once (seeded), then the net trains on them with flips.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -32,6 +32,13 @@ class OccluderRecipe:
 
 
 OCCLUDER_SMOKE = OccluderRecipe(samples=6, steps=3, batch=2)
+
+# The shipped models/occluder.onnx since session 14 is the average of two nets trained apart
+# (models/average_nets.py): session 8's 12,000-step net and session 10's run on 16,000 frames.
+# Averaged, they refuse and accept fewer tables than either, or than session 9's 15,000-step net
+# (models/decisions/occens.txt).
+OCCLUDER_MEMBERS = (OccluderRecipe(steps=12000), OccluderRecipe(samples=16000, steps=16000))
+OCCLUDER_SMOKE_MEMBERS = (OCCLUDER_SMOKE, replace(OCCLUDER_SMOKE, seed=TRAIN_SEED + 1))
 
 
 def _draw(seed, photo_paths, hard=False):
@@ -64,6 +71,20 @@ def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: 
         buckets.setdefault(x.shape[1:], []).append((x, y))
     return {shape: (np.stack([x for x, _ in items]), np.stack([y for _, y in items]).astype(np.float32))
             for shape, items in buckets.items()}
+
+
+def train_averaged_occluder(members: tuple[OccluderRecipe, ...], train_photos, out_path: Path, workers: int, log) -> None:
+    """Train each member into `out_path`'s folder (occluder-member-K.onnx), then write their average to `out_path`."""
+    from models.average_nets import average_logit_nets
+
+    paths = []
+    for k, member in enumerate(members):
+        path = out_path.with_name(f"{out_path.stem}-member-{k}.onnx")
+        log(f"occluder member {k + 1} of {len(members)}: {member}")
+        train_occluder(member, train_photos, path, workers, log)
+        paths.append(path)
+    average_logit_nets(paths, out_path)
+    log(f"occluder: {out_path.name} averages {', '.join(p.name for p in paths)}")
 
 
 def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log) -> None:

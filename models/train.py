@@ -3,7 +3,7 @@ models/occluder.onnx (is anything over the table?, models/occluder_train.py).
 
 One command, from the repository root, after `pip install -e '.[train]'`:
 
-    python -m models.train            # full recipe (about half an hour on 2 busy CPU cores)
+    python -m models.train            # full recipe (about four hours on 2 busy CPU cores: two occluder members)
     python -m models.train --smoke    # a few steps of everything, seconds; writes to models/work/smoke
 
 Data (details in docs/vision.md):
@@ -37,7 +37,9 @@ from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size
 from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
 
 from models.fitting import export, fit_steps, pool_map  # noqa: E402
-from models.occluder_train import OCCLUDER_SMOKE, OccluderRecipe, train_occluder  # noqa: E402
+from models.occluder_train import (  # noqa: E402
+    OCCLUDER_MEMBERS, OCCLUDER_SMOKE, OCCLUDER_SMOKE_MEMBERS, OccluderRecipe, train_averaged_occluder, train_occluder,
+)
 from models.realdata import DEFAULT_DATASET, load_split  # noqa: E402
 
 MODELS_DIR = REPO / "models"
@@ -395,17 +397,18 @@ def main(argv=None) -> int:
     for option, name, kind, metavar, text in _RECIPE_OPTIONS:
         parser.add_argument(option, type=kind, default=None, metavar=metavar, help=f"{text} (default {getattr(Recipe, name)})")
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
-                        help=f"occluder: optimiser steps (default {OccluderRecipe.steps})")
+                        help=f"occluder: train one net (not the shipped average of two) for N steps (default {OccluderRecipe.steps})")
     parser.add_argument("--occluder-samples", type=int, default=None, metavar="N",
-                        help=f"occluder: composited frames drawn once for training (default {OccluderRecipe.samples})")
+                        help=f"occluder: one net, on N composited frames drawn once (default {OccluderRecipe.samples})")
+    parser.add_argument("--occluder-seed", type=int, default=None, metavar="N",
+                        help=f"occluder: one net, with this seed for its frames and weights (default {OccluderRecipe.seed})")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
-    occluder_recipe = OCCLUDER_SMOKE if args.smoke else OccluderRecipe()
-    if args.occluder_steps is not None:
-        occluder_recipe = replace(occluder_recipe, steps=args.occluder_steps)
-    if args.occluder_samples is not None:
-        occluder_recipe = replace(occluder_recipe, samples=args.occluder_samples)
+    # with no occluder option the shipped averaged net is trained; with one, a single net (a candidate member)
+    one_net = {name: value for name, value in (("steps", args.occluder_steps), ("samples", args.occluder_samples),
+                                               ("seed", args.occluder_seed)) if value is not None}
+    occluder_recipe = replace(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), **one_net) if one_net else None
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 
     import torch
@@ -431,8 +434,11 @@ def main(argv=None) -> int:
     if args.only in (None, "detector"):
         train_detector(recipe, train_photos, out / "tile_seg.onnx", args.workers, log)
     if args.only in (None, "occluder"):
-        train_occluder(occluder_recipe, train_photos, out / "occluder.onnx",
-                       args.workers, log)
+        if occluder_recipe is not None:
+            train_occluder(occluder_recipe, train_photos, out / "occluder.onnx", args.workers, log)
+        else:
+            train_averaged_occluder(OCCLUDER_SMOKE_MEMBERS if args.smoke else OCCLUDER_MEMBERS, train_photos,
+                                    out / "occluder.onnx", args.workers, log)
     log(f"done: {out}")
     return 0
 

@@ -17,3 +17,14 @@ def test_smoke_recipe_writes_loadable_models(tmp_path):
     reader = TableReader(detector_path=tmp_path / "tile_seg.onnx", classifier_path=tmp_path / "tile_cls.onnx")
     reading = reader.read(render_table([["R1", "R2", "R3"]], 320, 240, seed=1).image)
     assert reading.width == 320  # an untrained model reads nonsense, but the whole chain runs
+
+    # the occluder is the average of its members, as the shipped one, and runs like it
+    from vision.models import load_model
+    from vision.occluders import find_occluders
+
+    assert sorted(p.name for p in tmp_path.glob("occluder*.onnx")) == [
+        "occluder-member-0.onnx", "occluder-member-1.onnx", "occluder.onnx"]
+    frame = render_table([["R1", "R2", "R3"]], 320, 240, seed=1).image
+    covered = find_occluders(frame, net=load_model(tmp_path / "occluder.onnx", 1)).covered
+    members = [find_occluders(frame, net=load_model(tmp_path / f"occluder-member-{k}.onnx", 1)).covered for k in (0, 1)]
+    assert abs(covered - (members[0] + members[1]) / 2).max() < 1e-4

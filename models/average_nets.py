@@ -1,0 +1,104 @@
+"""Average several trained nets of one kind into one ONNX file (models/occluder.onnx since session 14).
+
+    python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ10/occluder.onnx --out models/occluder.onnx
+
+Every member takes the same input and gives one logit map under the same names. The file made
+runs each member on the input, averages their probabilities and gives the average back as a
+logit, so whatever reads the single net reads the average unchanged (vision/occluders.py).
+Nets trained apart (another seed, other steps) err in different places; averaging flips of one
+net did not help (models/README.md). Training only: it needs the `onnx` package.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+# a probability this close to 0 or 1 is clipped before its logit, so the logit stays finite
+PROBABILITY_FLOOR = 1e-6
+
+
+class AverageError(ValueError):
+    """The members cannot be averaged: the message names the file and what differs."""
+
+
+def average_logit_nets(paths: list[Path], out_path: Path) -> None:
+    import onnx
+    from onnx import TensorProto, compose, helper
+
+    if len(paths) < 2:
+        raise AverageError(f"averaging needs at least two nets, got {[str(p) for p in paths]}")
+    members = [onnx.load(str(p)) for p in paths]
+    first = members[0]
+    if len(first.graph.input) != 1 or len(first.graph.output) != 1:
+        raise AverageError(f"{paths[0]}: a member must have one input and one output")
+    input_name, output_name = first.graph.input[0].name, first.graph.output[0].name
+    opset = max(o.version for o in first.opset_import if o.domain in ("", "ai.onnx"))
+    for path, member in zip(paths[1:], members[1:]):
+        names = ([i.name for i in member.graph.input], [o.name for o in member.graph.output])
+        if names != ([input_name], [output_name]):
+            raise AverageError(f"{path}: input and output {names} differ from {paths[0]}'s "
+                               f"({[input_name]}, {[output_name]})")
+        member_opset = max(o.version for o in member.opset_import if o.domain in ("", "ai.onnx"))
+        if member_opset != opset:
+            raise AverageError(f"{path}: opset {member_opset} differs from {paths[0]}'s {opset}")
+
+    nodes, initializers, probabilities = [], [], []
+    for k, member in enumerate(members):
+        prefixed = compose.add_prefix(member, f"member{k}/")
+        graph = prefixed.graph
+        for node in graph.node:
+            node.input[:] = [input_name if name == f"member{k}/{input_name}" else name for name in node.input]
+        nodes.extend(graph.node)
+        initializers.extend(graph.initializer)
+        probability = f"member{k}/probability"
+        nodes.append(helper.make_node("Sigmoid", [graph.output[0].name], [probability]))
+        probabilities.append(probability)
+
+    initializers += [
+        helper.make_tensor("average/count", TensorProto.FLOAT, [], [float(len(members))]),
+        helper.make_tensor("average/one", TensorProto.FLOAT, [], [1.0]),
+        helper.make_tensor("average/floor", TensorProto.FLOAT, [], [PROBABILITY_FLOOR]),
+        helper.make_tensor("average/ceiling", TensorProto.FLOAT, [], [1.0 - PROBABILITY_FLOOR]),
+    ]
+    nodes += [
+        helper.make_node("Sum", probabilities, ["average/sum"]),
+        helper.make_node("Div", ["average/sum", "average/count"], ["average/mean"]),
+        helper.make_node("Clip", ["average/mean", "average/floor", "average/ceiling"], ["average/p"]),
+        helper.make_node("Sub", ["average/one", "average/p"], ["average/q"]),
+        helper.make_node("Log", ["average/p"], ["average/log_p"]),
+        helper.make_node("Log", ["average/q"], ["average/log_q"]),
+        helper.make_node("Sub", ["average/log_p", "average/log_q"], [output_name]),
+    ]
+    graph = helper.make_graph(nodes, "average of " + ", ".join(p.stem for p in paths),
+                              [first.graph.input[0]], [first.graph.output[0]], initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="tileref models.average_nets")
+    model.ir_version = first.ir_version
+    helper.set_model_props(model, {
+        "averages": " ".join(f"{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}" for p in paths),
+        "how": "mean of the members' probabilities, given back as a logit",
+    })
+    onnx.checker.check_model(model)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(out_path))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("members", nargs="+", type=Path, metavar="NET.onnx")
+    parser.add_argument("--out", type=Path, required=True, metavar="OUT.onnx")
+    args = parser.parse_args(argv)
+    for path in args.members:
+        if not path.is_file():
+            parser.exit(2, f"models.average_nets: no net at {path}\n")
+    try:
+        average_logit_nets(args.members, args.out)
+    except AverageError as error:
+        parser.exit(2, f"models.average_nets: {error}\n")
+    print(f"{args.out}: the average of {len(args.members)} nets")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

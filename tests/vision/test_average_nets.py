@@ -1,0 +1,65 @@
+"""models.average_nets: one ONNX file that gives the mean of its members' probabilities as a logit."""
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import TensorProto, helper  # noqa: E402
+
+from models.average_nets import main  # noqa: E402
+from vision.models import load_model  # noqa: E402
+
+
+def _member(path, weight: float, bias: float, output: str = "covered"):
+    """A net of the occluder's shape: image (n x 3 x h x w) -> one logit map, here a 1x1 conv."""
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["image", "w", "b"], [output])],
+        "member",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+        [helper.make_tensor_value_info(output, TensorProto.FLOAT, ["n", 1, "h", "w"])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [1, 3, 1, 1], [weight, -weight, 0.5 * weight]),
+         helper.make_tensor("b", TensorProto.FLOAT, [1], [bias])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_the_average_gives_the_mean_probability_of_its_members_as_a_logit(tmp_path):
+    members = [_member(tmp_path / "a.onnx", 3.0, -1.0), _member(tmp_path / "b.onnx", -2.0, 0.5),
+               _member(tmp_path / "c.onnx", 0.7, 2.0)]
+    assert main([*map(str, members), "--out", str(tmp_path / "avg.onnx")]) == 0
+    x = np.random.default_rng(4).uniform(-0.5, 0.5, (1, 3, 6, 8)).astype(np.float32)
+
+    averaged = _sigmoid(load_model(tmp_path / "avg.onnx", 1)(x))
+    expected = np.mean([_sigmoid(load_model(m, 1)(x)) for m in members], axis=0)
+    assert averaged.shape == expected.shape == (1, 1, 6, 8)
+    np.testing.assert_allclose(averaged, expected, atol=1e-5)
+    # neither the first member alone nor the mean of the logits would pass
+    assert np.abs(expected - _sigmoid(load_model(members[0], 1)(x))).max() > 0.05
+    mean_logit = _sigmoid(np.mean([load_model(m, 1)(x) for m in members], axis=0))
+    assert np.abs(expected - mean_logit).max() > 0.01
+
+
+def test_members_with_other_output_names_are_refused_by_file(tmp_path, capsys):
+    a = _member(tmp_path / "a.onnx", 1.0, 0.0)
+    b = _member(tmp_path / "b.onnx", 1.0, 0.0, output="mask")
+    with pytest.raises(SystemExit) as stop:
+        main([str(a), str(b), "--out", str(tmp_path / "avg.onnx")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "b.onnx" in err and "'mask'" in err
+    assert not (tmp_path / "avg.onnx").exists()
+
+
+def test_a_missing_member_is_named(tmp_path, capsys):
+    a = _member(tmp_path / "a.onnx", 1.0, 0.0)
+    with pytest.raises(SystemExit) as stop:
+        main([str(a), str(tmp_path / "gone.onnx"), "--out", str(tmp_path / "avg.onnx")])
+    assert stop.value.code == 2
+    assert "gone.onnx" in capsys.readouterr().err

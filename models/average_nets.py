@@ -1,10 +1,12 @@
 """Average several trained nets of one kind into one ONNX file (models/occluder.onnx since session 14).
 
     python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ10/occluder.onnx --out models/occluder.onnx
+    python -m models.average_nets A/tile_cls.onnx B/tile_cls.onnx --activation softmax --out tile_cls.onnx
 
-Every member takes the same input and gives one logit map under the same names. The file made
+Every member takes the same input and gives the same outputs under the same names. The file made
 runs each member on the input, averages their probabilities and gives the average back as a
-logit, so whatever reads the single net reads the average unchanged (vision/occluders.py).
+logit (or a log-probability), so whatever reads the single net reads the average unchanged
+(vision/occluders.py, vision/classify.py).
 Nets trained apart (another seed, other steps) err in different places; averaging flips of one
 net did not help (models/README.md). Training only: it needs the `onnx` package.
 """
@@ -23,42 +25,57 @@ class AverageError(ValueError):
     """The members cannot be averaged: the message names the file and what differs."""
 
 
-def average_logit_nets(paths: list[Path], out_path: Path) -> None:
+ACTIVATIONS = ("sigmoid", "softmax")
+
+
+def average_logit_nets(paths: list[Path], out_path: Path, activation: str = "sigmoid") -> None:
+    """Write to `out_path` one net running every member in `paths`. Its first output is the mean of
+    the members' probabilities (`activation` of their first outputs: sigmoid per cell, or softmax over
+    axis 1), given back as a logit (sigmoid) or a log-probability (softmax), so the same activation
+    reads it. Any further output (the classifier's embedding) is the first member's."""
     import onnx
     from onnx import TensorProto, compose, helper
 
+    if activation not in ACTIVATIONS:
+        raise AverageError(f"activation {activation!r} is not one of {ACTIVATIONS}")
     if len(paths) < 2:
         raise AverageError(f"averaging needs at least two nets, got {[str(p) for p in paths]}")
     members = [onnx.load(str(p)) for p in paths]
     first = members[0]
-    if len(first.graph.input) != 1 or len(first.graph.output) != 1:
-        raise AverageError(f"{paths[0]}: a member must have one input and one output")
-    input_name, output_name = first.graph.input[0].name, first.graph.output[0].name
+    if len(first.graph.input) != 1:
+        raise AverageError(f"{paths[0]}: a member must have one input")
+    input_name = first.graph.input[0].name
+    output_names = [o.name for o in first.graph.output]
     opset = max(o.version for o in first.opset_import if o.domain in ("", "ai.onnx"))
     for path, member in zip(paths[1:], members[1:]):
         names = ([i.name for i in member.graph.input], [o.name for o in member.graph.output])
-        if names != ([input_name], [output_name]):
-            raise AverageError(f"{path}: input and output {names} differ from {paths[0]}'s "
-                               f"({[input_name]}, {[output_name]})")
+        if names != ([input_name], output_names):
+            raise AverageError(f"{path}: input and outputs {names} differ from {paths[0]}'s "
+                               f"({[input_name]}, {output_names})")
         member_opset = max(o.version for o in member.opset_import if o.domain in ("", "ai.onnx"))
         if member_opset != opset:
             raise AverageError(f"{path}: opset {member_opset} differs from {paths[0]}'s {opset}")
 
+    averaged = output_names[0]
     nodes, initializers, probabilities = [], [], []
     for k, member in enumerate(members):
-        prefixed = compose.add_prefix(member, f"member{k}/")
-        graph = prefixed.graph
+        prefix = f"member{k}/"
+        graph = compose.add_prefix(member, prefix).graph
         for node in graph.node:
-            node.input[:] = [input_name if name == f"member{k}/{input_name}" else name for name in node.input]
+            node.input[:] = [input_name if name == prefix + input_name else name for name in node.input]
         nodes.extend(graph.node)
+        if k == 0:  # the outputs that are not averaged are the first member's, under their own names
+            nodes.extend(helper.make_node("Identity", [prefix + name], [name]) for name in output_names[1:])
         initializers.extend(graph.initializer)
-        probability = f"member{k}/probability"
-        nodes.append(helper.make_node("Sigmoid", [graph.output[0].name], [probability]))
+        probability = f"{prefix}probability"
+        if activation == "sigmoid":
+            nodes.append(helper.make_node("Sigmoid", [prefix + averaged], [probability]))
+        else:
+            nodes.append(helper.make_node("Softmax", [prefix + averaged], [probability], axis=1))
         probabilities.append(probability)
 
     initializers += [
         helper.make_tensor("average/count", TensorProto.FLOAT, [], [float(len(members))]),
-        helper.make_tensor("average/one", TensorProto.FLOAT, [], [1.0]),
         helper.make_tensor("average/floor", TensorProto.FLOAT, [], [PROBABILITY_FLOOR]),
         helper.make_tensor("average/ceiling", TensorProto.FLOAT, [], [1.0 - PROBABILITY_FLOOR]),
     ]
@@ -66,18 +83,25 @@ def average_logit_nets(paths: list[Path], out_path: Path) -> None:
         helper.make_node("Sum", probabilities, ["average/sum"]),
         helper.make_node("Div", ["average/sum", "average/count"], ["average/mean"]),
         helper.make_node("Clip", ["average/mean", "average/floor", "average/ceiling"], ["average/p"]),
-        helper.make_node("Sub", ["average/one", "average/p"], ["average/q"]),
         helper.make_node("Log", ["average/p"], ["average/log_p"]),
-        helper.make_node("Log", ["average/q"], ["average/log_q"]),
-        helper.make_node("Sub", ["average/log_p", "average/log_q"], [output_name]),
     ]
-    graph = helper.make_graph(nodes, "average of " + ", ".join(p.stem for p in paths),
-                              [first.graph.input[0]], [first.graph.output[0]], initializers)
+    if activation == "sigmoid":
+        initializers.append(helper.make_tensor("average/one", TensorProto.FLOAT, [], [1.0]))
+        nodes += [
+            helper.make_node("Sub", ["average/one", "average/p"], ["average/q"]),
+            helper.make_node("Log", ["average/q"], ["average/log_q"]),
+            helper.make_node("Sub", ["average/log_p", "average/log_q"], [averaged]),
+        ]
+    else:
+        nodes.append(helper.make_node("Identity", ["average/log_p"], [averaged]))
+    graph = helper.make_graph(nodes, "average of " + ", ".join(str(p) for p in paths),
+                              [first.graph.input[0]], list(first.graph.output), initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="tileref models.average_nets")
     model.ir_version = first.ir_version
     helper.set_model_props(model, {
-        "averages": " ".join(f"{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}" for p in paths),
-        "how": "mean of the members' probabilities, given back as a logit",
+        "averages": " ".join(f"{p}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}" for p in paths),
+        "how": f"mean of the members' {activation} probabilities of {averaged!r}"
+               + (f"; {', '.join(map(repr, output_names[1:]))} from the first member" if len(output_names) > 1 else ""),
     })
     onnx.checker.check_model(model)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -88,12 +112,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("members", nargs="+", type=Path, metavar="NET.onnx")
     parser.add_argument("--out", type=Path, required=True, metavar="OUT.onnx")
+    parser.add_argument("--activation", choices=ACTIVATIONS, default="sigmoid",
+                        help="how the first output becomes probabilities: sigmoid per cell (the occluder, default) "
+                             "or softmax over classes (the tile classifier)")
     args = parser.parse_args(argv)
     for path in args.members:
         if not path.is_file():
             parser.exit(2, f"models.average_nets: no net at {path}\n")
     try:
-        average_logit_nets(args.members, args.out)
+        average_logit_nets(args.members, args.out, args.activation)
     except AverageError as error:
         parser.exit(2, f"models.average_nets: {error}\n")
     print(f"{args.out}: the average of {len(args.members)} nets")

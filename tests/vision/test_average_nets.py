@@ -63,3 +63,39 @@ def test_a_missing_member_is_named(tmp_path, capsys):
         main([str(a), str(tmp_path / "gone.onnx"), "--out", str(tmp_path / "avg.onnx")])
     assert stop.value.code == 2
     assert "gone.onnx" in capsys.readouterr().err
+
+
+def _classifier(path, seed: int):
+    """A net of the tile classifier's shape: crops -> logits over classes, and an embedding."""
+    rng = np.random.default_rng(seed)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["crops", "w"], ["logits"]), helper.make_node("MatMul", ["crops", "e"], ["embedding"])],
+        "classifier",
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", 5]),
+         helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["n", 2])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [3, 5], rng.normal(0, 2, 15).tolist()),
+         helper.make_tensor("e", TensorProto.FLOAT, [3, 2], rng.normal(0, 1, 6).tolist())],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def _softmax(z):
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def test_a_classifier_average_takes_the_mean_softmax_and_the_first_members_embedding(tmp_path):
+    members = [_classifier(tmp_path / "a.onnx", 1), _classifier(tmp_path / "b.onnx", 2)]
+    assert main([*map(str, members), "--activation", "softmax", "--out", str(tmp_path / "avg.onnx")]) == 0
+    x = np.random.default_rng(5).normal(size=(7, 3)).astype(np.float32)
+
+    averaged = load_model(tmp_path / "avg.onnx", 1)
+    logits, embedding = averaged.outputs(x, ("logits", "embedding"))
+    expected = np.mean([_softmax(load_model(m, 1)(x)) for m in members], axis=0)
+    np.testing.assert_allclose(_softmax(logits), expected, atol=1e-5)
+    np.testing.assert_allclose(embedding, load_model(members[0], 1).outputs(x, ("embedding",))[0], atol=1e-6)
+    assert np.abs(expected - _softmax(load_model(members[0], 1)(x))).max() > 0.05  # not the first member alone

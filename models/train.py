@@ -3,7 +3,7 @@ models/occluder.onnx (is anything over the table?, models/occluder_train.py).
 
 One command, from the repository root, after `pip install -e '.[train]'`:
 
-    python -m models.train            # full recipe (about four hours on 2 busy CPU cores: two occluder members)
+    python -m models.train            # full recipe (about five and a half hours on 2 busy CPU cores: two classifiers and three occluder nets)
     python -m models.train --smoke    # a few steps of everything, seconds; writes to models/work/smoke
 
 Data (details in docs/vision.md):
@@ -77,6 +77,13 @@ class Recipe:
 
 
 SMOKE = Recipe(det_synth_images=4, cls_synth_tables=2, real_crop_repeats=1, cls_epochs=1, det_steps=3, det_batch=2)
+
+# The shipped models/tile_cls.onnx since session 14 is the average of two classifiers of this recipe
+# (models/average_nets.py, softmax probabilities; the embedding a set profile reads is the first's):
+# 8 epochs (2026-11-22 15:00) and 16 (session 8's). Averaged they read more seen-design tiles than the first alone
+# (models/decisions/clsens.txt). Any classifier option trains one net instead.
+CLASSIFIER_MEMBER_EPOCHS = (8, 16)
+SMOKE_CLASSIFIER_MEMBER_EPOCHS = (1, 2)
 
 
 # ------------------------------------------------------------------ synthetic data
@@ -234,6 +241,21 @@ def _sheared(rng, crops: np.ndarray, shear: float) -> np.ndarray:
 # ------------------------------------------------------------------------ training
 
 
+def train_averaged_classifier(recipe: Recipe, member_epochs: tuple[int, ...], train_photos, out_path: Path, workers: int,
+                              log) -> None:
+    """One classifier per entry of `member_epochs` (tile_cls-member-K.onnx beside `out_path`), then their average."""
+    from models.average_nets import average_logit_nets
+
+    paths = []
+    for k, epochs in enumerate(member_epochs):
+        path = out_path.with_name(f"{out_path.stem}-member-{k}.onnx")
+        log(f"classifier member {k + 1} of {len(member_epochs)}: {epochs} epochs")
+        train_classifier(replace(recipe, cls_epochs=epochs), train_photos, path, workers, log)
+        paths.append(path)
+    average_logit_nets(paths, out_path, activation="softmax")
+    log(f"classifier: {out_path.name} averages {', '.join(p.name for p in paths)}")
+
+
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
 
@@ -382,7 +404,8 @@ _RECIPE_OPTIONS = (
     ("--crop-shear", "crop_shear", float, "S", "classifier: each crop leans by a shear in +-S"),
     ("--det-steps", "det_steps", int, "N", "detector: optimiser steps"),
     ("--det-real-weight", "det_real_weight", int, "N", "detector: each real photo counts as N synthetic images"),
-    ("--cls-epochs", "cls_epochs", int, "N", "classifier: epochs"),
+    ("--cls-epochs", "cls_epochs", int, "N", "classifier: epochs of one net (without a classifier option: two nets, "
+                                              f"{CLASSIFIER_MEMBER_EPOCHS} epochs, averaged)"),
 )
 
 
@@ -430,7 +453,12 @@ def main(argv=None) -> int:
 
     log(f"{len(train_photos)} training photos, {len(holdout)} validation photos (never trained on); the test split is not loaded")
     if args.only in (None, "classifier"):
-        train_classifier(recipe, train_photos, out / "tile_cls.onnx", args.workers, log)
+        classifier_options = [name for name in given if name not in ("det_steps", "det_real_weight")]
+        if classifier_options:
+            train_classifier(recipe, train_photos, out / "tile_cls.onnx", args.workers, log)
+        else:
+            train_averaged_classifier(recipe, SMOKE_CLASSIFIER_MEMBER_EPOCHS if args.smoke else CLASSIFIER_MEMBER_EPOCHS,
+                                      train_photos, out / "tile_cls.onnx", args.workers, log)
     if args.only in (None, "detector"):
         train_detector(recipe, train_photos, out / "tile_seg.onnx", args.workers, log)
     if args.only in (None, "occluder"):

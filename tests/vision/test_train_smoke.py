@@ -18,7 +18,9 @@ def test_smoke_recipe_writes_loadable_models(tmp_path):
     reading = reader.read(render_table([["R1", "R2", "R3"]], 320, 240, seed=1).image)
     assert reading.width == 320  # an untrained model reads nonsense, but the whole chain runs
 
-    # the occluder is the average of its members, as the shipped one, and runs like it
+    # the classifier and the occluder are each the average of their members, as the shipped ones
+    assert sorted(p.name for p in tmp_path.glob("tile_cls*.onnx")) == [
+        "tile_cls-member-0.onnx", "tile_cls-member-1.onnx", "tile_cls.onnx"]
     from vision.models import load_model
     from vision.occluders import find_occluders
 

@@ -1,6 +1,6 @@
 """Average several trained nets of one kind into one ONNX file (models/occluder.onnx since session 14).
 
-    python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ10/occluder.onnx --out models/occluder.onnx
+    python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ9b/occluder.onnx models/work/occ11/occluder.onnx --out models/occluder.onnx
     python -m models.average_nets A/tile_cls.onnx B/tile_cls.onnx --activation softmax --out tile_cls.onnx
 
 Every member takes the same input and gives the same outputs under the same names. The file made
@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import sys
 from pathlib import Path
+from typing import Callable
 
 # a probability this close to 0 or 1 is clipped before its logit, so the logit stays finite
 PROBABILITY_FLOOR = 1e-6
@@ -26,6 +27,24 @@ class AverageError(ValueError):
 
 
 ACTIVATIONS = ("sigmoid", "softmax")
+
+
+def _opset(model) -> int:
+    return max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
+
+
+def train_and_average(out_path: Path, members: list[tuple[str, Callable[[Path], None]]], activation: str, what: str,
+                      log) -> None:
+    """Train each member (its label, and a call writing it to a path) into `<out stem>-member-K.onnx`
+    beside `out_path`, then write their average to `out_path`."""
+    paths = []
+    for k, (label, train) in enumerate(members):
+        path = out_path.with_name(f"{out_path.stem}-member-{k}.onnx")
+        log(f"{what} member {k + 1} of {len(members)}: {label}")
+        train(path)
+        paths.append(path)
+    average_logit_nets(paths, out_path, activation)
+    log(f"{what}: {out_path.name} averages {', '.join(p.name for p in paths)}")
 
 
 def average_logit_nets(paths: list[Path], out_path: Path, activation: str = "sigmoid") -> None:
@@ -46,15 +65,14 @@ def average_logit_nets(paths: list[Path], out_path: Path, activation: str = "sig
         raise AverageError(f"{paths[0]}: a member must have one input")
     input_name = first.graph.input[0].name
     output_names = [o.name for o in first.graph.output]
-    opset = max(o.version for o in first.opset_import if o.domain in ("", "ai.onnx"))
+    opset = _opset(first)
     for path, member in zip(paths[1:], members[1:]):
         names = ([i.name for i in member.graph.input], [o.name for o in member.graph.output])
         if names != ([input_name], output_names):
             raise AverageError(f"{path}: input and outputs {names} differ from {paths[0]}'s "
                                f"({[input_name]}, {output_names})")
-        member_opset = max(o.version for o in member.opset_import if o.domain in ("", "ai.onnx"))
-        if member_opset != opset:
-            raise AverageError(f"{path}: opset {member_opset} differs from {paths[0]}'s {opset}")
+        if _opset(member) != opset:
+            raise AverageError(f"{path}: opset {_opset(member)} differs from {paths[0]}'s {opset}")
 
     averaged = output_names[0]
     nodes, initializers, probabilities = [], [], []

@@ -74,17 +74,11 @@ def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: 
 
 
 def train_averaged_occluder(members: tuple[OccluderRecipe, ...], train_photos, out_path: Path, workers: int, log) -> None:
-    """Train each member into `out_path`'s folder (occluder-member-K.onnx), then write their average to `out_path`."""
-    from models.average_nets import average_logit_nets
+    """Train each member beside `out_path` (occluder-member-K.onnx), then write their average to `out_path`."""
+    from models.average_nets import train_and_average
 
-    paths = []
-    for k, member in enumerate(members):
-        path = out_path.with_name(f"{out_path.stem}-member-{k}.onnx")
-        log(f"occluder member {k + 1} of {len(members)}: {member}")
-        train_occluder(member, train_photos, path, workers, log)
-        paths.append(path)
-    average_logit_nets(paths, out_path)
-    log(f"occluder: {out_path.name} averages {', '.join(p.name for p in paths)}")
+    train_and_average(out_path, [(str(member), lambda path, member=member: train_occluder(member, train_photos, path, workers, log))
+                                 for member in members], "sigmoid", "occluder", log)
 
 
 def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log) -> None:

@@ -244,16 +244,11 @@ def _sheared(rng, crops: np.ndarray, shear: float) -> np.ndarray:
 def train_averaged_classifier(recipe: Recipe, member_epochs: tuple[int, ...], train_photos, out_path: Path, workers: int,
                               log) -> None:
     """One classifier per entry of `member_epochs` (tile_cls-member-K.onnx beside `out_path`), then their average."""
-    from models.average_nets import average_logit_nets
+    from models.average_nets import train_and_average
 
-    paths = []
-    for k, epochs in enumerate(member_epochs):
-        path = out_path.with_name(f"{out_path.stem}-member-{k}.onnx")
-        log(f"classifier member {k + 1} of {len(member_epochs)}: {epochs} epochs")
-        train_classifier(replace(recipe, cls_epochs=epochs), train_photos, path, workers, log)
-        paths.append(path)
-    average_logit_nets(paths, out_path, activation="softmax")
-    log(f"classifier: {out_path.name} averages {', '.join(p.name for p in paths)}")
+    train_and_average(out_path, [(f"{epochs} epochs", lambda path, epochs=epochs: train_classifier(
+        replace(recipe, cls_epochs=epochs), train_photos, path, workers, log)) for epochs in member_epochs],
+        "softmax", "classifier", log)
 
 
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:
@@ -420,7 +415,7 @@ def main(argv=None) -> int:
     for option, name, kind, metavar, text in _RECIPE_OPTIONS:
         parser.add_argument(option, type=kind, default=None, metavar=metavar, help=f"{text} (default {getattr(Recipe, name)})")
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
-                        help=f"occluder: train one net (not the shipped average of two) for N steps (default {OccluderRecipe.steps})")
+                        help=f"occluder: train one net (not the shipped average of three) for N steps (default {OccluderRecipe.steps})")
     parser.add_argument("--occluder-samples", type=int, default=None, metavar="N",
                         help=f"occluder: one net, on N composited frames drawn once (default {OccluderRecipe.samples})")
     parser.add_argument("--occluder-seed", type=int, default=None, metavar="N",
@@ -453,8 +448,7 @@ def main(argv=None) -> int:
 
     log(f"{len(train_photos)} training photos, {len(holdout)} validation photos (never trained on); the test split is not loaded")
     if args.only in (None, "classifier"):
-        classifier_options = [name for name in given if name not in ("det_steps", "det_real_weight")]
-        if classifier_options:
+        if any(name in given for _, name, _, _, text in _RECIPE_OPTIONS if text.startswith("classifier")):
             train_classifier(recipe, train_photos, out / "tile_cls.onnx", args.workers, log)
         else:
             train_averaged_classifier(recipe, SMOKE_CLASSIFIER_MEMBER_EPOCHS if args.smoke else CLASSIFIER_MEMBER_EPOCHS,

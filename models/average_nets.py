@@ -1,7 +1,8 @@
-"""Average several trained nets of one kind into one ONNX file (models/occluder.onnx since session 14).
+"""Average several trained nets of one kind into one ONNX file (the shipped occluder.onnx and tile_cls.onnx).
 
-    python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ9b/occluder.onnx models/work/occ11/occluder.onnx --out models/occluder.onnx
+    python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ9b/occluder.onnx models/work/occ11/occluder.onnx models/work/occ13/occluder.onnx --out models/occluder.onnx
     python -m models.average_nets A/tile_cls.onnx B/tile_cls.onnx --activation softmax --out tile_cls.onnx
+    python -m models.average_nets --take 2 models/occluder.onnx --out occ11.onnx   (member 2 back out, as it was trained)
 
 Every member takes the same input and gives the same outputs under the same names. The file made
 runs each member on the input, averages their probabilities and gives the average back as a
@@ -126,6 +127,38 @@ def average_logit_nets(paths: list[Path], out_path: Path, activation: str = "sig
     onnx.save(model, str(out_path))
 
 
+def take_member(path: Path, k: int, out_path: Path) -> None:
+    """Write to `out_path` member `k` of the averaged net at `path`, under its own names again: the
+    members of a shipped average need not be kept beside it to be averaged anew."""
+    import onnx
+    from onnx import utils
+
+    model = onnx.shape_inference.infer_shapes(onnx.load(str(path)))
+    prefix = f"member{k}/"
+    members = {name.split("/", 1)[0] for node in model.graph.node for name in node.output
+               if name.startswith("member") and "/" in name}
+    if prefix.rstrip("/") not in members:
+        raise AverageError(f"{path}: no member {k} (it averages {len(members)} nets, numbered from 0)")
+    input_name = model.graph.input[0].name
+    output_names = [o.name for o in model.graph.output]
+    member = utils.Extractor(model).extract_model([input_name], [prefix + name for name in output_names])
+
+    def own(name: str) -> str:
+        return name[len(prefix):] if name.startswith(prefix) else name
+
+    for node in member.graph.node:
+        node.name = own(node.name)
+        node.input[:] = [own(name) for name in node.input]
+        node.output[:] = [own(name) for name in node.output]
+    for tensor in [*member.graph.initializer, *member.graph.output, *member.graph.value_info]:
+        tensor.name = own(tensor.name)
+    member.ir_version = model.ir_version
+    onnx.helper.set_model_props(member, {"taken from": f"{path}:{hashlib.sha256(path.read_bytes()).hexdigest()[:16]} member {k}"})
+    onnx.checker.check_model(member)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(member, str(out_path))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("members", nargs="+", type=Path, metavar="NET.onnx")
@@ -133,15 +166,25 @@ def main(argv=None) -> int:
     parser.add_argument("--activation", choices=ACTIVATIONS, default="sigmoid",
                         help="how the first output becomes probabilities: sigmoid per cell (the occluder, default) "
                              "or softmax over classes (the tile classifier)")
+    parser.add_argument("--take", type=int, default=None, metavar="K",
+                        help="the other way: write member K (from 0) of one averaged net to --out")
     args = parser.parse_args(argv)
     for path in args.members:
         if not path.is_file():
             parser.exit(2, f"models.average_nets: no net at {path}\n")
+    if args.take is not None and len(args.members) != 1:
+        parser.exit(2, f"models.average_nets: --take reads one averaged net, got {[str(p) for p in args.members]}\n")
     try:
-        average_logit_nets(args.members, args.out, args.activation)
+        if args.take is not None:
+            take_member(args.members[0], args.take, args.out)
+        else:
+            average_logit_nets(args.members, args.out, args.activation)
     except AverageError as error:
         parser.exit(2, f"models.average_nets: {error}\n")
-    print(f"{args.out}: the average of {len(args.members)} nets")
+    if args.take is not None:
+        print(f"{args.out}: member {args.take} of {args.members[0]}")
+    else:
+        print(f"{args.out}: the average of {len(args.members)} nets")
     return 0
 
 

@@ -3,7 +3,7 @@ models/occluder.onnx (is anything over the table?, models/occluder_train.py).
 
 One command, from the repository root, after `pip install -e '.[train]'`:
 
-    python -m models.train            # full recipe (about five and a half hours on 2 busy CPU cores: two classifiers and three occluder nets)
+    python -m models.train            # full recipe (about seven hours on 2 busy CPU cores: two classifiers and four occluder nets)
     python -m models.train --smoke    # a few steps of everything, seconds; writes to models/work/smoke
 
 Data (details in docs/vision.md):
@@ -415,17 +415,20 @@ def main(argv=None) -> int:
     for option, name, kind, metavar, text in _RECIPE_OPTIONS:
         parser.add_argument(option, type=kind, default=None, metavar=metavar, help=f"{text} (default {getattr(Recipe, name)})")
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
-                        help=f"occluder: train one net (not the shipped average of three) for N steps (default {OccluderRecipe.steps})")
+                        help=f"occluder: train one net (not the shipped average of four) for N steps (default {OccluderRecipe.steps})")
     parser.add_argument("--occluder-samples", type=int, default=None, metavar="N",
                         help=f"occluder: one net, on N composited frames drawn once (default {OccluderRecipe.samples})")
     parser.add_argument("--occluder-seed", type=int, default=None, metavar="N",
                         help=f"occluder: one net, with this seed for its frames and weights (default {OccluderRecipe.seed})")
+    parser.add_argument("--occluder-hard", action="store_true",
+                        help="occluder: one net, on the harder samples of models/occluder_data.py (off in the shipped members)")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     # with no occluder option the shipped averaged net is trained; with one, a single net (a candidate member)
     one_net = {name: value for name, value in (("steps", args.occluder_steps), ("samples", args.occluder_samples),
-                                               ("seed", args.occluder_seed)) if value is not None}
+                                               ("seed", args.occluder_seed),
+                                               ("hard", args.occluder_hard or None)) if value is not None}
     occluder_recipe = replace(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), **one_net) if one_net else None
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 

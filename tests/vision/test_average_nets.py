@@ -99,3 +99,48 @@ def test_a_classifier_average_takes_the_mean_softmax_and_the_first_members_embed
     np.testing.assert_allclose(_softmax(logits), expected, atol=1e-5)
     np.testing.assert_allclose(embedding, load_model(members[0], 1).outputs(x, ("embedding",))[0], atol=1e-6)
     assert np.abs(expected - _softmax(load_model(members[0], 1)(x))).max() > 0.05  # not the first member alone
+
+
+def test_a_member_taken_back_out_gives_what_it_gave_before_it_was_averaged(tmp_path):
+    members = [_member(tmp_path / "a.onnx", 3.0, -1.0), _member(tmp_path / "b.onnx", -2.0, 0.5),
+               _two_layer_member(tmp_path / "c.onnx")]
+    assert main([*map(str, members), "--out", str(tmp_path / "avg.onnx")]) == 0
+    x = np.random.default_rng(5).uniform(-0.5, 0.5, (2, 3, 4, 5)).astype(np.float32)
+    for k, original in enumerate(members):
+        assert main(["--take", str(k), str(tmp_path / "avg.onnx"), "--out", str(tmp_path / f"taken{k}.onnx")]) == 0
+        taken = onnx.load(str(tmp_path / f"taken{k}.onnx"))
+        assert [o.name for o in taken.graph.output] == ["covered"]
+        np.testing.assert_allclose(load_model(tmp_path / f"taken{k}.onnx", 1)(x), load_model(original, 1)(x), atol=1e-6)
+    # taken out and averaged again, they make the same net
+    again = [str(tmp_path / f"taken{k}.onnx") for k in range(3)]
+    assert main([*again, "--out", str(tmp_path / "again.onnx")]) == 0
+    np.testing.assert_allclose(load_model(tmp_path / "again.onnx", 1)(x), load_model(tmp_path / "avg.onnx", 1)(x), atol=1e-6)
+
+
+def _two_layer_member(path):
+    """A member of two layers, so a taken-out member must bring its inner names back too."""
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["image", "w"], ["inner"]), helper.make_node("Relu", ["inner"], ["lifted"]),
+         helper.make_node("Conv", ["lifted", "v", "b"], ["covered"])],
+        "member",
+        [helper.make_tensor_value_info("image", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+        [helper.make_tensor_value_info("covered", TensorProto.FLOAT, ["n", 1, "h", "w"])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [2, 3, 1, 1], [1.0, -0.5, 0.2, 0.3, 0.9, -1.1]),
+         helper.make_tensor("v", TensorProto.FLOAT, [1, 2, 1, 1], [1.5, -2.0]),
+         helper.make_tensor("b", TensorProto.FLOAT, [1], [0.25])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def test_taking_a_member_the_average_does_not_hold_is_refused_by_number(tmp_path, capsys):
+    members = [_member(tmp_path / "a.onnx", 1.0, 0.0), _member(tmp_path / "b.onnx", 2.0, 0.0)]
+    assert main([*map(str, members), "--out", str(tmp_path / "avg.onnx")]) == 0
+    with pytest.raises(SystemExit) as stop:
+        main(["--take", "2", str(tmp_path / "avg.onnx"), "--out", str(tmp_path / "m.onnx")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "no member 2" in err and "averages 2 nets" in err
+    assert not (tmp_path / "m.onnx").exists()

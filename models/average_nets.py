@@ -137,6 +137,8 @@ def take_member(path: Path, k: int, out_path: Path) -> None:
     prefix = f"member{k}/"
     members = {name.split("/", 1)[0] for node in model.graph.node for name in node.output
                if name.startswith("member") and "/" in name}
+    if not members:
+        raise AverageError(f"{path}: not an average of nets (no member in it); only a file this module wrote has members")
     if prefix.rstrip("/") not in members:
         raise AverageError(f"{path}: no member {k} (it averages {len(members)} nets, numbered from 0)")
     input_name = model.graph.input[0].name

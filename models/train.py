@@ -421,7 +421,7 @@ def main(argv=None) -> int:
     parser.add_argument("--occluder-seed", type=int, default=None, metavar="N",
                         help=f"occluder: one net, with this seed for its frames and weights (default {OccluderRecipe.seed})")
     parser.add_argument("--occluder-hard", action="store_true",
-                        help="occluder: one net, on the harder samples of models/occluder_data.py (off in the shipped members)")
+                        help="occluder: one net, on the harder samples of models/occluder_data.py (as the fourth shipped member)")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)

@@ -144,3 +144,12 @@ def test_taking_a_member_the_average_does_not_hold_is_refused_by_number(tmp_path
     err = capsys.readouterr().err
     assert "no member 2" in err and "averages 2 nets" in err
     assert not (tmp_path / "m.onnx").exists()
+
+
+def test_taking_a_member_from_a_net_that_is_no_average_says_so(tmp_path, capsys):
+    plain = _member(tmp_path / "plain.onnx", 1.0, 0.0)
+    with pytest.raises(SystemExit) as stop:
+        main(["--take", "0", str(plain), "--out", str(tmp_path / "m.onnx")])
+    assert stop.value.code == 2
+    assert "plain.onnx: not an average of nets" in capsys.readouterr().err
+    assert not (tmp_path / "m.onnx").exists()

@@ -134,13 +134,13 @@ def take_member(path: Path, k: int, out_path: Path) -> None:
     from onnx import utils
 
     model = onnx.shape_inference.infer_shapes(onnx.load(str(path)))
-    prefix = f"member{k}/"
     members = {name.split("/", 1)[0] for node in model.graph.node for name in node.output
                if name.startswith("member") and "/" in name}
     if not members:
         raise AverageError(f"{path}: not an average of nets (no member in it); only a file this module wrote has members")
-    if prefix.rstrip("/") not in members:
+    if f"member{k}" not in members:
         raise AverageError(f"{path}: no member {k} (it averages {len(members)} nets, numbered from 0)")
+    prefix = f"member{k}/"
     input_name = model.graph.input[0].name
     output_names = [o.name for o in model.graph.output]
     member = utils.Extractor(model).extract_model([input_name], [prefix + name for name in output_names])
@@ -179,14 +179,13 @@ def main(argv=None) -> int:
     try:
         if args.take is not None:
             take_member(args.members[0], args.take, args.out)
+            made = f"member {args.take} of {args.members[0]}"
         else:
             average_logit_nets(args.members, args.out, args.activation)
+            made = f"the average of {len(args.members)} nets"
     except AverageError as error:
         parser.exit(2, f"models.average_nets: {error}\n")
-    if args.take is not None:
-        print(f"{args.out}: member {args.take} of {args.members[0]}")
-    else:
-        print(f"{args.out}: the average of {len(args.members)} nets")
+    print(f"{args.out}: {made}")
     return 0
 
 

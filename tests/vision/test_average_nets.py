@@ -26,6 +26,14 @@ def _member(path, weight: float, bias: float, output: str = "covered"):
     return path
 
 
+def _refused(argv, capsys) -> str:
+    """What models.average_nets says on stderr when it stops with exit 2 on these arguments."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
@@ -49,20 +57,14 @@ def test_the_average_gives_the_mean_probability_of_its_members_as_a_logit(tmp_pa
 def test_members_with_other_output_names_are_refused_by_file(tmp_path, capsys):
     a = _member(tmp_path / "a.onnx", 1.0, 0.0)
     b = _member(tmp_path / "b.onnx", 1.0, 0.0, output="mask")
-    with pytest.raises(SystemExit) as stop:
-        main([str(a), str(b), "--out", str(tmp_path / "avg.onnx")])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
+    err = _refused([str(a), str(b), "--out", str(tmp_path / "avg.onnx")], capsys)
     assert "b.onnx" in err and "'mask'" in err
     assert not (tmp_path / "avg.onnx").exists()
 
 
 def test_a_missing_member_is_named(tmp_path, capsys):
     a = _member(tmp_path / "a.onnx", 1.0, 0.0)
-    with pytest.raises(SystemExit) as stop:
-        main([str(a), str(tmp_path / "gone.onnx"), "--out", str(tmp_path / "avg.onnx")])
-    assert stop.value.code == 2
-    assert "gone.onnx" in capsys.readouterr().err
+    assert "gone.onnx" in _refused([str(a), str(tmp_path / "gone.onnx"), "--out", str(tmp_path / "avg.onnx")], capsys)
 
 
 def _classifier(path, seed: int):
@@ -138,18 +140,13 @@ def _two_layer_member(path):
 def test_taking_a_member_the_average_does_not_hold_is_refused_by_number(tmp_path, capsys):
     members = [_member(tmp_path / "a.onnx", 1.0, 0.0), _member(tmp_path / "b.onnx", 2.0, 0.0)]
     assert main([*map(str, members), "--out", str(tmp_path / "avg.onnx")]) == 0
-    with pytest.raises(SystemExit) as stop:
-        main(["--take", "2", str(tmp_path / "avg.onnx"), "--out", str(tmp_path / "m.onnx")])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
+    err = _refused(["--take", "2", str(tmp_path / "avg.onnx"), "--out", str(tmp_path / "m.onnx")], capsys)
     assert "no member 2" in err and "averages 2 nets" in err
     assert not (tmp_path / "m.onnx").exists()
 
 
 def test_taking_a_member_from_a_net_that_is_no_average_says_so(tmp_path, capsys):
     plain = _member(tmp_path / "plain.onnx", 1.0, 0.0)
-    with pytest.raises(SystemExit) as stop:
-        main(["--take", "0", str(plain), "--out", str(tmp_path / "m.onnx")])
-    assert stop.value.code == 2
-    assert "plain.onnx: not an average of nets" in capsys.readouterr().err
+    err = _refused(["--take", "0", str(plain), "--out", str(tmp_path / "m.onnx")], capsys)
+    assert "plain.onnx: not an average of nets" in err
     assert not (tmp_path / "m.onnx").exists()

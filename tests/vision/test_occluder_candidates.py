@@ -1,0 +1,100 @@
+"""models.occluder_candidates: an average of occluder nets judged from its members' maps, before it is built."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.occluder_candidates import CandidateError, load_maps, main, mean_maps, save_maps, score_candidate
+from models.occluder_eval import Case
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "rummikub-photos"
+
+
+def _map(level: float) -> np.ndarray:
+    """A 20x20 map, zero but for a 6x6 blob at `level` (9% of the map: above every minimum share)."""
+    covered = np.zeros((20, 20), np.float32)
+    covered[5:11, 5:11] = level
+    return covered
+
+
+def _maps(levels: dict[str, float]) -> dict:
+    """One member's maps: two clear and one covered validation table, one of each rendered, one covered train table."""
+    cases = {"validation": [Case("clear 1", False, None, "clear"), Case("clear 2", False, None, "clear"),
+                            Case("hand", True, None, "composited")],
+             "rendered": [Case("rendered clear", False, None, "clear"), Case("rendered hand", True, None, "composited")],
+             "train": [Case("train hand", True, None, "composited")]}
+    return {split: [(case, _map(levels.get(case.name, 0.0))) for case in rows] for split, rows in cases.items()}
+
+
+# each member takes a different clear table for covered, more surely than it sees the hand
+MEMBER_A = _maps({"clear 1": 0.9, "hand": 0.8, "rendered hand": 0.8, "train hand": 0.3})
+MEMBER_B = _maps({"clear 2": 0.9, "hand": 0.8, "rendered hand": 0.8, "train hand": 0.3})
+
+
+@pytest.mark.parametrize("member", [MEMBER_A, MEMBER_B], ids=["member A", "member B"])
+def test_either_member_alone_makes_a_mistake_on_validation(member):
+    assert score_candidate("alone", member).score == 1
+
+
+def test_the_mean_of_members_that_err_apart_makes_none():
+    result = score_candidate("A+B", mean_maps([MEMBER_A, MEMBER_B], ["a", "b"]))
+    assert result.score == 0 and result.misses == ()
+    assert 0.45 <= result.threshold < 0.8
+    # the train hand (0.3 in both) lies below any threshold that clears both clear tables
+    assert result.train == 1 and result.columns[2] == (0, 1, 0, 0)
+    assert result.columns[:2] == ((0, 0, 0, 0), (0, 0))
+
+
+def test_members_holding_other_cases_are_refused_naming_both():
+    other = _maps({})
+    other["train"] = other["train"] + other["train"]
+    with pytest.raises(CandidateError, match=r"'b' hold other train cases than 'a' \(2 against 1\)"):
+        mean_maps([MEMBER_A, other], ["a", "b"])
+
+
+def test_the_command_scores_saved_maps_and_names_a_bad_file(tmp_path, capsys):
+    save_maps(MEMBER_A, tmp_path / "a.pkl")
+    save_maps(MEMBER_B, tmp_path / "b.pkl")
+    (tmp_path / "notes.txt").write_text("not maps\n")
+    assert main(["score", "--misses", f"A={tmp_path / 'a.pkl'}", f"AB={tmp_path / 'a.pkl'}+{tmp_path / 'b.pkl'}"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("A  ") and ": 1 / 1" in lines[0] and lines[1].strip().startswith("refused: clear 1")
+    assert lines[2].startswith("AB  ") and ": 0 / 1" in lines[2] and len(lines) == 3
+    assert main(["score", f"X={tmp_path / 'notes.txt'}"]) == 2
+    err = capsys.readouterr().err
+    assert "notes.txt" in err and "not a maps file" in err
+    assert main(["score", "X"]) == 2
+    assert "'X' is not NAME=A.pkl+B.pkl" in capsys.readouterr().err
+
+
+def test_a_file_that_is_no_maps_file_is_a_clear_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("not maps\n")
+    with pytest.raises(CandidateError, match="notes.txt.*not a maps file"):
+        load_maps(tmp_path / "notes.txt")
+    with pytest.raises(CandidateError, match="missing.pkl.*cannot be read"):
+        load_maps(tmp_path / "missing.pkl")
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared real photos are not beside the repository")
+def test_the_mean_of_the_members_maps_is_the_shipped_averages_map(tmp_path):
+    """What makes scoring member maps honest: the shipped file's map is the mean of its members' maps."""
+    from models.average_nets import main as average_main
+    from models.occluder_candidates import member_maps
+    from models.realdata import load_splits
+    from vision.occluders import OCCLUDER_FILE
+
+    splits = load_splits(SHARED)
+    photos = {"validation": splits["validation"][:1], "train": splits["train"][:1]}
+    shipped = member_maps(OCCLUDER_FILE, photos, range(0, 1))
+    members = []
+    for k in range(4):
+        path = tmp_path / f"member{k}.onnx"
+        average_main(["--take", str(k), str(OCCLUDER_FILE), "--out", str(path)])
+        members.append(member_maps(path, photos, range(0, 1)))
+    mean = mean_maps(members, [f"member {k}" for k in range(4)])
+    assert len(shipped["validation"]) >= 5 and len(shipped["rendered"]) == 2
+    for split in ("validation", "rendered", "train"):
+        for (case, ours), (same, theirs) in zip(mean[split], shipped[split]):
+            assert case.name == same.name
+            # the file clips probabilities to [1e-6, 1 - 1e-6] before its logit
+            np.testing.assert_allclose(ours, theirs, atol=1e-5)

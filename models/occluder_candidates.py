@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.occluder_eval import DESIGNS, RENDERED_VALIDATION, Case, choose_thresholds, tally
+from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, Case, choose_thresholds, covered_maps, rendered_maps,
+                                  tally)
 
 SPLITS = ("validation", "rendered", "train")
 FORMAT = "tileref occluder maps 1"
@@ -37,8 +38,6 @@ class CandidateError(ValueError):
 def member_maps(model_path: Path, photos: dict[str, list], rendered: range = RENDERED_VALIDATION) -> dict:
     """{split: [(case, map)]} for one net: `photos["validation"]`, the rendered tables, `photos["train"]`.
     The frames are dropped, so a file holds only names, truths, designs and maps."""
-    from models.occluder_eval import covered_maps, rendered_maps
-
     found = {"validation": covered_maps(photos["validation"], model_path=model_path),
              "rendered": rendered_maps(rendered, model_path=model_path),
              "train": covered_maps(photos["train"], model_path=model_path)}

@@ -66,10 +66,10 @@ def load_maps(path: Path) -> dict:
 def mean_maps(members: list[dict], names: list[str]) -> dict:
     """The mean map per case over the members, which must hold the same cases in the same order."""
     first = members[0]
-    for member, name in zip(members[1:], names[1:]):
-        for split in SPLITS:
+    for split in SPLITS:
+        ours = [case.name for case, _ in first[split]]
+        for member, name in zip(members[1:], names[1:]):
             theirs = [case.name for case, _ in member[split]]
-            ours = [case.name for case, _ in first[split]]
             if theirs != ours:
                 raise CandidateError(f"member maps {name!r} hold other {split} cases than {names[0]!r} "
                                      f"({len(theirs)} against {len(ours)})")
@@ -123,15 +123,21 @@ def main(argv: list[str] | None = None) -> int:
 
             if not args.model.is_file():
                 raise CandidateError(f"net {str(args.model)!r} is not a file")
+            if not args.out.parent.is_dir():  # found out now, not after minutes of maps
+                raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
             save_maps(member_maps(args.model, load_splits()), args.out)
             print(f"{args.model}: maps written to {args.out}")
             return 0
+        loaded = {}  # candidates share members: each file is read once
         for spec in args.candidates:
             name, sep, paths = spec.partition("=")
             if not sep or not paths:
                 raise CandidateError(f"candidate {spec!r} is not NAME=A.pkl+B.pkl")
             files = paths.split("+")
-            result = score_candidate(name, mean_maps([load_maps(Path(p)) for p in files], files))
+            for path in files:
+                if path not in loaded:
+                    loaded[path] = load_maps(Path(path))
+            result = score_candidate(name, mean_maps([loaded[p] for p in files], files))
             print(result.line())
             for miss in result.misses if args.misses else ():
                 print("   ", miss)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from models.fitting import export, fit_steps, pool_map
-from models.occluder_data import TRAIN_SEED, compose, net_target, table_frame
+from models.occluder_data import HARD, TRAIN_SEED, HardSamples, compose, net_target, table_frame
 from vision.occluders import occluder_input
 
 
@@ -28,7 +28,7 @@ class OccluderRecipe:
     # harder samples (models/occluder_data.py `hard`: arms and sleeves in the table's colour, thinner
     # arms, more phones and renderer hands, more glare, blurred bright backgrounds): one of the four
     # shipped members (session 7's single net at a larger input on them was worse, models/README.md)
-    hard: bool = False
+    hard: HardSamples | None = None
 
 
 OCCLUDER_SMOKE = OccluderRecipe(samples=6, steps=3, batch=2)
@@ -39,14 +39,14 @@ OCCLUDER_SMOKE = OccluderRecipe(samples=6, steps=3, batch=2)
 # fewer mistakes on validation and train than any one of them (models/decisions/occens.txt, occ11.txt,
 # occ12.txt).
 OCCLUDER_MEMBERS = (OccluderRecipe(steps=12000), OccluderRecipe(), OccluderRecipe(seed=TRAIN_SEED + 1_000_000),
-                    OccluderRecipe(seed=TRAIN_SEED + 3_000_000, hard=True))
-OCCLUDER_SMOKE_MEMBERS = (OCCLUDER_SMOKE, replace(OCCLUDER_SMOKE, seed=TRAIN_SEED + 1, hard=True))
+                    OccluderRecipe(seed=TRAIN_SEED + 3_000_000, hard=HARD))
+OCCLUDER_SMOKE_MEMBERS = (OCCLUDER_SMOKE, replace(OCCLUDER_SMOKE, seed=TRAIN_SEED + 1, hard=HARD))
 
 
-def _draw(seed, photo_paths, hard=False):
+def _draw(seed, photo_paths, hard: HardSamples | None = None):
     rng = np.random.default_rng(seed)
     photos = _photo_cache(photo_paths)
-    sample = compose(rng, table_frame(rng, photos, seed, hard=hard), hard=hard)
+    sample = compose(rng, table_frame(rng, photos, seed, hard=hard is not None), hard=hard)
     x, _ = occluder_input(sample.image)
     return x[0], net_target(sample.mask)
 

@@ -37,6 +37,7 @@ from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size
 from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
 
 from models.fitting import export, fit_steps, pool_map  # noqa: E402
+from models.occluder_data import AIMED, HARD  # noqa: E402
 from models.occluder_train import (  # noqa: E402
     OCCLUDER_MEMBERS, OCCLUDER_SMOKE, OCCLUDER_SMOKE_MEMBERS, OccluderRecipe, train_averaged_occluder, train_occluder,
 )
@@ -422,13 +423,17 @@ def main(argv=None) -> int:
                         help=f"occluder: one net, with this seed for its frames and weights (default {OccluderRecipe.seed})")
     parser.add_argument("--occluder-hard", action="store_true",
                         help="occluder: one net, on the harder samples of models/occluder_data.py (as the fourth shipped member)")
+    parser.add_argument("--occluder-aimed", action="store_true",
+                        help="occluder: one net, on harder samples leaning further to thin arms and arms in the table's colour "
+                             "(models/occluder_data.AIMED)")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     # with no occluder option the shipped averaged net is trained; with one, a single net (a candidate member)
     one_net = {name: value for name, value in (("steps", args.occluder_steps), ("samples", args.occluder_samples),
                                                ("seed", args.occluder_seed),
-                                               ("hard", args.occluder_hard or None)) if value is not None}
+                                               ("hard", AIMED if args.occluder_aimed else HARD if args.occluder_hard else None))
+               if value is not None}
     occluder_recipe = replace(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), **one_net) if one_net else None
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)
 

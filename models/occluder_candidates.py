@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, Case, choose_thresholds, covered_maps, rendered_maps,
-                                  tally)
+from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, Case, choose_thresholds, choose_two_thresholds,
+                                  covered_maps, rendered_maps, tally)
 
 SPLITS = ("validation", "rendered", "train")
 FORMAT = "tileref occluder maps 1"
@@ -86,25 +86,30 @@ class CandidateScore:
     train: int  # mistakes on the train photos at those thresholds
     columns: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # validation; rendered; train
     misses: tuple[str, ...]  # the validation and rendered validation mistakes
+    peak: float | None = None  # a two-threshold decision's peak (models/occluder_eval.choose_two_thresholds)
 
     def line(self) -> str:
         columns = "; ".join(",".join(map(str, c)) for c in self.columns)
-        return f"{self.name}  {self.threshold} / {self.min_share}: {self.score} / {self.train}   ({columns})"
+        peak = "" if self.peak is None else f" peak {self.peak}"
+        return f"{self.name}  {self.threshold}{peak} / {self.min_share}: {self.score} / {self.train}   ({columns})"
 
 
-def _photo_columns(rows, threshold: float, min_share: float) -> tuple[int, ...]:
-    return (tally(rows, threshold, min_share).refused,
-            *(tally(rows, threshold, min_share, design=d).accepted for d in DESIGNS))
+def _photo_columns(rows, threshold: float, min_share: float, peak: float | None) -> tuple[int, ...]:
+    return (tally(rows, threshold, min_share, peak=peak).refused,
+            *(tally(rows, threshold, min_share, design=d, peak=peak).accepted for d in DESIGNS))
 
 
-def score_candidate(name: str, maps: dict) -> CandidateScore:
+def score_candidate(name: str, maps: dict, two_thresholds: bool = False) -> CandidateScore:
     chosen_on = maps["validation"] + maps["rendered"]
-    threshold, min_share, chosen = choose_thresholds(chosen_on)
-    rendered = tally(maps["rendered"], threshold, min_share)
-    train = _photo_columns(maps["train"], threshold, min_share)
+    if two_thresholds:
+        threshold, peak, min_share, chosen = choose_two_thresholds(chosen_on)
+    else:
+        (threshold, min_share, chosen), peak = choose_thresholds(chosen_on), None
+    rendered = tally(maps["rendered"], threshold, min_share, peak=peak)
+    train = _photo_columns(maps["train"], threshold, min_share, peak)
     return CandidateScore(name, threshold, min_share, chosen.refused + chosen.accepted, sum(train),
-                          (_photo_columns(maps["validation"], threshold, min_share),
-                           (rendered.refused, rendered.accepted), train), chosen.misses)
+                          (_photo_columns(maps["validation"], threshold, min_share, peak),
+                           (rendered.refused, rendered.accepted), train), chosen.misses, peak)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     score = commands.add_parser("score", help="candidates NAME=a.pkl+b.pkl, each the mean of its members' maps")
     score.add_argument("candidates", nargs="+", metavar="NAME=A.pkl+B.pkl")
     score.add_argument("--misses", action="store_true", help="also list each candidate's mistakes on validation")
+    score.add_argument("--two-thresholds", action="store_true",
+                       help="also try a region's peak above a higher threshold (models/decisions/occ16.txt)")
     args = parser.parse_args(argv)
     try:
         if args.command == "maps":
@@ -137,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             for path in files:
                 if path not in loaded:
                     loaded[path] = load_maps(Path(path))
-            result = score_candidate(name, mean_maps([loaded[p] for p in files], files))
+            result = score_candidate(name, mean_maps([loaded[p] for p in files], files), args.two_thresholds)
             print(result.line())
             for miss in result.misses if args.misses else ():
                 print("   ", miss)

@@ -117,11 +117,20 @@ def rendered_maps(seeds: range, config: VisionConfig = DEFAULT_CONFIG, model_pat
     return out
 
 
-def decide(covered_map: np.ndarray, threshold: float, min_share: float) -> bool:
-    """True when something is over the table (the same rule as vision.occluders, from a map)."""
+def decide(covered_map: np.ndarray, threshold: float, min_share: float, peak: float | None = None) -> bool:
+    """True when something is over the table (the same rule as vision.occluders, from a map).
+
+    With `peak` (a two-threshold decision, models/decisions/occ16.txt): a region of cells above
+    `threshold` counts only when its highest cell reaches `peak`."""
+    least = min_share * covered_map.size
+    return any(area >= least and (peak is None or top >= peak) for area, top in regions_of(covered_map, threshold))
+
+
+def regions_of(covered_map: np.ndarray, threshold: float) -> list[tuple[int, float]]:
+    """(cells, highest probability) of each region of cells above `threshold`."""
     mask = (covered_map > threshold).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return any(stats[k, cv2.CC_STAT_AREA] >= min_share * mask.size for k in range(1, count))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return [(int(stats[k, cv2.CC_STAT_AREA]), float(covered_map[labels == k].max())) for k in range(1, count)]
 
 
 @dataclass(frozen=True)
@@ -137,13 +146,13 @@ class Tally:
                 f"{self.accepted}/{self.covered}")
 
 
-def tally(maps, threshold: float, min_share: float, design: str | None = None) -> Tally:
+def tally(maps, threshold: float, min_share: float, design: str | None = None, peak: float | None = None) -> Tally:
     clear = refused = covered = accepted = 0
     misses = []
     for case, covered_map in maps:
         if design is not None and case.design != design and case.design != "clear":
             continue
-        said = decide(covered_map, threshold, min_share)
+        said = decide(covered_map, threshold, min_share, peak)
         if case.covered:
             covered += 1
             if not said:
@@ -157,11 +166,15 @@ def tally(maps, threshold: float, min_share: float, design: str | None = None) -
     return Tally(clear, refused, covered, accepted, tuple(misses))
 
 
+THRESHOLDS = [round(t, 2) for t in np.arange(0.2, 0.96, 0.05)]
+SHARES = [0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.012]
+PEAK_STEPS = (0.1, 0.2, 0.3)  # how far above the low threshold a two-threshold decision's peak may lie
+
+
 def choose_thresholds(validation_maps) -> tuple[float, float, Tally]:
     """The threshold and minimum share with the fewest mistakes on validation; among equals, the
     largest minimum share (a stray cell or two should never decide), then the middle threshold."""
-    thresholds = [round(t, 2) for t in np.arange(0.2, 0.96, 0.05)]
-    shares = [0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.012]
+    thresholds, shares = THRESHOLDS, SHARES
     scores = {(t, s): tally(validation_maps, t, s) for t in thresholds for s in shares}
     best = min(x.refused + x.accepted for x in scores.values())
     good = [k for k, x in scores.items() if x.refused + x.accepted == best]
@@ -169,6 +182,31 @@ def choose_thresholds(validation_maps) -> tuple[float, float, Tally]:
     options = sorted(k[0] for k in good if k[1] == s)
     t = options[len(options) // 2]
     return t, s, scores[(t, s)]
+
+
+def choose_two_thresholds(validation_maps) -> tuple[float, float | None, float, Tally]:
+    """(threshold, peak, min share, tally) by models/decisions/occ16.txt: the fewest mistakes on
+    validation over the one-threshold grid and the same with a peak PEAK_STEPS above the threshold;
+    among equals the one-threshold rule (peak None, as choose_thresholds picks it), then the largest
+    minimum share, then the middle of the (threshold, peak) pairs."""
+    threshold, min_share, one = choose_thresholds(validation_maps)
+    regions = {t: [(case.covered, m.size, regions_of(m, t)) for case, m in validation_maps] for t in THRESHOLDS}
+    mistakes = {}
+    for t in THRESHOLDS:
+        for peak in (round(t + step, 2) for step in PEAK_STEPS):
+            if peak > 0.95:
+                continue
+            for s in SHARES:
+                mistakes[(t, peak, s)] = sum(covered != any(area >= s * size and top >= peak for area, top in found)
+                                             for covered, size, found in regions[t])
+    best = min(mistakes.values())
+    if one.refused + one.accepted <= best:
+        return threshold, None, min_share, one
+    good = [k for k, n in mistakes.items() if n == best]
+    s = max(k[2] for k in good)
+    options = sorted(k[:2] for k in good if k[2] == s)
+    t, peak = options[len(options) // 2]
+    return t, peak, s, tally(validation_maps, t, s, peak=peak)
 
 
 def with_thresholds(config: VisionConfig, threshold: float, min_share: float) -> VisionConfig:

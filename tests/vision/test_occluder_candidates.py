@@ -45,6 +45,33 @@ def test_the_mean_of_members_that_err_apart_makes_none():
     assert result.columns[:2] == ((0, 0, 0, 0), (0, 0))
 
 
+def _blob_map(level: float, peak: float | None = None) -> np.ndarray:
+    """A 40x40 map with a 6x6 blob at `level` (2% of it) and maybe one cell at `peak` (0.06%: under every minimum share)."""
+    covered = np.zeros((40, 40), np.float32)
+    covered[10:16, 10:16] = level
+    if peak is not None:
+        covered[12, 12] = peak
+    return covered
+
+
+def test_a_peak_threshold_tells_a_faint_arm_with_a_strong_cell_from_a_middling_patch():
+    """models/decisions/occ16.txt: no one threshold both clears a patch at 0.6 and sees a blob at 0.5 whose one
+    strong cell is too small to count alone; cells above a low threshold that must reach a peak do."""
+    maps = {"validation": [(Case("knot", False, None, "clear"), _blob_map(0.6)),
+                           (Case("faint arm", True, None, "composited"), _blob_map(0.5, peak=0.9))],
+            "rendered": [], "train": [(Case("train arm", True, None, "composited"), _blob_map(0.5, peak=0.9))]}
+    assert score_candidate("one", maps).score == 1 and score_candidate("one", maps).peak is None
+    two = score_candidate("two", maps, two_thresholds=True)
+    assert two.score == 0 and two.train == 0 and two.threshold < 0.5 and 0.6 < two.peak <= 0.9
+    assert f"{two.threshold} peak {two.peak} /" in two.line()
+
+
+def test_a_peak_is_taken_only_when_one_threshold_does_worse():
+    result = score_candidate("A+B", mean_maps([MEMBER_A, MEMBER_B], ["a", "b"]), two_thresholds=True)
+    assert result.peak is None and result.score == 0
+    assert result == score_candidate("A+B", mean_maps([MEMBER_A, MEMBER_B], ["a", "b"]))
+
+
 def test_members_holding_other_cases_are_refused_naming_both():
     other = _maps({})
     other["train"] = other["train"] + other["train"]

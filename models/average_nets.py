@@ -127,6 +127,21 @@ def average_logit_nets(paths: list[Path], out_path: Path, activation: str = "sig
     onnx.save(model, str(out_path))
 
 
+def member_count(path: Path) -> int:
+    """How many nets the averaged net at `path` averages."""
+    import onnx
+
+    return _member_count(onnx.load(str(path)), path)
+
+
+def _member_count(model, path: Path) -> int:
+    members = {name.split("/", 1)[0] for node in model.graph.node for name in node.output
+               if name.startswith("member") and "/" in name}
+    if not members:
+        raise AverageError(f"{path}: not an average of nets (no member in it); only a file this module wrote has members")
+    return len(members)
+
+
 def take_member(path: Path, k: int, out_path: Path) -> None:
     """Write to `out_path` member `k` of the averaged net at `path`, under its own names again: the
     members of a shipped average need not be kept beside it to be averaged anew."""
@@ -134,12 +149,9 @@ def take_member(path: Path, k: int, out_path: Path) -> None:
     from onnx import utils
 
     model = onnx.shape_inference.infer_shapes(onnx.load(str(path)))
-    members = {name.split("/", 1)[0] for node in model.graph.node for name in node.output
-               if name.startswith("member") and "/" in name}
-    if not members:
-        raise AverageError(f"{path}: not an average of nets (no member in it); only a file this module wrote has members")
-    if f"member{k}" not in members:
-        raise AverageError(f"{path}: no member {k} (it averages {len(members)} nets, numbered from 0)")
+    count = _member_count(model, path)
+    if not 0 <= k < count:
+        raise AverageError(f"{path}: no member {k} (it averages {count} nets, numbered from 0)")
     prefix = f"member{k}/"
     input_name = model.graph.input[0].name
     output_names = [o.name for o in model.graph.output]

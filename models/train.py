@@ -416,7 +416,7 @@ def main(argv=None) -> int:
     for option, name, kind, metavar, text in _RECIPE_OPTIONS:
         parser.add_argument(option, type=kind, default=None, metavar=metavar, help=f"{text} (default {getattr(Recipe, name)})")
     parser.add_argument("--occluder-steps", type=int, default=None, metavar="N",
-                        help=f"occluder: train one net (not the shipped average of four) for N steps (default {OccluderRecipe.steps})")
+                        help=f"occluder: train one net (not the shipped average of six) for N steps (default {OccluderRecipe.steps})")
     parser.add_argument("--occluder-samples", type=int, default=None, metavar="N",
                         help=f"occluder: one net, on N composited frames drawn once (default {OccluderRecipe.samples})")
     parser.add_argument("--occluder-seed", type=int, default=None, metavar="N",

@@ -101,8 +101,8 @@ class VisionConfig:
     threads: int = 2  # onnxruntime intra-op threads
     # Something over the table (hand, arm, sleeve, phone, cup): models/occluder.onnx marks it per
     # cell of a 1/4-resolution grid; thresholds chosen on the validation photos (models/README.md).
-    occluder_threshold: float = 0.45  # probability (the mean over the averaged nets) above which a cell is covered
-    occluder_min_share: float = 0.002  # share of the frame a covered blob needs to count
+    occluder_threshold: float = 0.3  # probability (the mean over the averaged nets) above which a cell is covered
+    occluder_min_share: float = 0.003  # share of the frame a covered blob needs to count
     occluder_change_level: int = 24  # with a reference: a cell whose colour moved less than this is unchanged
     occluder_edge_margin: float = 0.08  # a region this close to a frame edge (share of the frame) reaches in from it
 

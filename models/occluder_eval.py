@@ -123,7 +123,11 @@ def decide(covered_map: np.ndarray, threshold: float, min_share: float, peak: fl
     With `peak` (a two-threshold decision, models/decisions/occ16.txt): a region of cells above
     `threshold` counts only when its highest cell reaches `peak`."""
     least = min_share * covered_map.size
-    return any(area >= least and (peak is None or top >= peak) for area, top in regions_of(covered_map, threshold))
+    if peak is None:  # the shipped rule: no region's peak is needed, so none is looked for
+        mask = (covered_map > threshold).astype(np.uint8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        return any(stats[k, cv2.CC_STAT_AREA] >= least for k in range(1, count))
+    return any(area >= least and top >= peak for area, top in regions_of(covered_map, threshold))
 
 
 def regions_of(covered_map: np.ndarray, threshold: float) -> list[tuple[int, float]]:
@@ -174,8 +178,7 @@ PEAK_STEPS = (0.1, 0.2, 0.3)  # how far above the low threshold a two-threshold 
 def choose_thresholds(validation_maps) -> tuple[float, float, Tally]:
     """The threshold and minimum share with the fewest mistakes on validation; among equals, the
     largest minimum share (a stray cell or two should never decide), then the middle threshold."""
-    thresholds, shares = THRESHOLDS, SHARES
-    scores = {(t, s): tally(validation_maps, t, s) for t in thresholds for s in shares}
+    scores = {(t, s): tally(validation_maps, t, s) for t in THRESHOLDS for s in SHARES}
     best = min(x.refused + x.accepted for x in scores.values())
     good = [k for k, x in scores.items() if x.refused + x.accepted == best]
     s = max(k[1] for k in good)

@@ -289,16 +289,15 @@ def _paint(image, layer_colour, alpha):
     image[:] = image * (1 - a) + layer_colour * a
 
 
-def draw_hand(rng, image, shade, table_tone=None, hard: HardSamples = HARD):
+def draw_hand(rng, image, shade, table_tone=None, hard: HardSamples | None = None):
     """A forearm and hand reaching in from an edge, maybe in a sleeve, maybe holding a phone.
 
-    `table_tone` (training only): the table's own colour; then, often (`hard`), the skin or the
-    sleeve takes it (a low-contrast arm on wood, a plain sleeve in the wood's brown), shaded flatter."""
+    `table_tone` and `hard` (training only): the table's own colour; then, as often as `hard` says, the
+    skin or the sleeve takes it (a low-contrast arm on wood, a plain sleeve in the wood's brown), shaded flatter."""
     h, w = image.shape[:2]
-    lean = hard if table_tone is not None else None
-    skin, sleeve, palm, direction, arm_w = _arm_masks(rng, w, h, lean)
+    skin, sleeve, palm, direction, arm_w = _arm_masks(rng, w, h, hard)
     limb = np.maximum(skin, sleeve)
-    like_table = lean is not None and rng.random() < lean.like_table
+    like_table = hard is not None and rng.random() < hard.like_table
     offset = direction * 0 + rng.normal(0, 0.03, 2) * max(w, h)
     shadow = cv2.warpAffine(limb, np.float32([[1, 0, offset[0]], [0, 1, offset[1]]]), (w, h))
     shade *= 1 - cv2.GaussianBlur(shadow, (0, 0), rng.uniform(2, 8)) * rng.uniform(0.15, 0.5)
@@ -416,7 +415,7 @@ def compose(rng: np.random.Generator, table: np.ndarray, occluders: int | None =
             if hard:  # the colour of the table where the arm is likely to lie (a random patch's mean)
                 y0, x0 = int(rng.integers(0, max(1, h - h // 3))), int(rng.integers(0, max(1, w - w // 3)))
                 tone = table[y0:y0 + h // 3, x0:x0 + w // 3].reshape(-1, 3).astype(np.float32).mean(axis=0)
-            covered, k = draw_hand(rng, layer, layer_shade, tone, hard or HARD)
+            covered, k = draw_hand(rng, layer, layer_shade, tone, hard)
         elif pick < 0.72:  # the tile renderer's own hands: thin, flat-shaded, another drawing of an arm
             occluded = np.zeros((h, w), np.uint8)
             layer[:] = image

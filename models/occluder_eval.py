@@ -123,18 +123,17 @@ def decide(covered_map: np.ndarray, threshold: float, min_share: float, peak: fl
     With `peak` (a two-threshold decision, models/decisions/occ16.txt): a region of cells above
     `threshold` counts only when its highest cell reaches `peak`."""
     least = min_share * covered_map.size
-    if peak is None:  # the shipped rule: no region's peak is needed, so none is looked for
-        mask = (covered_map > threshold).astype(np.uint8)
-        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        return any(stats[k, cv2.CC_STAT_AREA] >= least for k in range(1, count))
-    return any(area >= least and top >= peak for area, top in regions_of(covered_map, threshold))
+    return any(area >= least and (peak is None or top >= peak)
+               for area, top in regions_of(covered_map, threshold, peaks=peak is not None))
 
 
-def regions_of(covered_map: np.ndarray, threshold: float) -> list[tuple[int, float]]:
-    """(cells, highest probability) of each region of cells above `threshold`."""
+def regions_of(covered_map: np.ndarray, threshold: float, peaks: bool = True) -> list[tuple[int, float | None]]:
+    """(cells, highest probability) of each region of cells above `threshold`; without `peaks` the
+    highest is not looked for (None: the one-threshold rule needs none, and finding them is slow)."""
     mask = (covered_map > threshold).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [(int(stats[k, cv2.CC_STAT_AREA]), float(covered_map[labels == k].max())) for k in range(1, count)]
+    return [(int(stats[k, cv2.CC_STAT_AREA]), float(covered_map[labels == k].max()) if peaks else None)
+            for k in range(1, count)]
 
 
 @dataclass(frozen=True)

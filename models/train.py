@@ -37,7 +37,7 @@ from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size
 from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
 
 from models.fitting import export, fit_steps, pool_map  # noqa: E402
-from models.occluder_data import AIMED, HARD  # noqa: E402
+from models.occluder_data import AIMED, HARD, SHADED  # noqa: E402
 from models.occluder_train import (  # noqa: E402
     OCCLUDER_MEMBERS, OCCLUDER_SMOKE, OCCLUDER_SMOKE_MEMBERS, OccluderRecipe, train_averaged_occluder, train_occluder,
 )
@@ -421,18 +421,22 @@ def main(argv=None) -> int:
                         help=f"occluder: one net, on N composited frames drawn once (default {OccluderRecipe.samples})")
     parser.add_argument("--occluder-seed", type=int, default=None, metavar="N",
                         help=f"occluder: one net, with this seed for its frames and weights (default {OccluderRecipe.seed})")
-    parser.add_argument("--occluder-hard", action="store_true",
-                        help="occluder: one net, on the harder samples of models/occluder_data.py (as the fourth shipped member)")
-    parser.add_argument("--occluder-aimed", action="store_true",
-                        help="occluder: one net, on harder samples leaning further to thin arms and arms in the table's colour "
-                             "(models/occluder_data.AIMED)")
+    lean = parser.add_mutually_exclusive_group()
+    lean.add_argument("--occluder-hard", dest="occluder_lean", action="store_const", const=HARD,
+                      help="occluder: one net, on the harder samples of models/occluder_data.py (as the fourth shipped member)")
+    lean.add_argument("--occluder-aimed", dest="occluder_lean", action="store_const", const=AIMED,
+                      help="occluder: one net, on harder samples leaning further to thin arms and arms in the table's colour "
+                           "(models/occluder_data.AIMED)")
+    lean.add_argument("--occluder-shaded", dest="occluder_lean", action="store_const", const=SHADED,
+                      help="occluder: one net, on the aimed samples with shadows cast from out of sight half the time "
+                           "(models/occluder_data.SHADED)")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
     # with no occluder option the shipped averaged net is trained; with one, a single net (a candidate member)
     one_net = {name: value for name, value in (("steps", args.occluder_steps), ("samples", args.occluder_samples),
                                                ("seed", args.occluder_seed),
-                                               ("hard", AIMED if args.occluder_aimed else HARD if args.occluder_hard else None))
+                                               ("hard", args.occluder_lean))
                if value is not None}
     occluder_recipe = replace(OCCLUDER_SMOKE if args.smoke else OccluderRecipe(), **one_net) if one_net else None
     out = args.out or (MODELS_DIR / "work" / "smoke" if args.smoke else MODELS_DIR)

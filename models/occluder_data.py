@@ -58,8 +58,8 @@ HARD = HardSamples()  # the fourth shipped member's samples
 # the tiles, a broad arm in the table's colour; models/decisions/occ16.txt)
 AIMED = HardSamples(thin_arms=0.6, like_table=0.7)
 # session 18: the aimed samples, plus the shadow of someone out of sight lying across the table half the
-# time, covered or not; the validation tables still refused (rendered felt #18, cloth #33) are refused
-# for a broad dark band running in from an edge (models/decisions/occ18.txt)
+# time, covered or not, for the validation tables still refused (rendered felt #18, cloth #33) on a dark
+# band from an edge. Not shipped: that band proved a sharp-sided fold of the cloth (models/decisions/occ18.txt)
 SHADED = HardSamples(thin_arms=0.6, like_table=0.7, cast_shadows=0.5)
 
 

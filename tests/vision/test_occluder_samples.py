@@ -1,8 +1,9 @@
 """The training's harder samples lean the way models/occluder_data.HardSamples says."""
+import cv2
 import numpy as np
 import pytest
 
-from models.occluder_data import AIMED, HARD, SHADED, HardSamples, _arm_masks, compose
+from models.occluder_data import AIMED, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
 
 SIZE = 96
 
@@ -37,3 +38,23 @@ def cast_shadow_share(hard: HardSamples | None, draws: int = 400) -> float:
 def test_cast_shadows_come_only_with_the_shaded_samples(hard, least, most):
     # both draw the plain samples' blob shadow (0.3 of empty tables, often faint); SHADED adds its own half the time
     assert least <= cast_shadow_share(hard) <= most
+
+
+def sharp_edge_share(hard: HardSamples, draws: int = 200) -> float:
+    """Share of frames with nothing over them that show a sharp edge somewhere (Sobel over 60 after noise is smoothed)."""
+    rng = np.random.default_rng(7)
+    table = np.full((288, 384, 3), 160, np.uint8)  # the size samples are drawn at: a fold's edge is sharp in pixels there
+    sharp = 0
+    for _ in range(draws):
+        sample = compose(rng, table, occluders=0, hard=hard)
+        assert not sample.mask.any()  # a fold is never marked as covering the table
+        grey = cv2.cvtColor(cv2.GaussianBlur(sample.image, (0, 0), 1.0), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        steepest = max(float(np.abs(cv2.Sobel(grey, cv2.CV_32F, dx, 1 - dx, ksize=3)).max()) for dx in (0, 1))
+        sharp += int(steepest > 60)
+    return sharp / draws
+
+
+@pytest.mark.parametrize("hard, least, most", [(SHADED, 0.0, 0.05), (FOLDED, 0.35, 0.65)], ids=["shaded", "folded"])
+def test_sharp_folds_come_only_with_the_folded_samples(hard, least, most):
+    # the shaded samples' shadows are soft; FOLDED adds 1-3 sharp-sided folds half the time
+    assert least <= sharp_edge_share(hard) <= most

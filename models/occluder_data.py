@@ -220,7 +220,7 @@ def _fold(rng, h, w) -> tuple[np.ndarray, np.ndarray]:
     dark = np.where(across > 0, np.exp(-np.maximum(across, 0) / reach), 0.0).astype(np.float32)
     crest_width = rng.uniform(0.004, 0.02) * size
     lit = np.exp(-((across + 1.5 * crest_width) / crest_width) ** 2).astype(np.float32)
-    if rng.random() < 0.5:  # a crease ends in the cloth: darkest and narrowest at one end, gone at the other
+    if rng.random() < 0.5:  # a crease that ends inside the frame: it fades out both ways along its length
         half = rng.uniform(0.1, 0.5) * size
         fade = np.clip(1 - np.abs(along - rng.uniform(-0.5, 0.5) * half) / half, 0, 1) ** rng.uniform(0.3, 1.0)
         dark, lit = dark * fade, lit * fade

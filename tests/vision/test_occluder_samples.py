@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.occluder_data import AIMED, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
+from models.occluder_data import AIMED, COMPOSE_LONG_SIDE, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
 
 SIZE = 96
 
@@ -43,7 +43,8 @@ def test_cast_shadows_come_only_with_the_shaded_samples(hard, least, most):
 def sharp_edge_share(hard: HardSamples, draws: int = 200) -> float:
     """Share of frames with nothing over them that show a sharp edge somewhere (Sobel over 60 after noise is smoothed)."""
     rng = np.random.default_rng(7)
-    table = np.full((288, 384, 3), 160, np.uint8)  # the size samples are drawn at: a fold's edge is sharp in pixels there
+    long_side = COMPOSE_LONG_SIDE  # the size samples are drawn at: a fold's edge is sharp in pixels there
+    table = np.full((long_side * 3 // 4, long_side, 3), 160, np.uint8)
     sharp = 0
     for _ in range(draws):
         sample = compose(rng, table, occluders=0, hard=hard)

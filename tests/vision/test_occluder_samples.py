@@ -22,16 +22,19 @@ def test_thin_arms_come_as_often_as_the_samples_say(hard, expected):
     assert thin_share(hard) == pytest.approx(expected, abs=0.03)
 
 
-def cast_shadow_share(hard: HardSamples | None, draws: int = 400) -> float:
-    """Share of frames with nothing over them that still come out darkened somewhere."""
+def empty_table_images(hard: HardSamples | None, long_side: int, draws: int):
+    """Frames of a flat grey table (160) with nothing over it, drawn with `hard`'s leaning."""
     rng = np.random.default_rng(7)
-    table = np.full((SIZE * 3 // 4, SIZE, 3), 160, np.uint8)
-    shaded = 0
+    table = np.full((long_side * 3 // 4, long_side, 3), 160, np.uint8)
     for _ in range(draws):
         sample = compose(rng, table, occluders=0, hard=hard)
-        assert not sample.mask.any()  # a shadow is never marked as covering the table
-        shaded += int(sample.image.astype(np.int16).min() < 160 - 25)
-    return shaded / draws
+        assert not sample.mask.any()  # a shadow or a fold is never marked as covering the table
+        yield sample.image
+
+
+def cast_shadow_share(hard: HardSamples | None, draws: int = 400) -> float:
+    """Share of frames with nothing over them that still come out darkened somewhere."""
+    return float(np.mean([image.astype(np.int16).min() < 160 - 25 for image in empty_table_images(hard, SIZE, draws)]))
 
 
 @pytest.mark.parametrize("hard, least, most", [(AIMED, 0.0, 0.35), (SHADED, 0.5, 0.8)], ids=["aimed", "shaded"])
@@ -42,14 +45,10 @@ def test_cast_shadows_come_only_with_the_shaded_samples(hard, least, most):
 
 def sharp_edge_share(hard: HardSamples, draws: int = 200) -> float:
     """Share of frames with nothing over them that show a sharp edge somewhere (Sobel over 60 after noise is smoothed)."""
-    rng = np.random.default_rng(7)
-    long_side = COMPOSE_LONG_SIDE  # the size samples are drawn at: a fold's edge is sharp in pixels there
-    table = np.full((long_side * 3 // 4, long_side, 3), 160, np.uint8)
     sharp = 0
-    for _ in range(draws):
-        sample = compose(rng, table, occluders=0, hard=hard)
-        assert not sample.mask.any()  # a fold is never marked as covering the table
-        grey = cv2.cvtColor(cv2.GaussianBlur(sample.image, (0, 0), 1.0), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # drawn at the samples' own size: a fold's edge is sharp in pixels there
+    for image in empty_table_images(hard, COMPOSE_LONG_SIDE, draws):
+        grey = cv2.cvtColor(cv2.GaussianBlur(image, (0, 0), 1.0), cv2.COLOR_BGR2GRAY).astype(np.float32)
         steepest = max(float(np.abs(cv2.Sobel(grey, cv2.CV_32F, dx, 1 - dx, ksize=3)).max()) for dx in (0, 1))
         sharp += int(steepest > 60)
     return sharp / draws

@@ -10,6 +10,8 @@ builds into one file, so a candidate average is judged without building it. For 
 prints the thresholds chosen on validation + rendered validation, the mistakes there (the score),
 the mistakes on train, and the columns the rule's guards read:
 validation refused, accepted per design; rendered refused, accepted; train refused, accepted per design.
+With `--shipped NAME` it also names the rule's winner among the other candidates, or why there is none
+(`judge`, the reading of models/decisions/occ22.txt: rank first, then hold the first against the bars).
 The test split and the rendered test tables are never read here (benchmarks/bench_settle.py reads them,
 once, for a winner). Members taken out of the shipped file: `python -m models.average_nets --take K`.
 A maps file is a pickle of our own making: never load one from elsewhere.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import argparse
 import pickle
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +31,11 @@ from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, Case, choose_thr
 
 SPLITS = ("validation", "rendered", "train")
 FORMAT = "tileref occluder maps 1"
+# the guards of models/decisions/occ9.txt, with occ12.txt's figures: the first shipped net's columns (validation;
+# rendered; train), which no column of a winner may exceed by more than COLUMN_SLACK, and the most train mistakes
+ORIGINAL_COLUMNS = ((1, 2, 6, 1), (2, 0), (1, 12, 15, 2))
+COLUMN_SLACK = 2
+MOST_TRAIN_MISTAKES = 30
 
 
 class CandidateError(ValueError):
@@ -87,6 +94,7 @@ class CandidateScore:
     columns: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # validation; rendered; train
     misses: tuple[str, ...]  # the validation and rendered validation mistakes
     peak: float | None = None  # a two-threshold decision's peak (models/occluder_eval.choose_two_thresholds)
+    members: int = 1  # nets averaged: fewer wins a tie
 
     def line(self) -> str:
         columns = "; ".join(",".join(map(str, c)) for c in self.columns)
@@ -112,6 +120,54 @@ def score_candidate(name: str, maps: dict, two_thresholds: bool = False) -> Cand
                            (rendered.refused, rendered.accepted), train), chosen.misses, peak)
 
 
+@dataclass(frozen=True)
+class RuleVerdict:
+    winner: CandidateScore | None
+    reason: str  # one line: why the winner replaces what ships, or why nothing does
+
+    def line(self) -> str:
+        if self.winner is None:
+            return f"rule: no winner ({self.reason})"
+        return f"rule: {self.winner.name} replaces what ships ({self.reason})"
+
+
+def _rank_key(candidate: CandidateScore) -> tuple:
+    # occ12.txt-occ22.txt: lowest score, then fewer train mistakes, then fewer nets, then the largest min share
+    return candidate.score, candidate.train, candidate.members, -candidate.min_share
+
+
+def judge(shipped: CandidateScore, candidates: list[CandidateScore]) -> RuleVerdict:
+    """The rule's verdict, read as models/decisions/occ22.txt settled it: rank every candidate, then hold only the
+    first against the bars, so a candidate that fails a bar never lets a lower-ranked one through.
+
+    Bars: the guards of occ9.txt (ORIGINAL_COLUMNS, COLUMN_SLACK, MOST_TRAIN_MISTAKES); a lower score than what
+    ships, or the same score and fewer train mistakes; and, since occ20.txt, no more train mistakes than what ships.
+    The cost guard (bench_settle, <= 30 ms per 1080p frame) and the rule's last tie (the middle thresholds) are
+    left to the one who runs it: a tie that reaches them is named, not broken."""
+    others = sorted((c for c in candidates if c.name != shipped.name), key=_rank_key)
+    if not others:
+        return RuleVerdict(None, f"no candidate besides {shipped.name!r}")
+    first = others[0]
+    tied = [c.name for c in others[1:] if _rank_key(c) == _rank_key(first)]
+    if tied:
+        return RuleVerdict(None, f"{first.name!r} ties {', '.join(map(repr, tied))} on score, train, nets and min "
+                                 f"share: the middle thresholds decide")
+    said = f"{first.name!r} ranks first at {first.score} / {first.train}"
+    if first.train > MOST_TRAIN_MISTAKES:
+        return RuleVerdict(None, f"{said}, but makes more than {MOST_TRAIN_MISTAKES} train mistakes")
+    for ours, original in zip(first.columns, ORIGINAL_COLUMNS):
+        for k, (mistakes, limit) in enumerate(zip(ours, original)):
+            if mistakes > limit + COLUMN_SLACK:
+                return RuleVerdict(None, f"{said}, but one column holds {mistakes} mistakes against the first "
+                                         f"shipped net's {limit} (more than {COLUMN_SLACK} worse)")
+    against = f"what ships ({shipped.name!r}, {shipped.score} / {shipped.train})"
+    if first.train > shipped.train:
+        return RuleVerdict(None, f"{said}, but makes more train mistakes than {against}")
+    if (first.score, first.train) >= (shipped.score, shipped.train):
+        return RuleVerdict(None, f"{said}, no better than {against}")
+    return RuleVerdict(first, f"{first.score} / {first.train} against {against}; its cost is bench_settle's to check")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.occluder_candidates", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -123,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("--misses", action="store_true", help="also list each candidate's mistakes on validation")
     score.add_argument("--two-thresholds", action="store_true",
                        help="also try a region's peak above a higher threshold (models/decisions/occ16.txt)")
+    score.add_argument("--shipped", metavar="NAME",
+                       help="the candidate that ships: also print the rule's winner among the others, or why none")
     args = parser.parse_args(argv)
     try:
         if args.command == "maps":
@@ -135,7 +193,11 @@ def main(argv: list[str] | None = None) -> int:
             save_maps(member_maps(args.model, load_splits()), args.out)
             print(f"{args.model}: maps written to {args.out}")
             return 0
+        names = [spec.partition("=")[0] for spec in args.candidates]
+        if args.shipped is not None and args.shipped not in names:
+            raise CandidateError(f"shipped {args.shipped!r} is none of the candidates ({', '.join(map(repr, names))})")
         loaded = {}  # candidates share members: each file is read once
+        scored = []
         for spec in args.candidates:
             name, sep, paths = spec.partition("=")
             if not sep or not paths:
@@ -145,9 +207,12 @@ def main(argv: list[str] | None = None) -> int:
                 if path not in loaded:
                     loaded[path] = load_maps(Path(path))
             result = score_candidate(name, mean_maps([loaded[p] for p in files], files), args.two_thresholds)
+            scored.append(replace(result, members=len(files)))
             print(result.line())
             for miss in result.misses if args.misses else ():
                 print("   ", miss)
+        if args.shipped is not None:
+            print(judge(scored[names.index(args.shipped)], scored).line())
     except CandidateError as e:
         print(f"occluder_candidates: {e}", file=sys.stderr)
         return 2

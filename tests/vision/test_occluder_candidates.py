@@ -4,7 +4,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.occluder_candidates import CandidateError, load_maps, main, mean_maps, save_maps, score_candidate
+from models.occluder_candidates import (CandidateError, CandidateScore, judge, load_maps, main, mean_maps, save_maps,
+                                        score_candidate)
 from models.occluder_eval import Case
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "rummikub-photos"
@@ -92,6 +93,62 @@ def test_the_command_scores_saved_maps_and_names_a_bad_file(tmp_path, capsys):
     assert "notes.txt" in err and "not a maps file" in err
     assert main(["score", "X"]) == 2
     assert "'X' is not NAME=A.pkl+B.pkl" in capsys.readouterr().err
+
+
+def _scored(name: str, score: int, train: int, members: int = 6, min_share: float = 0.003,
+            columns=((0, 0, 0, 0), (2, 1), (0, 1, 3, 0))) -> CandidateScore:
+    return CandidateScore(name, 0.3, min_share, score, train, columns, (), members=members)
+
+
+SHIPPED = _scored("S", 3, 4)
+
+
+@pytest.mark.parametrize("candidate", [_scored("S+x", 2, 4, members=7), _scored("S+x", 3, 3, members=7)],
+                         ids=["lower score", "same score, fewer train mistakes"])
+def test_a_candidate_better_than_what_ships_wins(candidate):
+    verdict = judge(SHIPPED, [SHIPPED, candidate])
+    assert verdict.winner == candidate and verdict.line().startswith("rule: S+x replaces what ships")
+
+
+@pytest.mark.parametrize("candidate, why", [
+    (_scored("S+x", 3, 4, members=7), "no better than what ships ('S', 3 / 4)"),
+    (_scored("S+x", 1, 5, members=7), "more train mistakes than what ships ('S', 3 / 4)"),
+    (_scored("S+x", 1, 31, members=7, columns=((0, 0, 0, 0), (0, 0), (1, 12, 15, 3))), "more than 30 train mistakes"),
+    (_scored("S+x", 1, 4, members=7, columns=((0, 0, 0, 0), (0, 0), (4, 0, 0, 0))), "holds 4 mistakes against the "
+                                                                                      "first shipped net's 1"),
+], ids=["a tie with what ships", "more train mistakes", "over the train guard",
+        "one column too far over the first net"])
+def test_a_candidate_that_fails_a_bar_does_not_win_and_the_verdict_says_why(candidate, why):
+    verdict = judge(SHIPPED, [SHIPPED, candidate])
+    assert verdict.winner is None and why in verdict.reason and "'S+x' ranks first" in verdict.reason
+
+
+def test_only_the_first_ranked_is_held_against_the_bars():
+    """models/decisions/occ22.txt: a first that fails a bar does not let the next one through."""
+    first, second = _scored("all ten", 1, 5, members=10), _scored("S+23", 3, 3, members=7)
+    verdict = judge(SHIPPED, [SHIPPED, second, first])
+    assert verdict.winner is None and "'all ten' ranks first at 1 / 5" in verdict.reason
+    assert judge(SHIPPED, [SHIPPED, second]).winner == second
+
+
+def test_fewer_nets_then_a_larger_min_share_break_ties_and_a_deeper_tie_is_named():
+    seven, eight = _scored("seven", 2, 3, members=7), _scored("eight", 2, 3, members=8)
+    assert judge(SHIPPED, [eight, seven]).winner == seven
+    wider = _scored("wider", 2, 3, members=7, min_share=0.004)
+    assert judge(SHIPPED, [seven, wider]).winner == wider
+    verdict = judge(SHIPPED, [seven, _scored("twin", 2, 3, members=7)])
+    assert verdict.winner is None and "'seven' ties 'twin'" in verdict.reason
+
+
+def test_the_command_names_the_rules_verdict_and_a_shipped_name_it_does_not_know(tmp_path, capsys):
+    save_maps(MEMBER_A, tmp_path / "a.pkl")
+    save_maps(MEMBER_B, tmp_path / "b.pkl")
+    a, b = tmp_path / "a.pkl", tmp_path / "b.pkl"
+    assert main(["score", "--shipped", "A", f"A={a}", f"AB={a}+{b}"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("rule: AB replaces what ships (0 / 1 against what ships ('A', 1 / 1)")
+    assert main(["score", "--shipped", "B", f"A={a}"]) == 2
+    assert "shipped 'B' is none of the candidates ('A')" in capsys.readouterr().err
 
 
 def test_a_file_that_is_no_maps_file_is_a_clear_error(tmp_path):

@@ -156,7 +156,7 @@ def judge(shipped: CandidateScore, candidates: list[CandidateScore]) -> RuleVerd
     if first.train > MOST_TRAIN_MISTAKES:
         return RuleVerdict(None, f"{said}, but makes more than {MOST_TRAIN_MISTAKES} train mistakes")
     for ours, original in zip(first.columns, ORIGINAL_COLUMNS):
-        for k, (mistakes, limit) in enumerate(zip(ours, original)):
+        for mistakes, limit in zip(ours, original):
             if mistakes > limit + COLUMN_SLACK:
                 return RuleVerdict(None, f"{said}, but one column holds {mistakes} mistakes against the first "
                                          f"shipped net's {limit} (more than {COLUMN_SLACK} worse)")

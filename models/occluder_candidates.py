@@ -10,7 +10,8 @@ builds into one file, so a candidate average is judged without building it. For 
 prints the thresholds chosen on validation + rendered validation, the mistakes there (the score),
 the mistakes on train, and the columns the rule's guards read:
 validation refused, accepted per design; rendered refused, accepted; train refused, accepted per design.
-With `--shipped NAME` it also names the rule's winner among the other candidates, or why there is none
+A candidate written NAME=A.pkl+B.pkl@SHARE holds its min share at SHARE; only its threshold is chosen
+(models/decisions/occ24.txt). With `--shipped NAME` it also names the rule's winner among the other candidates, or why there is none
 (`judge`, the reading of models/decisions/occ22.txt: rank first, then hold the first against the bars).
 The test split and the rendered test tables are never read here (benchmarks/bench_settle.py reads them,
 once, for a winner). Members taken out of the shipped file: `python -m models.average_nets --take K`.
@@ -26,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, Case, choose_thresholds, choose_two_thresholds,
-                                  covered_maps, rendered_maps, tally)
+from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, SHARES, Case, choose_thresholds,
+                                  choose_two_thresholds, covered_maps, rendered_maps, tally)
 
 SPLITS = ("validation", "rendered", "train")
 FORMAT = "tileref occluder maps 1"
@@ -107,12 +108,17 @@ def _photo_columns(rows, threshold: float, min_share: float, peak: float | None)
             *(tally(rows, threshold, min_share, design=d, peak=peak).accepted for d in DESIGNS))
 
 
-def score_candidate(name: str, maps: dict, two_thresholds: bool = False) -> CandidateScore:
+def score_candidate(name: str, maps: dict, two_thresholds: bool = False,
+                    held_share: float | None = None) -> CandidateScore:
+    """`held_share` holds the minimum share, so only the threshold is chosen (models/decisions/occ24.txt)."""
     chosen_on = maps["validation"] + maps["rendered"]
+    if two_thresholds and held_share is not None:
+        raise CandidateError(f"candidate {name!r}: a held min share ({held_share}) and two thresholds do not go together")
     if two_thresholds:
         threshold, peak, min_share, chosen = choose_two_thresholds(chosen_on)
     else:
-        (threshold, min_share, chosen), peak = choose_thresholds(chosen_on), None
+        shares = SHARES if held_share is None else (held_share,)
+        (threshold, min_share, chosen), peak = choose_thresholds(chosen_on, shares), None
     rendered = tally(maps["rendered"], threshold, min_share, peak=peak)
     train = _photo_columns(maps["train"], threshold, min_share, peak)
     return CandidateScore(name, threshold, min_share, chosen.refused + chosen.accepted, sum(train),
@@ -168,6 +174,23 @@ def judge(shipped: CandidateScore, candidates: list[CandidateScore]) -> RuleVerd
     return RuleVerdict(first, f"{first.score} / {first.train} against {against}; its cost is bench_settle's to check")
 
 
+def parse_candidate(spec: str) -> tuple[str, str, float | None]:
+    """NAME=A.pkl+B.pkl, or NAME=A.pkl+B.pkl@SHARE to hold the min share: (name, paths, held share or None)."""
+    name, sep, rest = spec.partition("=")
+    paths, at, share = rest.rpartition("@") if "@" in rest else (rest, "", "")
+    if not sep or not name or not paths:
+        raise CandidateError(f"candidate {spec!r} is not NAME=A.pkl+B.pkl (or NAME=A.pkl+B.pkl@SHARE)")
+    if not at:
+        return name, paths, None
+    try:
+        held = float(share)
+    except ValueError:
+        raise CandidateError(f"candidate {spec!r}: held min share {share!r} is not a number") from None
+    if not 0 < held < 1:
+        raise CandidateError(f"candidate {spec!r}: held min share {held} is not between 0 and 1")
+    return name, paths, held
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.occluder_candidates", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -175,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     maps.add_argument("model", type=Path)
     maps.add_argument("out", type=Path)
     score = commands.add_parser("score", help="candidates NAME=a.pkl+b.pkl, each the mean of its members' maps")
-    score.add_argument("candidates", nargs="+", metavar="NAME=A.pkl+B.pkl")
+    score.add_argument("candidates", nargs="+", metavar="NAME=A.pkl+B.pkl[@SHARE]",
+                       help="@SHARE holds that candidate's min share; only its threshold is chosen")
     score.add_argument("--misses", action="store_true", help="also list each candidate's mistakes on validation")
     score.add_argument("--two-thresholds", action="store_true",
                        help="also try a region's peak above a higher threshold (models/decisions/occ16.txt)")
@@ -199,14 +223,13 @@ def main(argv: list[str] | None = None) -> int:
         loaded = {}  # candidates share members: each file is read once
         scored = []
         for spec in args.candidates:
-            name, sep, paths = spec.partition("=")
-            if not sep or not paths:
-                raise CandidateError(f"candidate {spec!r} is not NAME=A.pkl+B.pkl")
+            name, paths, held_share = parse_candidate(spec)
             files = paths.split("+")
             for path in files:
                 if path not in loaded:
                     loaded[path] = load_maps(Path(path))
-            result = score_candidate(name, mean_maps([loaded[p] for p in files], files), args.two_thresholds)
+            result = score_candidate(name, mean_maps([loaded[p] for p in files], files), args.two_thresholds,
+                                     held_share)
             scored.append(replace(result, members=len(files)))
             print(result.line())
             for miss in result.misses if args.misses else ():

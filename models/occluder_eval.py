@@ -174,10 +174,11 @@ SHARES = [0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.012]
 PEAK_STEPS = (0.1, 0.2, 0.3)  # how far above the low threshold a two-threshold decision's peak may lie
 
 
-def choose_thresholds(validation_maps) -> tuple[float, float, Tally]:
+def choose_thresholds(validation_maps, shares: tuple[float, ...] | list[float] = SHARES) -> tuple[float, float, Tally]:
     """The threshold and minimum share with the fewest mistakes on validation; among equals, the
-    largest minimum share (a stray cell or two should never decide), then the middle threshold."""
-    scores = {(t, s): tally(validation_maps, t, s) for t in THRESHOLDS for s in SHARES}
+    largest minimum share (a stray cell or two should never decide), then the middle threshold.
+    `shares` narrows the minimum shares tried: one share holds it (models/decisions/occ24.txt)."""
+    scores = {(t, s): tally(validation_maps, t, s) for t in THRESHOLDS for s in shares}
     best = min(x.refused + x.accepted for x in scores.values())
     good = [k for k, x in scores.items() if x.refused + x.accepted == best]
     s = max(k[1] for k in good)

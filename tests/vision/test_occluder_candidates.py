@@ -95,6 +95,37 @@ def test_the_command_scores_saved_maps_and_names_a_bad_file(tmp_path, capsys):
     assert "'X' is not NAME=A.pkl+B.pkl" in capsys.readouterr().err
 
 
+def _small_hand_maps() -> dict:
+    """A clear table and a hand of 4 cells in 1600 (a share of 0.0025: seen at a min share of 0.002, not 0.003)."""
+    hand = np.zeros((40, 40), np.float32)
+    hand[10:12, 10:12] = 0.8
+    return {"validation": [(Case("clear", False, None, "clear"), np.zeros((40, 40), np.float32)),
+                           (Case("small hand", True, None, "composited"), hand)],
+            "rendered": [], "train": []}
+
+
+def test_a_held_min_share_chooses_only_the_threshold():
+    """models/decisions/occ24.txt: a held share cannot be traded for a smaller one that sees the small hand."""
+    free = score_candidate("free", _small_hand_maps())
+    held = score_candidate("held", _small_hand_maps(), held_share=0.003)
+    assert free.score == 0 and free.min_share < 0.003
+    assert held.score == 1 and held.min_share == 0.003 and held.misses == ("accepted: small hand",)
+
+
+@pytest.mark.parametrize("suffix, why", [("@x", "held min share 'x' is not a number"),
+                                         ("@1.5", "held min share 1.5 is not between 0 and 1")],
+                         ids=["not a number", "not a share"])
+def test_the_command_holds_a_candidates_share_and_names_a_bad_one(tmp_path, capsys, suffix, why):
+    save_maps(_small_hand_maps(), tmp_path / "a.pkl")
+    a = tmp_path / "a.pkl"
+    assert main(["score", f"FREE={a}", f"HELD={a}@0.003"]) == 0
+    free, held = capsys.readouterr().out.splitlines()
+    assert free.startswith("FREE  ") and ": 0 / 0" in free
+    assert held.startswith("HELD  ") and " / 0.003: 1 / 0" in held
+    assert main(["score", f"HELD={a}{suffix}"]) == 2
+    assert why in capsys.readouterr().err
+
+
 def _scored(name: str, score: int, train: int, members: int = 6, min_share: float = 0.003,
             columns=((0, 0, 0, 0), (2, 1), (0, 1, 3, 0))) -> CandidateScore:
     return CandidateScore(name, 0.3, min_share, score, train, columns, (), members=members)

@@ -11,8 +11,9 @@ prints the thresholds chosen on validation + rendered validation, the mistakes t
 the mistakes on train, and the columns the rule's guards read:
 validation refused, accepted per design; rendered refused, accepted; train refused, accepted per design.
 A candidate written NAME=A.pkl+B.pkl@SHARE holds its min share at SHARE; only its threshold is chosen
-(models/decisions/occ24.txt). With `--shipped NAME` it also names the rule's winner among the other candidates, or why there is none
-(`judge`, the reading of models/decisions/occ22.txt: rank first, then hold the first against the bars).
+(models/decisions/occ24.txt). With `--shipped NAME` it also names the rule's winner among the other
+candidates, or why there is none (`judge`, the reading of models/decisions/occ22.txt: rank first, then
+hold the first against the bars).
 The test split and the rendered test tables are never read here (benchmarks/bench_settle.py reads them,
 once, for a winner). Members taken out of the shipped file: `python -m models.average_nets --take K`.
 A maps file is a pickle of our own making: never load one from elsewhere.
@@ -113,7 +114,7 @@ def score_candidate(name: str, maps: dict, two_thresholds: bool = False,
     """`held_share` holds the minimum share, so only the threshold is chosen (models/decisions/occ24.txt)."""
     chosen_on = maps["validation"] + maps["rendered"]
     if two_thresholds and held_share is not None:
-        raise CandidateError(f"candidate {name!r}: a held min share ({held_share}) and two thresholds do not go together")
+        raise CandidateError(f"candidate {name!r}: a held min share ({held_share}) goes with one threshold only")
     if two_thresholds:
         threshold, peak, min_share, chosen = choose_two_thresholds(chosen_on)
     else:

@@ -110,6 +110,8 @@ def test_a_held_min_share_chooses_only_the_threshold():
     held = score_candidate("held", _small_hand_maps(), held_share=0.003)
     assert free.score == 0 and free.min_share < 0.003
     assert held.score == 1 and held.min_share == 0.003 and held.misses == ("accepted: small hand",)
+    with pytest.raises(CandidateError, match="'held': a held min share \\(0.003\\) goes with one threshold only"):
+        score_candidate("held", _small_hand_maps(), two_thresholds=True, held_share=0.003)
 
 
 @pytest.mark.parametrize("suffix, why", [("@x", "held min share 'x' is not a number"),

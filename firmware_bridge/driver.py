@@ -318,15 +318,17 @@ class TimerDriver:
         return reply
 
     def _write(self, data: bytes) -> None:
-        port = self._serial
-        if port is None:
-            raise TimerDisconnected(f"timer on {self.port!r} is not connected")
-        try:
-            with self._write_lock:
+        with self._write_lock:  # the port is taken under the lock that closing it takes
+            port = self._serial
+            if port is None:
+                raise TimerDisconnected(f"timer on {self.port!r} is not connected")
+            try:
                 port.write(data)
-        except (serial.SerialException, OSError) as error:
-            self._lose_link(f"write failed: {error}")
-            raise TimerDisconnected(f"timer on {self.port!r}: write failed: {error}") from None
+                return
+            except (serial.SerialException, OSError) as error:
+                failure = error
+        self._lose_link(f"write failed: {failure}")  # outside the lock: losing the link closes the port
+        raise TimerDisconnected(f"timer on {self.port!r}: write failed: {failure}") from None
 
     def _handshake(self) -> TimerState:
         reply = self._request(Verb.HELLO, str(PROTOCOL_VERSION), f"hb={self.heartbeat_ms}", internal=True)
@@ -366,12 +368,16 @@ class TimerDriver:
         return port
 
     def _close_port(self) -> None:
-        port, self._serial = self._serial, None
-        if port is not None:
-            try:
-                port.close()
-            except (serial.SerialException, OSError):
-                pass
+        # Under the write lock: a port closed in the middle of pyserial's write made it raise TypeError
+        # in the writing thread (its fd gone under select), past the handling of a failed write.
+        # A write holds the lock at most write_timeout (1 s).
+        with self._write_lock:
+            port, self._serial = self._serial, None
+            if port is not None:
+                try:
+                    port.close()
+                except (serial.SerialException, OSError):
+                    pass
 
     def _lose_link(self, reason: str) -> None:
         with self._state_lock:

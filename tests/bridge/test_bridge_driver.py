@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
@@ -251,3 +252,41 @@ def test_a_box_that_never_answers_gives_no_acknowledgement(box):
         time.sleep(0.05)
         with pytest.raises(NoAcknowledgement, match=r"no answer to '>\d+ STATE \*[0-9A-F]{4}\\n' after 3 tries"):
             patient.state()
+
+
+def test_closing_waits_for_a_write_under_way_and_a_later_command_is_a_clear_error(box, timer):
+    """A port closed in the middle of pyserial's write made the writing thread die with a TypeError
+    (seen on CI, a state check racing the close); closing now waits for the write to end."""
+    port = timer._serial
+    order, entered = [], threading.Event()
+    real_write, real_close = port.write, port.close
+
+    def slow_write(data):
+        order.append("write begins")
+        entered.set()
+        time.sleep(0.3)
+        order.append("write ends")
+        return real_write(data)
+
+    def close():
+        order.append("port closed")
+        real_close()
+
+    port.write, port.close = slow_write, close
+    outcome = []
+    asking = threading.Thread(target=lambda: outcome.append(_state_or_error(timer)))
+    asking.start()
+    assert entered.wait(2)
+    timer.close()
+    asking.join(3)
+    assert order[:3] == ["write begins", "write ends", "port closed"]
+    assert not asking.is_alive() and isinstance(outcome[0], TimerDisconnected | NoAcknowledgement)
+    with pytest.raises(TimerDisconnected, match="not connected"):
+        timer.state()
+
+
+def _state_or_error(timer):
+    try:
+        return timer.state()
+    except (TimerDisconnected, NoAcknowledgement) as error:
+        return error

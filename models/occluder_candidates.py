@@ -218,13 +218,13 @@ def main(argv: list[str] | None = None) -> int:
             save_maps(member_maps(args.model, load_splits()), args.out)
             print(f"{args.model}: maps written to {args.out}")
             return 0
-        names = [spec.partition("=")[0] for spec in args.candidates]
+        candidates = [parse_candidate(spec) for spec in args.candidates]  # every spec checked before any file is read
+        names = [name for name, _, _ in candidates]
         if args.shipped is not None and args.shipped not in names:
             raise CandidateError(f"shipped {args.shipped!r} is none of the candidates ({', '.join(map(repr, names))})")
         loaded = {}  # candidates share members: each file is read once
         scored = []
-        for spec in args.candidates:
-            name, paths, held_share = parse_candidate(spec)
+        for name, paths, held_share in candidates:
             files = paths.split("+")
             for path in files:
                 if path not in loaded:

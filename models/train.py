@@ -37,7 +37,7 @@ from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size
 from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
 
 from models.fitting import export, fit_steps, pool_map  # noqa: E402
-from models.occluder_data import AIMED, FOLDED, HARD, SHADED  # noqa: E402
+from models.occluder_data import AIMED, CORNERED, FOLDED, HARD, SHADED  # noqa: E402
 from models.occluder_train import (  # noqa: E402
     OCCLUDER_MEMBERS, OCCLUDER_SMOKE, OCCLUDER_SMOKE_MEMBERS, OccluderRecipe, train_averaged_occluder, train_occluder,
 )
@@ -433,6 +433,9 @@ def main(argv=None) -> int:
     lean.add_argument("--occluder-folded", dest="occluder_lean", action="store_const", const=FOLDED,
                       help="occluder: one net, on the shaded samples with sharp-sided folds and creases in the top half the time "
                            "(models/occluder_data.FOLDED)")
+    lean.add_argument("--occluder-cornered", dest="occluder_lean", action="store_const", const=CORNERED,
+                      help="occluder: one net, on the folded samples with arms that only cut across a corner of the frame a "
+                           "third of the time (models/occluder_data.CORNERED)")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)

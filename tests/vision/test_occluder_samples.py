@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.occluder_data import AIMED, COMPOSE_LONG_SIDE, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
+from models.occluder_data import AIMED, COMPOSE_LONG_SIDE, CORNERED, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
 
 SIZE = 96
 
@@ -58,3 +58,25 @@ def sharp_edge_share(hard: HardSamples, draws: int = 200) -> float:
 def test_sharp_folds_come_only_with_the_folded_samples(hard, least, most):
     # the shaded samples' shadows are soft; FOLDED adds 1-3 sharp-sided folds half the time
     assert least <= sharp_edge_share(hard) <= most
+
+
+def corner_only_share(hard: HardSamples, draws: int = 1500) -> float:
+    """Share of arms that lie inside one corner: they reach two adjacent edges and less than 0.4 of either side."""
+    rng = np.random.default_rng(11)
+    w, h = SIZE, SIZE * 3 // 4
+    inside_a_corner = 0
+    for _ in range(draws):
+        skin, sleeve, *_ = _arm_masks(rng, w, h, hard)
+        ys, xs = np.nonzero(np.maximum(skin, sleeve) > 0.5)
+        if not len(xs):
+            continue
+        by_a_side = (xs.min() == 0 and xs.max() < 0.4 * w) or (xs.max() == w - 1 and xs.min() > 0.6 * w)
+        by_top_or_bottom = (ys.min() == 0 and ys.max() < 0.4 * h) or (ys.max() == h - 1 and ys.min() > 0.6 * h)
+        inside_a_corner += by_a_side and by_top_or_bottom
+    return inside_a_corner / draws
+
+
+@pytest.mark.parametrize("hard, least, most", [(FOLDED, 0.04, 0.17), (CORNERED, 0.27, 0.45)], ids=["folded", "cornered"])
+def test_arms_across_a_corner_come_a_third_of_the_time_with_the_cornered_samples(hard, least, most):
+    # short reaches from near a corner already land inside one about a tenth of the time; CORNERED adds a third
+    assert least <= corner_only_share(hard) <= most

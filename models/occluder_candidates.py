@@ -5,7 +5,7 @@
 
 `maps` runs one net over the validation photos, the rendered validation tables and the train
 photos (models/occluder_eval.py's cases, the same every run; a few minutes) and keeps its
-probability maps. `score` takes the mean of members' maps, which is what models/average_nets.py
+probability maps. `pool` max-pools one net's maps (models/decisions/occpool.txt). `score` takes the mean of members' maps, which is what models/average_nets.py
 builds into one file, so a candidate average is judged without building it. For each candidate it
 prints the thresholds chosen on validation + rendered validation, the mistakes there (the score),
 the mistakes on train, and the columns the rule's guards read:
@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, SHARES, Case, choose_thresholds,
@@ -84,6 +85,16 @@ def mean_maps(members: list[dict], names: list[str]) -> dict:
                                      f"({len(theirs)} against {len(ours)})")
     return {split: [(case, np.mean([member[split][k][1] for member in members], axis=0))
                     for k, (case, _) in enumerate(first[split])] for split in SPLITS}
+
+
+def pooled_maps(maps: dict, size: int) -> dict:
+    """Each map with every cell raised to the highest of its size x size neighbourhood (a max pool, stride 1), so
+    that members marking neighbouring cells of one arm agree in their mean (models/decisions/occpool.txt)."""
+    if size < 1 or size % 2 == 0:
+        raise CandidateError(f"pool size {size} is not an odd number of cells")
+    square = np.ones((size, size), np.uint8)
+    return {split: [(case, cv2.dilate(covered, square, borderType=cv2.BORDER_REPLICATE)) for case, covered in rows]
+            for split, rows in maps.items()}
 
 
 @dataclass(frozen=True)
@@ -198,6 +209,10 @@ def main(argv: list[str] | None = None) -> int:
     maps = commands.add_parser("maps", help="one net's maps over validation, rendered validation and train")
     maps.add_argument("model", type=Path)
     maps.add_argument("out", type=Path)
+    pool = commands.add_parser("pool", help="one net's maps, each max-pooled over a square of cells")
+    pool.add_argument("maps", type=Path)
+    pool.add_argument("out", type=Path)
+    pool.add_argument("--size", type=int, default=3, help="cells on a side of the square (odd; default 3)")
     score = commands.add_parser("score", help="candidates NAME=a.pkl+b.pkl, each the mean of its members' maps")
     score.add_argument("candidates", nargs="+", metavar="NAME=A.pkl+B.pkl[@SHARE]",
                        help="@SHARE holds that candidate's min share; only its threshold is chosen")
@@ -217,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
                 raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
             save_maps(member_maps(args.model, load_splits()), args.out)
             print(f"{args.model}: maps written to {args.out}")
+            return 0
+        if args.command == "pool":
+            save_maps(pooled_maps(load_maps(args.maps), args.size), args.out)
+            print(f"{args.maps}: maps max-pooled over {args.size} x {args.size} cells written to {args.out}")
             return 0
         candidates = [parse_candidate(spec) for spec in args.candidates]  # every spec checked before any file is read
         names = [name for name, _, _ in candidates]

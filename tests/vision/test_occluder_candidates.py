@@ -4,8 +4,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.occluder_candidates import (CandidateError, CandidateScore, judge, load_maps, main, mean_maps, save_maps,
-                                        score_candidate)
+from models.occluder_candidates import (CandidateError, CandidateScore, judge, load_maps, main, mean_maps, pooled_maps,
+                                        save_maps, score_candidate)
 from models.occluder_eval import Case
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "rummikub-photos"
@@ -217,3 +217,27 @@ def test_the_mean_of_the_members_maps_is_the_shipped_averages_map(tmp_path):
             assert case.name == same.name
             # the file clips probabilities to [1e-6, 1 - 1e-6] before its logit
             np.testing.assert_allclose(ours, theirs, atol=1e-5)
+
+
+def _one_cell_maps(row: int, col: int) -> dict:
+    """Maps of one covered validation table whose only marked cell is (row, col) at 1.0."""
+    covered = np.zeros((20, 20), np.float32)
+    covered[row, col] = 1.0
+    return {"validation": [(Case("hand", True, None, "composited"), covered)], "rendered": [], "train": []}
+
+
+def test_pooled_members_marking_neighbouring_cells_agree_in_their_mean():
+    apart = [_one_cell_maps(8, 8), _one_cell_maps(9, 10)]
+    assert mean_maps(apart, ["a", "b"])["validation"][0][1].max() == 0.5
+    pooled = mean_maps([pooled_maps(m, 3) for m in apart], ["a", "b"])["validation"][0][1]
+    assert pooled.max() == 1.0 and pooled[7:11, 9].tolist() == [0.5, 1.0, 1.0, 0.5]  # both neighbourhoods hold rows 8-9
+    assert pooled[0, 0] == 0.0 and pooled[12, 12] == 0.0  # beyond both neighbourhoods nothing rises
+
+
+def test_the_pool_command_writes_pooled_maps_and_refuses_an_even_size(tmp_path, capsys):
+    save_maps(_one_cell_maps(0, 19), tmp_path / "a.pkl")
+    assert main(["pool", str(tmp_path / "a.pkl"), str(tmp_path / "b.pkl")]) == 0
+    pooled = load_maps(tmp_path / "b.pkl")["validation"][0][1]
+    assert pooled[0:2, 18:20].min() == 1.0 and pooled[2, 17] == 0.0  # a corner cell spreads inward only
+    assert main(["pool", str(tmp_path / "a.pkl"), str(tmp_path / "c.pkl"), "--size", "2"]) == 2
+    assert "pool size 2 is not an odd number" in capsys.readouterr().err and not (tmp_path / "c.pkl").exists()

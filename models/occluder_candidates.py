@@ -5,8 +5,9 @@
 
 `maps` runs one net over the validation photos, the rendered validation tables and the train
 photos (models/occluder_eval.py's cases, the same every run; a few minutes) and keeps its
-probability maps. `pool` max-pools one net's maps (models/decisions/occpool.txt). `score` takes the mean of members' maps, which is what models/average_nets.py
-builds into one file, so a candidate average is judged without building it. For each candidate it
+probability maps; `pool` max-pools them (models/decisions/occpool.txt). `score` takes the mean of
+members' maps, which is what models/average_nets.py builds into one file, so a candidate average
+is judged without building it. For each candidate it
 prints the thresholds chosen on validation + rendered validation, the mistakes there (the score),
 the mistakes on train, and the columns the rule's guards read:
 validation refused, accepted per design; rendered refused, accepted; train refused, accepted per design.
@@ -234,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.model}: maps written to {args.out}")
             return 0
         if args.command == "pool":
+            if not args.out.parent.is_dir():
+                raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
             save_maps(pooled_maps(load_maps(args.maps), args.size), args.out)
             print(f"{args.maps}: maps max-pooled over {args.size} x {args.size} cells written to {args.out}")
             return 0

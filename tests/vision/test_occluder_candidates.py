@@ -241,3 +241,5 @@ def test_the_pool_command_writes_pooled_maps_and_refuses_an_even_size(tmp_path, 
     assert pooled[0:2, 18:20].min() == 1.0 and pooled[2, 17] == 0.0  # a corner cell spreads inward only
     assert main(["pool", str(tmp_path / "a.pkl"), str(tmp_path / "c.pkl"), "--size", "2"]) == 2
     assert "pool size 2 is not an odd number" in capsys.readouterr().err and not (tmp_path / "c.pkl").exists()
+    assert main(["pool", str(tmp_path / "a.pkl"), str(tmp_path / "no" / "d.pkl")]) == 2
+    assert "its folder does not exist" in capsys.readouterr().err

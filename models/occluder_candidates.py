@@ -224,19 +224,17 @@ def main(argv: list[str] | None = None) -> int:
                        help="the candidate that ships: also print the rule's winner among the others, or why none")
     args = parser.parse_args(argv)
     try:
+        if args.command in ("maps", "pool") and not args.out.parent.is_dir():  # found out now, not after minutes of maps
+            raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
         if args.command == "maps":
             from models.realdata import load_splits
 
             if not args.model.is_file():
                 raise CandidateError(f"net {str(args.model)!r} is not a file")
-            if not args.out.parent.is_dir():  # found out now, not after minutes of maps
-                raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
             save_maps(member_maps(args.model, load_splits()), args.out)
             print(f"{args.model}: maps written to {args.out}")
             return 0
         if args.command == "pool":
-            if not args.out.parent.is_dir():
-                raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
             save_maps(pooled_maps(load_maps(args.maps), args.size), args.out)
             print(f"{args.maps}: maps max-pooled over {args.size} x {args.size} cells written to {args.out}")
             return 0

@@ -84,9 +84,40 @@ def train_averaged_occluder(members: tuple[OccluderRecipe, ...], train_photos, o
                                  for member in members], "sigmoid", "occluder", log)
 
 
-def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log) -> None:
+def flipped_batches(buckets: dict, batch: int, rng: np.random.Generator):
+    """A call giving one batch of (input, target) tensors: a frame shape drawn by its share of the samples,
+    `batch` samples of it, flipped left-right and upside down half the time each."""
+    import torch
+
+    shapes = sorted(buckets)
+    sizes = np.array([len(buckets[s][0]) for s in shapes], float)
+
+    def next_batch():
+        xs, ys = buckets[shapes[int(rng.choice(len(shapes), p=sizes / sizes.sum()))]]
+        pick = rng.integers(len(xs), size=batch)
+        x, y = xs[pick], ys[pick]
+        if rng.random() < 0.5:
+            x, y = x[..., ::-1], y[..., ::-1]
+        if rng.random() < 0.5:
+            x, y = x[..., ::-1, :], y[..., ::-1, :]
+        return torch.from_numpy(np.ascontiguousarray(x)), torch.from_numpy(np.ascontiguousarray(y))[:, None]
+
+    return next_batch
+
+
+def occluder_loss(logits, y):
+    """Per-cell BCE (covered cells weigh twice) plus half a soft dice over the batch."""
     import torch
     import torch.nn.functional as F
+
+    bce = F.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor(2.0))
+    p = torch.sigmoid(logits)
+    dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)
+    return bce + 0.5 * dice
+
+
+def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log) -> None:
+    import torch
 
     from models.nets import OccluderNet
 
@@ -100,23 +131,6 @@ def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers
     rng = np.random.default_rng(recipe.seed + 11)
     torch.manual_seed(recipe.seed)
     net = OccluderNet()
-
-    def next_batch():
-        xs, ys = buckets[shapes[int(rng.choice(len(shapes), p=sizes / sizes.sum()))]]
-        pick = rng.integers(len(xs), size=recipe.batch)
-        x, y = xs[pick], ys[pick]
-        if rng.random() < 0.5:
-            x, y = x[..., ::-1], y[..., ::-1]
-        if rng.random() < 0.5:
-            x, y = x[..., ::-1, :], y[..., ::-1, :]
-        return torch.from_numpy(np.ascontiguousarray(x)), torch.from_numpy(np.ascontiguousarray(y))[:, None]
-
-    def loss_of(logits, y):
-        bce = F.binary_cross_entropy_with_logits(logits, y, pos_weight=torch.tensor(2.0))
-        p = torch.sigmoid(logits)
-        dice = 1 - (2 * (p * y).sum() + 1) / (p.sum() + y.sum() + 1)
-        return bce + 0.5 * dice
-
-    fit_steps(net, recipe.steps, recipe.lr, next_batch, loss_of, log, "occluder", t0)
+    fit_steps(net, recipe.steps, recipe.lr, flipped_batches(buckets, recipe.batch, rng), occluder_loss, log, "occluder", t0)
     export(net, torch.zeros(1, 3, 144, 192), out_path, {"image": {0: "n", 2: "h", 3: "w"}, "covered": {0: "n", 2: "h4", 3: "w4"}},
            "image", "covered")

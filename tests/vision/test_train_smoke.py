@@ -46,3 +46,21 @@ def test_one_occluder_net_comes_out_byte_for_byte_the_same_from_the_same_seed(tm
     first = trained(5, "first")
     assert trained(5, "again") == first
     assert trained(6, "other seed") != first
+
+
+@pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
+def test_the_stacker_recipe_writes_a_stacked_occluder_that_reads_a_frame(tmp_path):
+    # models/decisions/stack.txt: the shipped members with a fitted stacker in place of their mean
+    from models.stack_nets import main
+    from vision.models import OCCLUDER_FILE, load_model
+    from vision.occluders import find_occluders
+    from vision.synth import render_table
+
+    assert main([str(OCCLUDER_FILE), "--out-dir", str(tmp_path), "--hidden", "0", "4", "--smoke",
+                 "--workers", "1", "--threads", "1"]) == 0
+    frame = render_table([["R1", "R2", "R3"]], 320, 240, seed=1).image
+    shipped = find_occluders(frame).covered
+    for name in ("stacked-h0.onnx", "stacked-h4.onnx"):
+        stacked = find_occluders(frame, net=load_model(tmp_path / name, 1)).covered
+        assert stacked.shape == shipped.shape
+        assert abs(stacked - shipped).max() > 1e-3  # a three-step stacker is not the mean it replaces

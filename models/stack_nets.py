@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.average_nets import AverageError, _member_count
+from models.average_nets import AverageError, member_count
 from models.occluder_data import CORNERED
 
 STACK_SEED = 38261122  # no occluder member's seed: the stacker's samples are draws no member trained on
@@ -49,9 +49,12 @@ def _members_graph(path: Path):
     """The averaged net at `path` without its mean: (model, the members' probability names, output name)."""
     import onnx
 
-    model = onnx.load(str(path))
     try:
-        count = _member_count(model, path)
+        model = onnx.load(str(path))
+    except Exception as error:  # protobuf raises whatever the garbled bytes lead it to
+        raise StackError(f"{path}: not an ONNX file ({type(error).__name__})") from None
+    try:
+        count = member_count(path)
     except AverageError as error:
         raise StackError(str(error)) from None
     probabilities = [f"member{k}/probability" for k in range(count)]
@@ -195,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             raise StackError(f"output folder {str(args.out_dir)!r} does not exist")
         if any(h < 0 for h in args.hidden) or len(set(args.hidden)) != len(args.hidden):
             raise StackError(f"hidden sizes {args.hidden} are not distinct counts of channels (0 or more)")
+        probabilities_model(args.averaged)  # a net that is no average is named now, not after minutes of drawing
         from models.realdata import load_splits
 
         base = STACK_SMOKE if args.smoke else StackRecipe()

@@ -74,5 +74,17 @@ def test_a_net_that_is_no_average_is_refused_by_name(tmp_path, capsys):
     single = _member(tmp_path / "single.onnx", 1.0, 0.0)
     with pytest.raises(StackError, match="single.onnx.*not an average"):
         probabilities_model(single)
-    assert main([str(single), "--out-dir", str(tmp_path / "nowhere")]) == 2
+    assert main([str(single), "--out-dir", str(tmp_path)]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("stack_nets: ") and "single.onnx" in said and said.count("\n") == 1
+    (tmp_path / "garbled.onnx").write_bytes(b"not a net")
+    assert main([str(tmp_path / "garbled.onnx"), "--out-dir", str(tmp_path)]) == 2
+    assert "garbled.onnx: not an ONNX file" in capsys.readouterr().err
+
+
+def test_a_missing_output_folder_or_a_repeated_size_is_refused_before_anything_is_drawn(averaged, tmp_path, capsys):
+    path, _ = averaged
+    assert main([str(path), "--out-dir", str(tmp_path / "nowhere")]) == 2
     assert "output folder" in capsys.readouterr().err
+    assert main([str(path), "--out-dir", str(tmp_path), "--hidden", "8", "8"]) == 2
+    assert "[8, 8]" in capsys.readouterr().err

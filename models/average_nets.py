@@ -131,10 +131,11 @@ def member_count(path: Path) -> int:
     """How many nets the averaged net at `path` averages."""
     import onnx
 
-    return _member_count(onnx.load(str(path)), path)
+    return members_in(onnx.load(str(path)), path)
 
 
-def _member_count(model, path: Path) -> int:
+def members_in(model, path: Path) -> int:
+    """How many nets the loaded averaged net `model` (read from `path`, which errors name) averages."""
     members = {name.split("/", 1)[0] for node in model.graph.node for name in node.output
                if name.startswith("member") and "/" in name}
     if not members:
@@ -149,7 +150,7 @@ def take_member(path: Path, k: int, out_path: Path) -> None:
     from onnx import utils
 
     model = onnx.shape_inference.infer_shapes(onnx.load(str(path)))
-    count = _member_count(model, path)
+    count = members_in(model, path)
     if not 0 <= k < count:
         raise AverageError(f"{path}: no member {k} (it averages {count} nets, numbered from 0)")
     prefix = f"member{k}/"

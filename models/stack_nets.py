@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.average_nets import AverageError, member_count
+from models.average_nets import AverageError, members_in
 from models.occluder_data import CORNERED
 
 STACK_SEED = 38261122  # no occluder member's seed: the stacker's samples are draws no member trained on
@@ -54,7 +54,7 @@ def _members_graph(path: Path):
     except Exception as error:  # protobuf raises whatever the garbled bytes lead it to
         raise StackError(f"{path}: not an ONNX file ({type(error).__name__})") from None
     try:
-        count = member_count(path)
+        count = members_in(model, path)
     except AverageError as error:
         raise StackError(str(error)) from None
     probabilities = [f"member{k}/probability" for k in range(count)]

@@ -52,10 +52,10 @@ def export_record(records: Records, game_id: int, *, photos: bool = True, report
         photo_rows.append({"sha256": sha, "mime": photo.mime, "width": photo.width, "height": photo.height,
                            "data": base64.b64encode(photo.data).decode("ascii") if photos else None})
     reading_rows = []
-    for sha in sorted(reading_shas):
-        reading = records.reading(sha)
-        reading_rows.append({"sha256": sha, "photo": reading.photo, "reading": reading.reading,
-                             "elapsed_ms": reading.elapsed_ms})
+    for sha, photo in sorted(reading_shas, key=lambda pair: (pair[0], pair[1] or "")):
+        reading = records.reading(sha, photo)
+        reading_rows.append({"sha256": sha, "photo": photo if photo is not None else reading.photo,
+                             "reading": reading.reading, "elapsed_ms": reading.elapsed_ms})
     events = [_event_json(r) for r in recorded]
     document = {
         "format": FORMAT,
@@ -78,21 +78,28 @@ def export_record(records: Records, game_id: int, *, photos: bool = True, report
     return document
 
 
-def _evidence_names(records: Records, game_id: int, recorded: list[RecordedEvent]) -> tuple[set[str], set[str]]:
+def _evidence_names(records: Records, game_id: int, recorded: list[RecordedEvent]
+                    ) -> tuple[set[str], set[tuple[str, str | None]]]:
+    """The photos, and the readings as (reading, photo it was read from), the game rests on: a reading
+    is written once per photo an event reads it from, as the events pair them (a file written before
+    readings were kept per photo holds one row for two photos read alike; the record has both)."""
     photos = {r[0] for r in records.db.execute("SELECT sha256 FROM photos WHERE game_id=?", (game_id,))}
-    readings = {r[0] for r in records.db.execute("SELECT sha256 FROM readings WHERE game_id=?", (game_id,))}
+    readings = {(r[0], r[1]) for r in records.db.execute("SELECT sha256, photo FROM readings WHERE game_id=?",
+                                                         (game_id,))}
     for r in recorded:  # an event may rest on a photo first stored with another game (same bytes)
         data = r.event.payload()
         if data.get("photo"):
             photos.add(data["photo"])
         if data.get("reading"):
-            readings.add(data["reading"])
-    for sha in list(readings):
+            stored = records.reading(data["reading"], data.get("photo"))
+            readings.add((data["reading"], data.get("photo") or (stored.photo if stored else None)))
+    for sha, _ in list(readings):
         reading = records.reading(sha)
-        if reading is not None and reading.photo:
-            photos.add(reading.photo)
         for source in (reading.reading.get("fused_from", ()) if reading and isinstance(reading.reading, dict) else ()):
-            readings.add(source)
+            if not any(have == source for have, _ in readings):
+                found = records.reading(source)
+                readings.add((source, found.photo if found else None))
+    photos.update(photo for _, photo in readings if photo)
     return photos, readings
 
 
@@ -256,7 +263,7 @@ def _write_rows(records: Records, document: dict, game_id: int, signed_id: int, 
                                    (photo["sha256"], game_id, photo["mime"], photo["width"], photo["height"],
                                     base64.b64decode(photo["data"], validate=True)))
             for reading in document["readings"]:
-                records.db.execute("INSERT INTO readings VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING",
+                records.db.execute("INSERT INTO readings VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                                    (reading["sha256"], game_id, reading.get("photo"),
                                     canonical_json(reading["reading"]), reading.get("elapsed_ms")))
             for entry in document["events"]:

@@ -40,7 +40,8 @@ from .signing import PublicKey, TableKey, default_table_key, event_message, head
 # from which game on every game of the file must be signed (older ones were recorded before signing).
 # 3: `game_info` (the club: which table plays the game, the tournament game it is, the id its head
 # signature binds when it was imported under another id). See migrations below and docs/club.md.
-SCHEMA_VERSION = 3
+# 4: readings per photo, the keyring (see KEYRING_SCHEMA).
+SCHEMA_VERSION = 4
 GENESIS_HASH = "0" * 64
 HEAD_DIGEST_HEX = 12  # the head's short digest shown at the table and on audit pages
 
@@ -127,14 +128,55 @@ CREATE INDEX IF NOT EXISTS game_info_event ON game_info (event, tournament_game)
 INSERT INTO meta VALUES ('schema_version', '3') ON CONFLICT (key) DO UPDATE SET value = excluded.value
 """
 
+# 4: a reading is stored once per photo it was read from (two photos read alike, e.g. the empty
+# table before anyone opens, each keep their own row: before, the second photo's row was dropped
+# and an honest game failed `verify`), and the club's keyring (keyring.py) lives beside the games.
+KEYRING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS keyring (
+    fingerprint TEXT PRIMARY KEY,
+    public_key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    trusted_at TEXT NOT NULL,
+    revoked_at TEXT,
+    revoke_reason TEXT
+);
+CREATE TABLE IF NOT EXISTS key_acceptances (
+    game_hash TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    game_label TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    accepted_at TEXT NOT NULL,
+    referee_key TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    PRIMARY KEY (game_hash, fingerprint)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS readings_per_photo ON readings (sha256, coalesce(photo, ''));
+INSERT INTO meta VALUES ('schema_version', '4') ON CONFLICT (key) DO UPDATE SET value = excluded.value
+"""
+SCHEMA_4_SQLITE = """
+CREATE TABLE readings_per_photo_v4 (
+    sha256 TEXT NOT NULL,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    photo TEXT REFERENCES photos(sha256),
+    reading TEXT NOT NULL,
+    elapsed_ms REAL
+);
+INSERT INTO readings_per_photo_v4 SELECT sha256, game_id, photo, reading, elapsed_ms FROM readings;
+DROP TABLE readings;
+ALTER TABLE readings_per_photo_v4 RENAME TO readings;
+""" + KEYRING_SCHEMA
+SCHEMA_4_POSTGRESQL = "ALTER TABLE readings DROP CONSTRAINT IF EXISTS readings_pkey;" + KEYRING_SCHEMA
+
 MIGRATIONS = (
     Migration(1, "games, players, hash-chained events, photos, readings, verdicts", SCHEMA_1, SCHEMA_1_POSTGRESQL),
     Migration(2, "Ed25519 signatures of events and heads; signed_since_game", _signatures_step, _signatures_step),
     Migration(3, "game_info: the club's table, the tournament game, the id a head signature binds",
               SCHEMA_3, SCHEMA_3),
+    Migration(4, "a reading per photo it was read from; the club's keyring and referees' acceptances",
+              SCHEMA_4_SQLITE, SCHEMA_4_POSTGRESQL),
 )
 RECORDS_TABLES = frozenset({"meta", "games", "players", "events", "photos", "readings", "verdicts", "game_info",
-                            "schema_version"})
+                            "keyring", "key_acceptances", "schema_version"})
 
 
 def _detect_version(db: Database) -> int:
@@ -321,6 +363,14 @@ class Records:
         before anything is signed into it."""
         migrate(self.db, "records", MIGRATIONS, _detect_version)
         self._columns.clear()
+        self._current = True
+
+    def _ensure_current(self) -> None:
+        """Before a write: an older file is brought forward first (a reading per photo needs schema 4)."""
+        if not getattr(self, "_current", False):
+            if current_version(self.db, "records", _detect_version) < SCHEMA_VERSION:
+                self._upgrade()
+            self._current = True
 
     def _signed_since(self) -> int | None:
         if "meta" not in self.db.tables():  # a file with no meta table at all
@@ -366,8 +416,7 @@ class Records:
         find it (game_info)."""
         state_text = state_value(state)
         key = self.signing_key()
-        if not self._has_signatures():
-            self._upgrade()
+        self._ensure_current()
         with self.db.transaction():
             game_id = self._insert_game(first.variant, first.players)
             if table_name or event or tournament_game:
@@ -474,8 +523,7 @@ class Records:
         state_text = state_value(state)
         first = isinstance(event, GameCreated) and self._check_game(game_id)[1] == 0
         key = self.signing_key() if first or self.game_key(game_id) is not None else None
-        if key is not None and not self._has_signatures():
-            self._upgrade()
+        self._ensure_current()
         with self.db.transaction():
             return self._append(game_id, event, photos, readings, state_text, key)
 
@@ -518,7 +566,7 @@ class Records:
             )
         for reading in readings:
             self.db.execute(
-                "INSERT INTO readings VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING",
+                "INSERT INTO readings VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",  # one row per photo
                 (reading.sha256, game_id, reading.photo, canonical_json(reading.reading), reading.elapsed_ms),
             )
         payload = canonical_json(event.payload())
@@ -622,9 +670,11 @@ class Records:
         row = self.db.execute("SELECT sha256, mime, width, height, data FROM photos WHERE sha256=?", (sha,)).fetchone()
         return None if row is None else Photo(row[0], row[1], row[2], row[3], _blob(row[4]))
 
-    def reading(self, sha: str) -> Reading | None:
-        row = self.db.execute("SELECT sha256, photo, reading, elapsed_ms FROM readings WHERE sha256=?", (sha,)).fetchone()
-        return None if row is None else Reading(row[0], row[1], _json_value(row[2]), row[3])
+    def reading(self, sha: str, photo: str | None = None) -> Reading | None:
+        """The reading `sha` (as read from `photo`, when stored for it: a reading is kept once per photo)."""
+        rows = self.db.execute("SELECT sha256, photo, reading, elapsed_ms FROM readings WHERE sha256=?", (sha,)).fetchall()
+        rows.sort(key=lambda r: r[1] != photo)
+        return None if not rows else Reading(rows[0][0], rows[0][1], _json_value(rows[0][2]), rows[0][3])
 
     def verdicts(self, game_id: int) -> list[tuple[int, str, str]]:
         """(turn, player, outcome) per verdict; the table is checked against the events by `verify`."""
@@ -641,7 +691,7 @@ class _Verification:
         self.game_id = game_id
         self.expected = expected
         self.photos_ok: set[str] = set()
-        self.readings_ok: dict[str, Reading] = {}
+        self.readings_ok: dict[tuple[str, str | None], Reading] = {}
 
     def fail(self, error: type[TamperedError], seq: int | None, kind: str | None, detail: str):
         raise error(self.records.path, self.game_id, seq, kind, detail)
@@ -747,12 +797,28 @@ class _Verification:
             if photo_sha:
                 self.photo(photo_sha, seq, kind, "the photo the event names")
             if read_sha:
-                reading = self.reading(read_sha, seq, kind, "the reading the event names")
-                if photo_sha and reading.photo and reading.photo != photo_sha:
+                reading = self.reading(read_sha, seq, kind, "the reading the event names", photo_sha)
+                if photo_sha and reading.photo and reading.photo != photo_sha \
+                        and not self.shared_before_per_photo(reading, read_sha):
                     self.fail(EvidenceError, seq, kind, f"reading {read_sha[:12]!r} says it was read from photo "
                                                         f"{reading.photo[:12]!r}, the event names photo {photo_sha[:12]!r}")
                 for source in reading.reading.get("fused_from", ()) if isinstance(reading.reading, dict) else ():
                     self.reading(source, seq, kind, f"a reading that reading {read_sha[:12]!r} was fused from")
+
+    def shared_before_per_photo(self, reading: Reading, sha: str) -> bool:
+        """A file written before readings were stored per photo kept one row for two photos read alike,
+        naming the first: that row holds if an event of the game that stored it names that very pair."""
+        row = self.db.execute("SELECT game_id FROM readings WHERE sha256=? AND photo=?", (sha, reading.photo)).fetchone()
+        if row is None:
+            return False
+        for (payload,) in self.db.execute("SELECT payload FROM events WHERE game_id=?", (row[0],)):
+            try:
+                data = _json_object(payload)
+            except ValueError:
+                continue
+            if data.get("reading") == sha and data.get("photo") == reading.photo:
+                return True
+        return False
 
     def photo(self, sha: str, seq: int | None, kind: str | None, what: str) -> None:
         if sha in self.photos_ok:
@@ -766,12 +832,22 @@ class _Verification:
                                                 f"{actual[:12]!r}): the photo was swapped or edited")
         self.photos_ok.add(sha)
 
-    def reading(self, sha: str, seq: int | None, kind: str | None, what: str) -> Reading:
-        if sha in self.readings_ok:
-            return self.readings_ok[sha]
-        row = self.db.execute("SELECT photo, reading, elapsed_ms FROM readings WHERE sha256=?", (sha,)).fetchone()
-        if row is None:
+    def reading(self, sha: str, seq: int | None, kind: str | None, what: str, photo: str | None = None,
+                stored_photo: object = ...) -> Reading:
+        """The reading row `sha`: the one read from `photo` when there is one (a reading is stored once
+        per photo), else the first stored. `stored_photo`: that exact row (every stored row is checked)."""
+        if stored_photo is not ...:
+            rows = self.db.execute("SELECT photo, reading, elapsed_ms FROM readings WHERE sha256=? AND "
+                                   "coalesce(photo, '')=?", (sha, stored_photo or "")).fetchall()
+        else:
+            rows = self.db.execute("SELECT photo, reading, elapsed_ms FROM readings WHERE sha256=?",
+                                   (sha,)).fetchall()
+            rows.sort(key=lambda r: r[0] != photo)  # the row of the event's photo first
+        if not rows:
             self.fail(EvidenceError, seq, kind, f"{what}, {sha[:12]!r}, is missing from the readings")
+        row = rows[0]
+        if (sha, row[0]) in self.readings_ok:
+            return self.readings_ok[(sha, row[0])]
         try:
             actual = reading_sha(_json_value(row[1]))
         except (ValueError, TypeError):
@@ -782,7 +858,7 @@ class _Verification:
         reading = Reading(sha, row[0], _json_value(row[1]), row[2])
         if reading.photo:
             self.photo(reading.photo, seq, kind, f"the photo reading {sha[:12]!r} was read from")
-        self.readings_ok[sha] = reading
+        self.readings_ok[(sha, row[0])] = reading
         return reading
 
     # the tables that copy what the events say
@@ -820,8 +896,8 @@ class _Verification:
         for sha, data in self.db.execute("SELECT sha256, data FROM photos WHERE game_id=?", (self.game_id,)):
             if sha not in self.photos_ok and sha256_bytes(_blob(data)) != sha:
                 self.fail(EvidenceError, None, None, f"stored photo {sha[:12]!r} does not hash to its name")
-        for (sha,) in self.db.execute("SELECT sha256 FROM readings WHERE game_id=?", (self.game_id,)):
-            self.reading(sha, None, None, "a stored reading")
+        for sha, photo in self.db.execute("SELECT sha256, photo FROM readings WHERE game_id=?", (self.game_id,)):
+            self.reading(sha, None, None, "a stored reading", stored_photo=photo)
 
 
 def state_value(state: enum.Enum | None) -> str | None:

@@ -2,7 +2,8 @@
 
 `export --db DB --game G [--out FILE]` writes one game as the open record (docs/record-format.md)
 to standard output or FILE; `import FILE --db DB` verifies a record from the file alone and writes
-the game into DB as it is (a tampered record: exit 3, naming the turn; a game the database holds
+the game into DB as it is (a tampered record: exit 3, naming the turn; a game signed by a key the
+database's keyring does not trust: exit 3, unless `--accept REASON`; a game the database holds
 already is not written twice); `verify --record FILE` (in commands/records.py) only checks it.
 `club serve --db DB` serves the club board (controller/web/club.py).
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from controller.records.errors import RecordsError
 
-from .records import add_public_key_option, public_key, verified_game
+from .records import add_accept_option, add_public_key_option, public_key, referee_key, verified_game
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
 
@@ -31,6 +32,7 @@ def register(subparsers) -> None:
     imp.add_argument("file", metavar="FILE", help="the game record (JSON), as `tileref export` writes it")
     imp.add_argument("--db", required=True, help="records: a file path, sqlite:///PATH or postgresql://...")
     add_public_key_option(imp)
+    add_accept_option(imp)
     imp.set_defaults(handler=run_import)
 
     club = subparsers.add_parser("club", help="the club server: a live board of every table")
@@ -71,7 +73,8 @@ def run_import(args: argparse.Namespace) -> int:
     document = load_record(args.file)
     verify_record(document, args.file, public_key(args.key))  # a tampered record: refused before the database opens
     with Records(args.db) as records:
-        game_id, written = import_record(records, document, args.file, public_key(args.key))
+        referee = referee_key(args.referee_key) if args.accept is not None else None
+        game_id, written = import_record(records, document, args.file, public_key(args.key), args.accept, referee)
         report = records.require_intact(game_id)
     print(f"{args.file}: game {game_id} in {args.db} "
           + ("imported" if written else "already there (nothing written)") + f": {report.summary()}")

@@ -1,7 +1,9 @@
-"""`tileref verify` and `tileref key`: is a record what the table signed, and the table's keys.
+"""`tileref verify` and `tileref key`: is a record what the table signed, the table's keys, and
+the club's keyring (`key trust`, `list`, `revoke`, `accept`; docs/trust.md).
 
 `verify` exits 0 when every game holds (intact, or unsigned because it was recorded before
-signing), 3 when any game was tampered with, 2 on bad input (no such file, game or key file).
+signing), 3 when any game was tampered with or is signed by a key the database's keyring does not
+trust, 2 on bad input (no such file, game or key file).
 Every other reader of a record (`replay`, `audit`, `correct`, `play --resume`, `tournament
 import-play`) makes the same check through `verified_game` and fails the same way.
 """
@@ -33,6 +35,37 @@ def register(subparsers) -> None:
     show = actions.add_parser("show", help="the fingerprint of a key (default: this user's table key)")
     show.add_argument("--key", metavar="FILE", help="a private or public key file")
     show.set_defaults(handler=run_key_show)
+    ring_db = "the club's (or tournament's) database the keyring is kept in: a file, sqlite:///PATH or postgresql://..."
+    trust = actions.add_parser("trust", help="add a table's public key to the club's keyring (docs/trust.md)")
+    trust.add_argument("public", metavar="PUB", help="the table's public key file (FILE.pub of `tileref key new`)")
+    trust.add_argument("--name", required=True, help='which table it is, e.g. "table 3"')
+    trust.add_argument("--db", required=True, help=ring_db)
+    trust.set_defaults(handler=run_key_trust)
+    listing = actions.add_parser("list", help="the club's keyring: trusted and revoked keys, and referees' acceptances")
+    listing.add_argument("--db", required=True, help=ring_db)
+    listing.set_defaults(handler=run_key_list)
+    revoke = actions.add_parser("revoke", help="stop trusting a key (lost or stolen): its games need a referee's word")
+    revoke.add_argument("fingerprint", metavar="FINGERPRINT", help="as `tileref key list` shows it")
+    revoke.add_argument("--reason", required=True, help='e.g. "laptop of table 3 stolen"')
+    revoke.add_argument("--db", required=True, help=ring_db)
+    revoke.set_defaults(handler=run_key_revoke)
+    accept = actions.add_parser("accept", help="a referee accepts one game signed by a key outside the keyring")
+    accept.add_argument("--db", required=True, help=ring_db + " (it holds the game)")
+    accept.add_argument("--game", type=GAME_ID, required=True, help="the game's id in --db")
+    accept.add_argument("--reason", required=True, help='why it counts, e.g. "spare laptop, key checked by phone"')
+    add_referee_key_option(accept)
+    accept.set_defaults(handler=run_key_accept)
+
+
+def add_referee_key_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--referee-key", metavar="FILE", help="the referee's private key that signs an acceptance "
+                        "(default: this user's key); it must be in the keyring")
+
+
+def add_accept_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--accept", metavar="REASON", help="a referee accepts the game although its key is not in "
+                        "the club's keyring; the reason is recorded, signed with --referee-key")
+    add_referee_key_option(parser)
 
 
 def add_public_key_option(parser: argparse.ArgumentParser, flag: str = "--key") -> None:
@@ -59,7 +92,7 @@ def verified_game(records, game: int | None, key_file: str | None = None):
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from controller.records import Records
+    from controller.records import Integrity, Records
 
     expected = public_key(args.key)
     if args.record is not None:
@@ -85,9 +118,70 @@ def run_verify(args: argparse.Namespace) -> int:
                   + (" (the given key)" if expected is not None else ""))
         else:
             print(report.summary())
-    tampered = sum(not r.ok for r in reports)
-    print(f"{args.db}: {len(reports)} game(s), " + (f"{tampered} TAMPERED" if tampered else "all hold"))
-    return 3 if tampered else 0
+    tampered = sum(r.status is Integrity.TAMPERED for r in reports)
+    refused = sum(r.status is not Integrity.TAMPERED and not r.ok for r in reports)
+    problems = ([f"{tampered} TAMPERED"] if tampered else []) + (
+        [f"{refused} signed by a key this club does not trust"] if refused else [])
+    print(f"{args.db}: {len(reports)} game(s), " + (", ".join(problems) if problems else "all hold"))
+    return 3 if problems else 0
+
+
+def _ring_records(db: str, *, write: bool):
+    from controller.records import Records
+
+    return Records(db) if write else Records(db, create=False, read_only=True)
+
+
+def run_key_trust(args: argparse.Namespace) -> int:
+    from controller.records.signing import load_public_key
+
+    public = load_public_key(args.public)
+    with _ring_records(args.db, write=True) as records:
+        entry = records.keyring().trust(public, args.name)
+    print(f"{args.db}: trusts key {entry.fingerprint} as {entry.name!r}; games signed by it count here")
+    return 0
+
+
+def run_key_list(args: argparse.Namespace) -> int:
+    with _ring_records(args.db, write=False) as records:
+        ring = records.keyring()
+        entries, accepted = ring.entries(), ring.acceptances()
+    if not entries:
+        print(f"{args.db}: no keyring: every game's signer is unknown to this club (tileref key trust PUB --name NAME)")
+        return 0
+    for entry in entries:
+        state = "trusted" if entry.active else f"REVOKED {entry.revoked_at}: {entry.revoke_reason}"
+        print(f"{entry.fingerprint}\t{entry.name}\tsince {entry.trusted_at}\t{state}")
+    for label, fingerprint, reason, at, referee in accepted:
+        print(f"accepted {label} signed by {fingerprint}: {reason} (referee key {referee}, {at})")
+    return 0
+
+
+def run_key_revoke(args: argparse.Namespace) -> int:
+    with _ring_records(args.db, write=True) as records:
+        entry = records.keyring().revoke(args.fingerprint, args.reason)
+    print(f"{args.db}: key {entry.fingerprint} ({entry.name!r}) revoked; its games now need a referee's acceptance")
+    return 0
+
+
+def referee_key(path: str | None):
+    from controller.records.signing import table_key
+
+    return table_key(path)
+
+
+def run_key_accept(args: argparse.Namespace) -> int:
+    with _ring_records(args.db, write=True) as records:
+        report = records.verify(args.game, ring=False)
+        if report.error is not None:
+            raise report.error  # a tampered game is never accepted
+        ring = records.keyring()
+        label = f"game {args.game} in {args.db}"
+        accepted = ring.accept(records.created_hash(args.game), report.key_id, label, args.reason,
+                               referee_key(args.referee_key))
+    print(f"{label}: signed by {accepted.fingerprint}, accepted by referee key {accepted.referee.fingerprint}: "
+          f"{accepted.reason}")
+    return 0
 
 
 def run_key_new(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ from controller.game.events import EventKind
 from controller.records import Records
 from controller.records.errors import RecordsError
 from controller.commands.argtypes import COUNT, GAME_ID, SEED
-from controller.commands.records import add_public_key_option, verified_game
+from controller.commands.records import add_accept_option, add_public_key_option
 from controller.tournament.errors import InputFileError
 from controller.tournament.model import RummikubGameResult
 from controller.tournament.files import read_players_csv, read_results_csv, read_results_json, result_from_entry
@@ -164,26 +164,48 @@ def cmd_import(args, reader, what) -> int:
     return 0
 
 
-def played_game_result(records: Records, play_game: int, game: str, key_file: str | None = None) -> RummikubGameResult:
+def played_game_result(records: Records, play_game: int, game: str, key_file: str | None = None, ring=True,
+                       event_name: str | None = None) -> tuple[RummikubGameResult, object]:
     """The last score a table recorded for one game (after any referee correction), as the
-    result of tournament game `game`. A tampered game is refused as every reader refuses it
-    (TamperedError, exit 3); `key_file`: the table's public key the game must be signed by."""
-    verified_game(records, play_game, key_file)
-    scored = [event for event in records.events(play_game) if event.kind is EventKind.GAME_SCORED]
+    result of tournament game `game`, and the verification report. A tampered game, or one signed
+    by a key `ring` (the tournament's keyring) does not trust, is refused as every reader refuses
+    it (exit 3); `key_file`: the table's public key the game must be signed by. A game signed as
+    played for another tournament game (or event) is bad input."""
+    from controller.commands.records import public_key
+
+    report = records.require_intact(play_game, public_key(key_file), ring)
+    events = records.events(play_game)
+    link = getattr(events[0], "table_and_event", None) if events else None
+    if link is not None and link[2] is not None and (link[2] != game or (event_name and link[1] != event_name)):
+        raise InputFileError(f"game {play_game} in {str(records.path)!r} was signed as tournament game {link[2]!r} of "
+                             f"event {link[1]!r}, not {game!r}" + (f" of {event_name!r}" if event_name else ""))
+    scored = [event for event in events if event.kind is EventKind.GAME_SCORED]
     if not scored:
         raise InputFileError(f"game {play_game} in {str(records.path)!r} has not been scored yet")
     final = scored[-1]
-    return RummikubGameResult(game=game, scores=dict(final.scores), winner=final.winner)
+    return RummikubGameResult(game=game, scores=dict(final.scores), winner=final.winner), report
 
 
 def cmd_import_play(args) -> int:
-    with Records(args.play_db, create=False, read_only=True) as records:
-        result = played_game_result(records, args.play_game, args.game, args.play_key)
+    from controller.commands.records import referee_key
+
+    with Records(args.db) as club, Records(args.play_db, create=False, read_only=True) as records:
+        ring = club.keyring()  # the tournament's keyring: its tables' keys
+        if args.accept is not None:
+            report = records.verify(args.play_game, ring=False)
+            if report.error is not None:
+                raise report.error  # a tampered game is never accepted
+            if not records.judged(report, ring).ok:
+                ring.accept(records.created_hash(args.play_game), report.key_id,
+                            f"game {args.play_game} of {Path(args.play_db).name}", args.accept,
+                            referee_key(args.referee_key))
+        result, report = played_game_result(records, args.play_game, args.game, args.play_key, ring, args.name)
     with TournamentStore(args.db) as store:
         store.load(args.name)
         store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}")
     scores = ", ".join(f"{name} {points:+d}" for name, points in result.scores.items())
-    print(f"recorded {args.game} from table game {args.play_game}: winner {result.winner}; {scores}")
+    print(f"recorded {args.game} from table game {args.play_game}: winner {result.winner}; {scores} "
+          f"({report.trust.text})")
     return 0
 
 
@@ -302,6 +324,7 @@ def register(subparsers) -> None:
     p.add_argument("--play-db", required=True, help="the table's SQLite records file")
     p.add_argument("--play-game", type=GAME_ID, required=True, help="the game id in that file")
     add_public_key_option(p, "--play-key")
+    add_accept_option(p)
     _db(p)
     p.set_defaults(handler=cmd_import_play)
 

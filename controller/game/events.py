@@ -257,6 +257,8 @@ class GameCreated(Event):
     pool_out_ends_at_last_draw, count_mismatch_disqualifies: what records made before the whole rule
     set was recorded hold instead of `ruleset`. table_key, key_id: the table's Ed25519 public key
     (base64) and fingerprint; every later event is signed with it (None: recorded before signing).
+    table_and_event: (table name, tournament event, tournament game) the result belongs to;
+    unsigned_before: the database's unsigned games when this one was created (see the fields).
     """
 
     kind: ClassVar[EventKind] = EventKind.GAME_CREATED
@@ -276,9 +278,30 @@ class GameCreated(Event):
     # another table is the same game, only signed by another key.
     table_key: str | None = dataclasses.field(default=None, compare=False)
     key_id: str | None = dataclasses.field(default=None, compare=False)
+    # Where the result goes, under the signature like everything else the result rests on:
+    # (table name, tournament event, tournament game, e.g. "R1-T2-G1"), each None where unsaid.
+    # Set by the records with the key; None in games recorded before it was signed.
+    table_and_event: tuple[str | None, str | None, str | None] | None = dataclasses.field(default=None,
+                                                                                          compare=False)
+    # The games of the database that were unsigned when this game was created, as (first id, last
+    # id) ranges (usually none): what proves an unsigned game there predates signing rather than
+    # had its signatures stripped (records/store.py). None in games recorded before it was signed.
+    unsigned_before: tuple[tuple[int, int], ...] | None = dataclasses.field(default=None, compare=False)
 
     LEGACY_FIELDS: ClassVar[tuple[str, ...]] = ("pool_out_ends_at_last_draw", "count_mismatch_disqualifies")
-    KEY_FIELDS: ClassVar[tuple[str, ...]] = ("table_key", "key_id")
+    KEY_FIELDS: ClassVar[tuple[str, ...]] = ("table_key", "key_id", "table_and_event", "unsigned_before")
+
+    def __post_init__(self) -> None:
+        link = self.table_and_event
+        if link is not None and not (isinstance(link, tuple) and len(link) == 3
+                                     and all(v is None or isinstance(v, str) for v in link)):
+            raise EventDataError(f"GameCreated.table_and_event: expected [table, event, game] (text or null), "
+                                 f"got {link!r}")
+        ranges = self.unsigned_before
+        if ranges is not None and not (isinstance(ranges, tuple) and all(
+                isinstance(r, tuple) and len(r) == 2 and all(type(v) is int for v in r) and r[0] <= r[1]
+                for r in ranges)):
+            raise EventDataError(f"GameCreated.unsigned_before: expected [[first, last], ...] game ids, got {ranges!r}")
 
     def payload(self) -> dict[str, Any]:
         """As recorded: an old game's payload keeps its old shape, so its hash chain still holds."""

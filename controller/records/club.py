@@ -74,17 +74,22 @@ class PlayedResult:
 
 def played_results(records: Records, event_name: str) -> tuple[list[PlayedResult], list[str]]:
     """The results of the event's games the tables played into this database: the last score of
-    each scored game whose record verifies (a later referee correction counts). Returns (results,
-    notes): a game not scored yet, or whose record does not hold, is left out with a note."""
+    each scored game whose record verifies, signed by a key of the database's keyring (or accepted
+    by a referee), its table, event and tournament game signed with it (a later referee correction
+    counts). Returns (results, notes): a game not scored yet, or whose record does not hold or
+    whose signer the club does not trust, is left out with a note."""
     from controller.game.events import EventKind
     from controller.tournament.model import RummikubGameResult
+
+    from .keyring import Trust
 
     results: dict[str, PlayedResult] = {}
     notes: list[str] = []
     for records_game, game in linked_games(records, event_name):
         try:
-            records.require_intact(records_game)
-            scored = [e for e in records.events(records_game) if e.kind is EventKind.GAME_SCORED]
+            report = records.require_intact(records_game)
+            events = records.events(records_game)
+            scored = [e for e in events if e.kind is EventKind.GAME_SCORED]
         except TamperedError as error:
             notes.append(f"{game}: records game {records_game} left out: {error}")
             continue
@@ -93,6 +98,14 @@ def played_results(records: Records, event_name: str) -> tuple[list[PlayedResult
             continue
         if not scored:
             continue  # still being played
+        if report.trust is None or report.trust.trust not in (Trust.TRUSTED, Trust.ACCEPTED):
+            notes.append(f"{game}: records game {records_game} left out: its signer is unknown to this club: a "
+                         "result counts here only from a table whose key is in the keyring (tileref key trust)")
+            continue
+        if getattr(events[0], "table_and_event", None) is None:
+            notes.append(f"{game}: records game {records_game} left out: it was linked to the event before links "
+                         "were signed (tileref tournament import-play enters it)")
+            continue
         final = scored[-1]
         results[game] = PlayedResult(records_game, RummikubGameResult(game=game, scores=dict(final.scores),
                                                                       winner=final.winner))

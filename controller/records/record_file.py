@@ -316,9 +316,36 @@ def verify_record(document: dict, source: str = "(record)", key: PublicKey | Non
             if game.get(field) != value:
                 raise RecordTamperedError(source, game_id, None, None,
                                           f"game {field} {game.get(field)!r} is not the events' {value!r}", None)
+        signed_link = getattr(recorded[0].event, "table_and_event", None) if recorded else None
+        if signed_link is not None:  # table, event and tournament game are signed with the game
+            for field, value in zip(("table", "event", "tournament_game"), signed_link):
+                if game.get(field) != value:
+                    raise RecordTamperedError(source, game_id, 1, "game-created",
+                                              f"game {field} {game.get(field)!r} is not the signed game-created's "
+                                              f"{value!r}", None)
         return RecordReport(report, document)
     finally:
         records.close()
+
+
+def check_signer_trusted(records: Records, document: dict, source: str, accept: str | None = None,
+                         referee=None):
+    """What `records`' keyring says of the record's signer; refused (UntrustedKeyError) unless accepted."""
+    from .keyring import UntrustedKeyError
+
+    ring = records.keyring()
+    created_hash = document["events"][0]["hash"]
+    signer = PublicKey.from_text(document["table_key"]["public"]) if document.get("table_key") else None
+    verdict = ring.judge(created_hash, signer)
+    if verdict.ok:
+        return verdict
+    label = f"game record {source!r} (game {document['game'].get('id')})"
+    if accept is None:
+        raise UntrustedKeyError(source, document["game"].get("id"), label, signer.fingerprint if signer else None,
+                                verdict.text, hint="give the reason with --accept \"...\"")
+    records._ensure_current()
+    ring.accept(created_hash, signer.fingerprint if signer else None, label, accept, referee)
+    return ring.judge(created_hash, signer)
 
 
 def _first_variant(recorded: list[RecordedEvent]) -> str | None:
@@ -346,13 +373,16 @@ def _first_difference(given: Any, mine: Any, path: str = "") -> str:
 
 
 def import_record(records: Records, document: dict, source: str = "(record)",
-                  key: PublicKey | None = None) -> tuple[int, bool]:
+                  key: PublicKey | None = None, accept: str | None = None, referee=None) -> tuple[int, bool]:
     """Verify the document, then write the game as it is into `records`. Returns (game id, written):
-    a game the database holds already (same head) is not written twice."""
+    a game the database holds already (same head) is not written twice. A game whose key the
+    database's keyring does not trust is refused before anything is written (UntrustedKeyError),
+    unless `accept` (a referee's reason, signed with `referee`, a TableKey) accepts it."""
     report = verify_record(document, source, key)
     if report.report.key_id is None:
         raise ImportConflictError(f"game record {source!r} is unsigned (recorded before signing): only signed "
                                   "games are imported")
+    check_signer_trusted(records, document, source, accept, referee)
     wanted = document["game"]["id"]
     head = document["head"]["hash"]
     for (game_id,) in records.db.execute("SELECT id FROM games WHERE head_hash=?", (head,)):

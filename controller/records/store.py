@@ -34,6 +34,7 @@ from .errors import (
     RecordsError, RecordsFileError, SchemaError, SignatureError, TamperedError,
 )
 from .migrations import Migration, current_version, migrate
+from .keyring import Keyring, TrustVerdict, UntrustedKeyError
 from .signing import PublicKey, TableKey, default_table_key, event_message, head_message
 
 # 2: events are signed (events.signature, games.head_signature) and meta `signed_since_game` says
@@ -228,6 +229,34 @@ class RecordedEvent:
     signature: str | None = None
 
 
+@dataclass(frozen=True)
+class SigningEra:
+    """Whether a database's unsigned games must be proven older than signing, and the proof.
+
+    A database that holds a signed game whose first event lists the unsigned games before it (every
+    game signed by this tileref does), or that keeps a keyring, demands the proof of each unsigned
+    game: a signed first event naming it. Signed games from before those lists existed leave the
+    older `signed_since_game` rule alone (a database that never got a list)."""
+
+    signed_games: int
+    games_with_lists: int
+    unsigned_named: tuple[tuple[int, int], ...]
+    keyring: bool
+
+    @property
+    def requires_proof(self) -> bool:
+        return self.games_with_lists > 0 or self.keyring
+
+    @property
+    def why(self) -> str:
+        if self.games_with_lists:
+            return f"this database holds {self.signed_games} signed game(s)"
+        return "this database keeps a keyring of its tables' keys (tileref key list)"
+
+    def names(self, game_id: int) -> bool:
+        return any(first <= game_id <= last for first, last in self.unsigned_named)
+
+
 class Integrity(str, enum.Enum):
     INTACT = "intact"  # chain, signatures, evidence and derived tables all hold
     UNSIGNED = "unsigned (recorded before signing)"  # an old game: chain and evidence hold, no key to check
@@ -244,10 +273,11 @@ class ChainReport:
     head: str  # the head hash (the last event's)
     key_id: str | None  # fingerprint of the table key the game records (None: unsigned)
     error: TamperedError | None = None
+    trust: TrustVerdict | None = None  # what the club's keyring says of the signer (None: not asked)
 
     @property
     def ok(self) -> bool:
-        return self.status is not Integrity.TAMPERED
+        return self.status is not Integrity.TAMPERED and (self.trust is None or self.trust.ok)
 
     @property
     def first_bad_seq(self) -> int | None:
@@ -265,9 +295,10 @@ class ChainReport:
         """One line: `intact, signed by table key 0123abcd89ef4567, 57 events, head 1a2b3c4d5e6f`."""
         if self.error is not None:
             return str(self.error)
+        trust = f"; {self.trust.text}" if self.trust is not None else ""
         if self.status is Integrity.INTACT:
-            return f"intact, signed by table key {self.key_id}, {self.events} events, head {self.head_digest}"
-        return f"intact but {self.status.value}, {self.events} events, head {self.head_digest}"
+            return f"intact, signed by table key {self.key_id}, {self.events} events, head {self.head_digest}{trust}"
+        return f"intact but {self.status.value}, {self.events} events, head {self.head_digest}{trust}"
 
 
 def chain_hash(prev_hash: str, event: Event) -> str:
@@ -491,6 +522,51 @@ class Records:
             self._game_keys[game_id] = key
         return self._game_keys[game_id]
 
+    def unsigned_games(self, *, but: int | None = None) -> tuple[tuple[int, int], ...]:
+        """The games whose first event records no table key, as (first, last) id ranges: what a new
+        signed game states, so that none can later pass as unsigned by having its signatures stripped."""
+        ids = []
+        for game_id, payload in self.db.execute("SELECT game_id, payload FROM events WHERE seq=1 AND payload NOT LIKE "
+                                                "'%\"table_key\":\"%' ORDER BY game_id"):
+            try:
+                unsigned = not _json_object(payload).get("table_key")
+            except ValueError:
+                continue
+            if unsigned and game_id != but:
+                ids.append(int(game_id))
+        ranges: list[list[int]] = []
+        for game_id in ids:
+            if ranges and ranges[-1][1] == game_id - 1:
+                ranges[-1][1] = game_id
+            else:
+                ranges.append([game_id, game_id])
+        return tuple((first, last) for first, last in ranges)
+
+    def signing_era(self) -> "SigningEra":
+        """What this database says of its unsigned games (read once per Records)."""
+        if getattr(self, "_era", None) is None:
+            signed = proofs = 0
+            named: list[tuple[int, int]] = []
+            rows = self.db.execute("SELECT game_id, payload, hash FROM events WHERE seq=1 AND payload LIKE "
+                                   "'%\"table_key\":\"%'").fetchall()
+            for game_id, payload, digest in rows:
+                try:
+                    created = event_from_payload(GameCreated.kind.value, _json_object(payload))
+                    key = PublicKey.from_text(created.table_key)
+                except (EventDataError, ValueError, TypeError):
+                    continue
+                signature = self.db.execute(f"SELECT {self._signature_column('events')} FROM events WHERE "
+                                            "game_id=? AND seq=1", (game_id,)).fetchone()[0]
+                if chain_hash(GENESIS_HASH, created) != digest or not key.verifies(signature, event_message(1, digest)):
+                    continue  # a first event that does not hold proves nothing (its own verify says why)
+                signed += 1
+                if created.unsigned_before is not None:
+                    proofs += 1
+                    named.extend(created.unsigned_before)
+            ring = "keyring" in self.db.tables() and self.db.execute("SELECT 1 FROM keyring LIMIT 1").fetchone()
+            self._era = SigningEra(signed, proofs, tuple(named), bool(ring))
+        return self._era
+
     def check_signer(self, game_id: int) -> None:
         """Before writing to a signed game (`play --resume`, `correct`): the key in use must be its key."""
         recorded = self.game_key(game_id)
@@ -537,8 +613,12 @@ class Records:
         first, hashed, signed; and the head signature after it. Pure but for the signing."""
         seq = count + 1
         if seq == 1 and isinstance(event, GameCreated) and key is not None:
-            event = replace(event, table_key=key.public.text, key_id=key.public.fingerprint)
+            info = self.info(game_id)
+            event = replace(event, table_key=key.public.text, key_id=key.public.fingerprint,
+                            table_and_event=(info["table_name"], info["event"], info["tournament_game"]),
+                            unsigned_before=self.unsigned_games(but=game_id))
             self._game_keys[game_id] = key.public
+            self._era = None
         recorded_key = self.game_key(game_id) if seq > 1 else (key.public if key else None)
         if key is not None and recorded_key is not None:
             self._same_key(game_id, recorded_key, key)
@@ -614,6 +694,10 @@ class Records:
                 raise DeliveryConflictError(
                     f"game {game_id} in {str(self.path)!r} is at event {count} (head {head[:12]!r}); spooled "
                     f"event {recorded.seq} follows {recorded.prev_hash[:12]!r}")
+            verdict = self.keyring().judge(self.created_hash(game_id), self.game_key(game_id))
+            if not verdict.ok:  # the club takes events only from its tables (the spool keeps them meanwhile)
+                raise UntrustedKeyError(str(self.path), game_id, f"spooled event {recorded.seq} of game {game_id} in "
+                                        f"{str(self.path)!r}", self._recorded_key_quietly(game_id), verdict.text)
             self.store_event(game_id, recorded, photos, readings, state, head_signature)
             return True
 
@@ -637,18 +721,40 @@ class Records:
 
     # ----------------------------------------------------------- verification
 
-    def verify(self, game_id: int, key: PublicKey | None = None) -> ChainReport:
+    def verify(self, game_id: int, key: PublicKey | None = None, ring: "Keyring | bool" = True) -> ChainReport:
         """Check everything the game's verdicts rest on; the first thing that does not hold fails it.
 
         `key`: the table's public key (`--key PUB`); the game must record exactly that key. Without
         it, signatures are checked against the key the game records, which a forger who rewrites
-        the whole game with a key of his own also controls."""
+        the whole game with a key of his own also controls. `ring`: whose keyring judges the signer
+        (True: this database's; a Keyring: another's, e.g. the tournament's; False: none asked)."""
         try:
-            return _Verification(self, game_id, key).run()
+            report = _Verification(self, game_id, key).run()
         except TamperedError as error:
             head, count, _ = self._check_game(game_id)
             recorded = self._recorded_key_quietly(game_id)
             return ChainReport(game_id, Integrity.TAMPERED, int(count), head, recorded, error)
+        if ring is False:
+            return report
+        return self.judged(report, self.keyring() if ring is True else ring)
+
+    def judged(self, report: ChainReport, ring: Keyring) -> ChainReport:
+        """The report with what `ring` says of the game's signer; a refused signer fails it (exit 3)."""
+        verdict = ring.judge(self.created_hash(report.game_id), self.game_key(report.game_id))
+        error = None
+        if not verdict.ok:
+            error = UntrustedKeyError(str(self.path), report.game_id, f"game {report.game_id} in {str(self.path)!r}",
+                                      report.key_id, verdict.text)
+        return replace(report, trust=verdict, error=error)
+
+    def keyring(self) -> Keyring:
+        """The keyring kept in this database (empty if none)."""
+        return Keyring(self.db, str(self.path))
+
+    def created_hash(self, game_id: int) -> str:
+        """The chain hash of the game's first event: what names the game in every copy of its record."""
+        row = self.db.execute("SELECT hash FROM events WHERE game_id=? AND seq=1", (game_id,)).fetchone()
+        return row[0] if row else GENESIS_HASH
 
     def _recorded_key_quietly(self, game_id: int) -> str | None:
         try:
@@ -657,9 +763,10 @@ class Records:
             return None
         return key.fingerprint if key else None
 
-    def require_intact(self, game_id: int, key: PublicKey | None = None) -> ChainReport:
-        """The one check every reader makes before it folds a game: raises the TamperedError found."""
-        report = self.verify(game_id, key)
+    def require_intact(self, game_id: int, key: PublicKey | None = None, ring: "Keyring | bool" = True) -> ChainReport:
+        """The one check every reader makes before it folds a game: raises the TamperedError found
+        (an UntrustedKeyError when the keyring refuses its signer)."""
+        report = self.verify(game_id, key, ring)
         if report.error is not None:
             raise report.error
         return report
@@ -766,7 +873,18 @@ class _Verification:
         if key is None and since is not None and self.game_id >= since:
             self.fail(SignatureError, 1, kind, f"records no table key, but every game of this file from game "
                                                f"{since} on was signed (the key and signatures removed?)")
+        if key is None:
+            self.predates_signing(kind)
         return key
+
+    def predates_signing(self, kind: str) -> None:
+        """An unsigned game in a database that holds signed games (or keeps a keyring) must be named
+        by a signed game as one of the unsigned games before it; an editable row proves nothing."""
+        proof = self.records.signing_era()
+        if proof.requires_proof and not proof.names(self.game_id):
+            self.fail(SignatureError, 1, kind,
+                      f"records no table key, but {proof.why} and no signed game of it names game {self.game_id} "
+                      "among the unsigned games recorded before it (the key and signatures removed?)")
 
     def head(self, events, count: int, head: str, head_signature: str | None, key: PublicKey | None) -> None:
         last_seq, last_kind = (events[-1][0], events[-1][1]) if events else (None, None)
@@ -890,6 +1008,18 @@ class _Verification:
             if players != tuple(created.players):
                 self.fail(ProjectionError, 1, events[0][1], f"the players table says {list(players)!r}, the game "
                                                            f"was created for {list(created.players)!r}")
+            variant = self.db.execute("SELECT variant FROM games WHERE id=?", (self.game_id,)).fetchone()[0]
+            if variant != created.variant:
+                self.fail(ProjectionError, 1, events[0][1], f"the games table says variant {variant!r}, the game "
+                                                           f"was created as {created.variant!r}")
+            if created.table_and_event is not None:
+                info = self.records.info(self.game_id)
+                stored = (info["table_name"], info["event"], info["tournament_game"])
+                if stored != tuple(created.table_and_event):
+                    self.fail(ProjectionError, 1, events[0][1],
+                              f"game_info says table {stored[0]!r}, event {stored[1]!r}, tournament game "
+                              f"{stored[2]!r}; the signed game-created says table {created.table_and_event[0]!r}, "
+                              f"event {created.table_and_event[1]!r}, tournament game {created.table_and_event[2]!r}")
 
     # every photo and reading stored with the game, whether an event names it or not
     def stored_rows(self) -> None:

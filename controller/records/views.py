@@ -278,7 +278,8 @@ def _event_summary(event: Event) -> str:
 # ------------------------------------------------------------ semantic log
 
 # pixels, the clock at a press, confidences, and the table's key (each machine signs with its own)
-_MACHINE_DEPENDENT = {"photo", "reading", "seconds_left", "settled", "table_key", "key_id"}
+_MACHINE_DEPENDENT = {"photo", "reading", "seconds_left", "settled", "table_key", "key_id", "table_and_event",
+                      "unsigned_before"}
 
 
 def semantic_log(events) -> list[dict]:

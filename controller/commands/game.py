@@ -390,6 +390,11 @@ def run_demo(args: argparse.Namespace) -> int:
     web = None
     with Records(db, key=key) as records:
         def create() -> int:
+            ring = records.keyring()
+            if not ring.present():  # the demo is its own club: its records trust the key it signs with
+                ring.trust(key.public, "demo table")
+                print(f"demo: the keyring of {db} trusts this table's key {key.public.fingerprint} as 'demo table' "
+                      "(docs/trust.md)", flush=True)
             return GameJournal.start(records, judging.game_created(script.variant, script.players)).game_id
 
         game_id = _open_game(records, args.resume, None, create, finished_ok=True)

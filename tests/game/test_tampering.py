@@ -363,14 +363,20 @@ def resign_whole_game(db: sqlite3.Connection, key: TableKey) -> None:
     db.execute("UPDATE games SET head_signature=? WHERE id=1", (key.sign(head_message(1, count, head)),))
 
 
-def test_a_game_re_signed_with_another_key_is_caught_only_with_the_tables_key(record, tmp_path, capsys):
+def test_a_game_re_signed_with_another_key_is_caught_by_the_keyring_or_the_tables_key(record, tmp_path, capsys):
     tamper(record, lambda db: (edit_penalty_and_its_copy(db), resign_whole_game(db, FORGER)))
-    # without --key the forged game is consistent: verify says which key signed it, and that
-    # is all it can say (docs/game.md); the head digest people saw differs too
-    assert main(["verify", "--db", str(record)]) == 0
-    assert f"signed by table key {FORGER.public.fingerprint}" in capsys.readouterr().out
+    # the demo's keyring trusts the demo's key only: the forger's key is refused without --key
+    assert main(["verify", "--db", str(record)]) == 3
+    assert f"signed by table key {FORGER.public.fingerprint}, which is not in this club's keyring" \
+        in capsys.readouterr().out
     assert main(["verify", "--db", str(record), "--key", str(table_public_key(tmp_path))]) == 3
     assert "TAMPERED at event 1 (game-created): signed by table key" in capsys.readouterr().out
+    # with no keyring the forged game is consistent in itself: verify says which key signed it and
+    # that this club does not know it, which is all it can say (docs/trust.md)
+    tamper(record, lambda db: db.execute("DELETE FROM keyring"))
+    assert main(["verify", "--db", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert f"signed by table key {FORGER.public.fingerprint}" in out and "signer unknown to this club" in out
 
 
 def test_stripping_the_key_does_not_pass_for_an_old_record(record, capsys):

@@ -32,6 +32,7 @@ from controller.game.errors import GameError
 from controller.game.events import Override, RefereeCorrection
 from controller.records import Records
 from controller.records.errors import GameNotFoundError, RecordsError, TamperedError
+from controller.records.keyring import UntrustedKeyError
 from controller.records.store import ChainReport
 from controller.clock.record_view import clock_game_data, is_clock_game
 from controller.records.turn_data import audit_data, chain_data, games_data, replay_data, turns_index
@@ -105,6 +106,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
     def problem(error: Exception) -> HTMLResponse:
         if isinstance(error, GameNotFoundError):
             return page("problem.html", 404, title="Not found", message=str(error))
+        if isinstance(error, UntrustedKeyError):
+            return page("problem.html", 409, title="Signed by a key this club does not trust", message=str(error))
         if isinstance(error, TamperedError):
             return page("problem.html", 409, title="Tampered record", message=str(error))
         return page("problem.html", 400, title="Cannot show this", message=str(error))

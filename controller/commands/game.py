@@ -391,7 +391,7 @@ def run_demo(args: argparse.Namespace) -> int:
     with Records(db, key=key) as records:
         def create() -> int:
             ring = records.keyring()
-            if not ring.present():  # the demo is its own club: its records trust the key it signs with
+            if ring.entry(key.public.fingerprint) is None:  # the demo is its own club: it trusts the key it signs with
                 ring.trust(key.public, "demo table")
                 print(f"demo: the keyring of {db} trusts this table's key {key.public.fingerprint} as 'demo table' "
                       "(docs/trust.md)", flush=True)

@@ -233,25 +233,23 @@ class RecordedEvent:
 class SigningEra:
     """Whether a database's unsigned games must be proven older than signing, and the proof.
 
-    A database that holds a signed game whose first event lists the unsigned games before it (every
-    game signed by this tileref does), or that keeps a keyring, demands the proof of each unsigned
-    game: a signed first event naming it. Signed games from before those lists existed leave the
-    older `signed_since_game` rule alone (a database that never got a list)."""
+    Every game this tileref signs lists, in its signed first event, the database's unsigned games
+    when it was created. A database holding such a game demands that list's word for each unsigned
+    game: one whose key and signatures were stripped is named by none. A database whose signed games
+    all predate the lists keeps the older `signed_since_game` rule; and where a keyring is kept, an
+    unsigned game counts only with a referee's acceptance anyway (keyring.py)."""
 
     signed_games: int
     games_with_lists: int
     unsigned_named: tuple[tuple[int, int], ...]
-    keyring: bool
 
     @property
     def requires_proof(self) -> bool:
-        return self.games_with_lists > 0 or self.keyring
+        return self.games_with_lists > 0
 
     @property
     def why(self) -> str:
-        if self.games_with_lists:
-            return f"this database holds {self.signed_games} signed game(s)"
-        return "this database keeps a keyring of its tables' keys (tileref key list)"
+        return f"this database holds {self.signed_games} signed game(s)"
 
     def names(self, game_id: int) -> bool:
         return any(first <= game_id <= last for first, last in self.unsigned_named)
@@ -563,8 +561,7 @@ class Records:
                 if created.unsigned_before is not None:
                     proofs += 1
                     named.extend(created.unsigned_before)
-            ring = "keyring" in self.db.tables() and self.db.execute("SELECT 1 FROM keyring LIMIT 1").fetchone()
-            self._era = SigningEra(signed, proofs, tuple(named), bool(ring))
+            self._era = SigningEra(signed, proofs, tuple(named))
         return self._era
 
     def check_signer(self, game_id: int) -> None:
@@ -878,8 +875,8 @@ class _Verification:
         return key
 
     def predates_signing(self, kind: str) -> None:
-        """An unsigned game in a database that holds signed games (or keeps a keyring) must be named
-        by a signed game as one of the unsigned games before it; an editable row proves nothing."""
+        """An unsigned game in a database that holds signed games must be named by a signed game as
+        one of the unsigned games before it; an editable row proves nothing."""
         proof = self.records.signing_era()
         if proof.requires_proof and not proof.names(self.game_id):
             self.fail(SignatureError, 1, kind,

@@ -289,7 +289,19 @@ def test_a_game_imported_with_accept_counts_and_the_acceptance_is_kept(tmp_path,
 
 
 def test_stripped_signatures_are_refused_by_every_reader(tmp_path, keys, capsys):
+    """The filed attack on a table's file as the demo leaves it (its keyring trusts its key): the
+    stripped game is unsigned, and a club that keeps a keyring counts no unsigned game unaccepted."""
     db, game = club_table_db(tmp_path, keys)
+    edit(db, strip_signatures(game))
+    every_reader_refuses(db, game, tmp_path, capsys, "is unsigned, and this club keeps a keyring")
+
+
+def test_stripped_signatures_beside_other_games_are_refused_by_every_reader(tmp_path, keys, capsys):
+    table, _ = keys
+    db = tmp_path / "table.sqlite"
+    with Records(db, key=table) as records:
+        game = played_game(records)
+        played_game(records)
     edit(db, strip_signatures(game))
     every_reader_refuses(db, game, tmp_path, capsys, "records no table key")
 

@@ -40,7 +40,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
         self.devices = devices
         self.settings = settings
         self.observer = observer or (lambda model, event: None)
-        records.require_intact(game_id)
+        records.require_intact(game_id, ring=False)  # the table signs; whether a club trusts it is the readers' word
         # the one write path of the game's events; whoever watches hears of each once it is recorded
         self.journal = GameJournal.resume(records, game_id, observer=self.observer)
         self.watch, self.photos = _watch_and_photos(devices, settings)

@@ -36,6 +36,7 @@ from .errors import (
 from .migrations import Migration, current_version, migrate
 from .keyring import Keyring, TrustVerdict, UntrustedKeyError
 from .signing import PublicKey, TableKey, default_table_key, event_message, head_message
+from .unsigned import SigningEra, signing_era, unsigned_ranges
 
 # 2: events are signed (events.signature, games.head_signature) and meta `signed_since_game` says
 # from which game on every game of the file must be signed (older ones were recorded before signing).
@@ -227,32 +228,6 @@ class RecordedEvent:
     hash: str
     recorded_at: str
     signature: str | None = None
-
-
-@dataclass(frozen=True)
-class SigningEra:
-    """Whether a database's unsigned games must be proven older than signing, and the proof.
-
-    Every game this tileref signs lists, in its signed first event, the database's unsigned games
-    when it was created. A database holding such a game demands that list's word for each unsigned
-    game: one whose key and signatures were stripped is named by none. A database whose signed games
-    all predate the lists keeps the older `signed_since_game` rule; and where a keyring is kept, an
-    unsigned game counts only with a referee's acceptance anyway (keyring.py)."""
-
-    signed_games: int
-    games_with_lists: int
-    unsigned_named: tuple[tuple[int, int], ...]
-
-    @property
-    def requires_proof(self) -> bool:
-        return self.games_with_lists > 0
-
-    @property
-    def why(self) -> str:
-        return f"this database holds {self.signed_games} signed game(s)"
-
-    def names(self, game_id: int) -> bool:
-        return any(first <= game_id <= last for first, last in self.unsigned_named)
 
 
 class Integrity(str, enum.Enum):
@@ -521,47 +496,13 @@ class Records:
         return self._game_keys[game_id]
 
     def unsigned_games(self, *, but: int | None = None) -> tuple[tuple[int, int], ...]:
-        """The games whose first event records no table key, as (first, last) id ranges: what a new
-        signed game states, so that none can later pass as unsigned by having its signatures stripped."""
-        ids = []
-        for game_id, payload in self.db.execute("SELECT game_id, payload FROM events WHERE seq=1 AND payload NOT LIKE "
-                                                "'%\"table_key\":\"%' ORDER BY game_id"):
-            try:
-                unsigned = not _json_object(payload).get("table_key")
-            except ValueError:
-                continue
-            if unsigned and game_id != but:
-                ids.append(int(game_id))
-        ranges: list[list[int]] = []
-        for game_id in ids:
-            if ranges and ranges[-1][1] == game_id - 1:
-                ranges[-1][1] = game_id
-            else:
-                ranges.append([game_id, game_id])
-        return tuple((first, last) for first, last in ranges)
+        """The games whose first event records no table key, as id ranges (what a new signed game states)."""
+        return unsigned_ranges(self.db, but=but)
 
-    def signing_era(self) -> "SigningEra":
-        """What this database says of its unsigned games (read once per Records)."""
+    def signing_era(self) -> SigningEra:
+        """What this database says of its unsigned games (read once per Records, again after a new game)."""
         if getattr(self, "_era", None) is None:
-            signed = proofs = 0
-            named: list[tuple[int, int]] = []
-            rows = self.db.execute("SELECT game_id, payload, hash FROM events WHERE seq=1 AND payload LIKE "
-                                   "'%\"table_key\":\"%'").fetchall()
-            for game_id, payload, digest in rows:
-                try:
-                    created = event_from_payload(GameCreated.kind.value, _json_object(payload))
-                    key = PublicKey.from_text(created.table_key)
-                except (EventDataError, ValueError, TypeError):
-                    continue
-                signature = self.db.execute(f"SELECT {self._signature_column('events')} FROM events WHERE "
-                                            "game_id=? AND seq=1", (game_id,)).fetchone()[0]
-                if chain_hash(GENESIS_HASH, created) != digest or not key.verifies(signature, event_message(1, digest)):
-                    continue  # a first event that does not hold proves nothing (its own verify says why)
-                signed += 1
-                if created.unsigned_before is not None:
-                    proofs += 1
-                    named.extend(created.unsigned_before)
-            self._era = SigningEra(signed, proofs, tuple(named))
+            self._era = signing_era(self.db, self._signature_column("events"))
         return self._era
 
     def check_signer(self, game_id: int) -> None:

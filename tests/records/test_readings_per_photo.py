@@ -77,6 +77,12 @@ def test_the_cli_readers_accept_the_game(tmp_path, capsys):
     assert main(["export", "--db", str(db), "--game", str(game), "--out", str(tmp_path / "g.json")]) == 0
     assert main(["verify", "--record", str(tmp_path / "g.json")]) == 0
     assert main(["import", str(tmp_path / "g.json"), "--db", str(tmp_path / "club.sqlite")]) == 0
+    from starlette.testclient import TestClient
+
+    from controller.web.app import create_app
+
+    client = TestClient(create_app(db))  # `tileref serve`
+    assert client.get(f"/games/{game}/turns/2").status_code == 200
 
 
 def old_shape(path: Path) -> None:

@@ -109,9 +109,19 @@ class Keyring:
     def entries(self) -> list[KeyEntry]:
         if not self._kept():
             return []
-        return [KeyEntry(fp, PublicKey.from_text(pub), name, at, revoked, why) for fp, pub, name, at, revoked, why in
-                self.db.execute("SELECT fingerprint, public_key, name, trusted_at, revoked_at, revoke_reason "
-                                "FROM keyring ORDER BY trusted_at, fingerprint")]
+        out = []
+        for fp, pub, name, at, revoked, why in self.db.execute(
+                "SELECT fingerprint, public_key, name, trusted_at, revoked_at, revoke_reason FROM keyring "
+                "ORDER BY trusted_at, fingerprint"):
+            try:
+                public = PublicKey.from_text(pub)
+            except ValueError as error:
+                raise KeyringError(f"the keyring of {self.shown!r} holds an unreadable key {fp!r}: {error}") from None
+            if public.fingerprint != fp:  # a row whose key was swapped under its name trusts nothing
+                raise KeyringError(f"the keyring of {self.shown!r}: key {fp!r} is listed with another key "
+                                   f"({public.fingerprint})")
+            out.append(KeyEntry(fp, public, name, at, revoked, why))
+        return out
 
     def entry(self, fingerprint: str) -> KeyEntry | None:
         return next((e for e in self.entries() if e.fingerprint == fingerprint), None)
@@ -199,12 +209,22 @@ class Keyring:
         return accepted
 
     def acceptances(self) -> list[tuple[str, str, str, str, str]]:
-        """(game label, key fingerprint, reason, when, referee fingerprint) of every acceptance kept."""
+        """(game label, key fingerprint, reason, when, referee fingerprint) of every acceptance kept (an
+        acceptance that does not hold says so after the referee's fingerprint)."""
         if "key_acceptances" not in self.db.tables():
             return []
-        return [(label, fp, reason, at, PublicKey.from_text(referee).fingerprint) for label, fp, reason, at, referee in
-                self.db.execute("SELECT game_label, fingerprint, reason, accepted_at, referee_key "
-                                "FROM key_acceptances ORDER BY accepted_at")]
+        out = []
+        for game_hash, label, fp, reason, at, referee in self.db.execute(
+                "SELECT game_hash, game_label, fingerprint, reason, accepted_at, referee_key FROM key_acceptances "
+                "ORDER BY accepted_at").fetchall():
+            try:
+                who = PublicKey.from_text(referee).fingerprint
+            except ValueError:
+                who = f"unreadable ({str(referee)[:20]!r})"
+            if self.acceptance(game_hash, fp) is None:
+                who += "; its signature does not hold or its referee is not trusted: it counts for nothing"
+            out.append((label, fp, reason, at, who))
+        return out
 
     # ------------------------------------------------------------------ judging
 

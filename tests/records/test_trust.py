@@ -280,6 +280,9 @@ def test_a_referee_accepts_a_spare_laptops_game_with_a_reason_signed_and_listed(
     edit(tournament, "UPDATE key_acceptances SET reason='a later excuse'")
     with Records(spare_db, create=False, read_only=True) as records, Records(tournament) as club:
         assert not records.verify(game, ring=club.keyring()).ok
+    assert main(["key", "list", "--db", tournament]) == 0
+    listing = capsys.readouterr().out
+    assert "a later excuse (referee key" in listing and "it counts for nothing" in listing
 
 
 def test_a_game_imported_with_accept_counts_and_the_acceptance_is_kept(tmp_path, keys, capsys):

@@ -13,6 +13,9 @@ before the connection broke (the commit reached it, the answer did not) is skipp
 twice; a spool row is removed only after the server has it. A spool left by a table that stopped
 while the server was away is delivered when the table is next started against the server.
 
+A server that keeps a keyring (keyring.py) takes delivery only of games signed by a key it trusts
+(or a referee accepted): any other raises UntrustedKeyError and the events stay in the spool.
+
 While offline, the table reads its own game from what it wrote (events, head, the photos of this
 session); starting a new game needs the server (it gives the game its id).
 """

@@ -12,7 +12,10 @@ The wall-clock time of each row is kept beside the chain, not in it (it is not p
 happened at the table).
 
 Every reader goes through `require_intact` (or `verify`) before it folds a game, so a tampered
-record is reported as tampering (TamperedError, exit 3), never as a state-machine error.
+record is reported as tampering (TamperedError, exit 3), never as a state-machine error. Whether
+the key that signed a game is one of the club's is the keyring's word (keyring.py): `verify` asks
+the database's own keyring by default (or another's, e.g. the tournament's), and a signer it does
+not trust fails the game like tampering (UntrustedKeyError, exit 3).
 """
 from __future__ import annotations
 

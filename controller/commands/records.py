@@ -21,8 +21,8 @@ ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
 def register(subparsers) -> None:
     verify = subparsers.add_parser("verify", help="check a records file: per game, intact or exactly what is wrong")
     verify.add_argument("--db", help="records: an SQLite file, sqlite:///PATH or postgresql://...")
-    verify.add_argument("--record", metavar="FILE", help="instead of --db: an open game record (JSON, `tileref "
-                        "export`), checked from the file alone")
+    verify.add_argument("--record", metavar="FILE", help="an open game record (JSON, `tileref export`), checked "
+                        "from the file alone; with --db, its signer is judged by that database's keyring")
     verify.add_argument("--game", type=GAME_ID, help="only this game (default: every game in the file)")
     add_public_key_option(verify)
     verify.set_defaults(handler=run_verify)
@@ -98,10 +98,17 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.record is not None:
         from controller.records.record_file import load_record, verify_record
 
-        if args.db is not None:
-            raise RecordsFileError("give --db or --record, not both")
-        checked = verify_record(load_record(args.record), args.record, expected)  # tampered: exit 3, naming the turn
-        print(f"{args.record}: game {checked.report.game_id}: {checked.summary()}"
+        document = load_record(args.record)
+        checked = verify_record(document, args.record, expected)  # tampered: exit 3, naming the turn
+        report = checked.report
+        if args.db is not None:  # the club's keyring judges the signer, not the file's empty one
+            from dataclasses import replace
+
+            from controller.records.record_file import check_signer_trusted
+
+            with Records(args.db, create=False, read_only=True) as club:
+                report = replace(report, trust=check_signer_trusted(club, document, args.record))  # refused: exit 3
+        print(f"{args.record}: game {report.game_id}: {report.summary()}"
               + (" (the given key)" if expected is not None else ""))
         return 0
     if args.db is None:

@@ -219,6 +219,8 @@ def test_a_game_signed_outside_the_keyring_is_refused_by_import_and_import_play(
     out = tmp_path / "forged.json"
     assert main(["export", "--db", str(forged_db), "--game", str(game), "--out", str(out)]) == 0
     capsys.readouterr()
+    assert main(["verify", "--record", str(out), "--db", tournament]) == 3  # checked before it is brought in
+    assert forger.public.fingerprint in capsys.readouterr().err
     assert main(["import", str(out), "--db", tournament]) == 3
     err = capsys.readouterr().err
     assert f"signed by table key {forger.public.fingerprint}, which is not in this club's keyring" in err
@@ -243,6 +245,11 @@ def test_the_tables_own_game_is_credited_and_says_whose_key_it_is(tmp_path, keys
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(play_db),
                  "--play-game", str(game), "--db", tournament]) == 0
     assert "key of 'table 1' in this club's keyring" in capsys.readouterr().out
+    assert main(["export", "--db", str(play_db), "--game", str(game), "--out", str(tmp_path / "g.json")]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--record", str(tmp_path / "g.json"), "--db", tournament]) == 0
+    out = capsys.readouterr().out
+    assert "key of 'table 1' in this club's keyring" in out and "unknown" not in out
     assert results(tournament)["R1-T1-G1"].winner == seats[0]
 
 

@@ -94,10 +94,6 @@ def judged_index(doc) -> int:
     return next(i for i, e in enumerate(doc["events"]) if e["kind"] == "turn-judged")
 
 
-def reading_index(doc) -> int:
-    return next(i for i, e in enumerate(doc["events"]) if e["kind"] == "table-read")
-
-
 def unnamed_html_photo(doc):
     data = SCRIPT
     doc["photos"].append({"sha256": sha256_bytes(data), "mime": "text/html", "width": 1, "height": 1,

@@ -32,7 +32,6 @@ from controller.web.live import LiveTable
 from table_helpers import table
 from web_helpers import ROOT, TOKEN, URL, Tileref, wait_until
 
-SCRIPT = b"<html><body><script>document.title='pwned'</script>pwned</body></html>"
 NAMED_PAGE = b"<!DOCTYPE html><script>document.title='pwned'</script>" + b" " * 16
 UNNAMED_PAGE = b"<html><script>document.title='pwned'</script></html>"
 TEMPLATE_FOLDERS = [ROOT / "controller" / "web" / "templates", ROOT / "controller" / "records" / "templates",

@@ -26,8 +26,8 @@ from . import strict_json
 from .errors import RecordFormatError
 from .photo_types import HEAD_BYTES, IMAGE_MIMES, image_type
 
-# A long game's record (a hundred turns, two or three photos each) is some 60 MB; the limit leaves
-# room for it and keeps reading a record well under 300 MB of memory (benchmarks/record_size.py).
+# A long game's record (a hundred turns, three or four photos each) is some 50 MB; the limit leaves
+# room for it and keeps reading a record well under 300 MB of memory (benchmarks/bench_record_size.py).
 MAX_RECORD_BYTES = 96 * 2 ** 20
 
 

@@ -145,7 +145,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
                 report = reader.report(records, game_id)
                 clock = clock_game(records, game_id, report)
                 data = clock or turns_index(records, game_id, report)
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:  # a signed game its machine cannot fold: 400
             return problem(error)
         if clock is not None:
             return clock_page(clock)
@@ -160,7 +160,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
                 if clock is None:
                     data = audit_data(records, game_id, turn, report)
                     turn_count = len(turns_index(records, game_id, report)["turns"])
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:
             return problem(error)
         if clock is not None:
             return clock_page(clock)  # no turns to audit one by one: the game's facts, each with its place
@@ -173,7 +173,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             with reader.open() as records:
                 report = reader.report(records, game_id)
                 data = clock_replay(records, game_id, report) or replay_data(records, game_id, report)
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:
             return problem(error)
         steps = data["steps"]
         if not 0 <= step < len(steps):
@@ -207,7 +207,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         try:
             with reader.open() as records:
                 return JSONResponse(build(records, reader.report(records, game_id)))
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:
             return api_problem(error)
 
     def api_game(request: Request):

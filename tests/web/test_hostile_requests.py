@@ -225,3 +225,25 @@ def test_chromium_never_runs_a_page_stored_as_a_photo(records_file, browser):
         assert browser.execute_script("return document.images[0].naturalWidth") == 64
     finally:
         serve.kill()
+
+
+def test_a_signed_game_its_machine_cannot_fold_answers_400_on_every_page(tmp_path, capsys):
+    """A game consistently hashed and signed whose events break the state table (a forger's): every
+    page and API answer names why it cannot be shown, nothing goes to the console."""
+    db = tmp_path / "broken.sqlite"
+    first = judging.game_created("classic", ("Ann", "Ben"))
+    with Records(db) as records:
+        game = records.start_game(first)
+        for event in (StartOrderDrawn((), "Ann", None), Dealt(1), TurnStarted(1, "Ann", 60, None),
+                      TurnEnded(1, "button", "1", 9), TurnStarted(2, "Ben", 60, None)):
+            records.append(game, event)
+        assert records.verify(game).ok
+    client = TestClient(create_app(db), raise_server_exceptions=False)
+    capsys.readouterr()
+    for path in ["/games/1", "/games/1/replay", "/api/games/1", "/api/games/1/replay"]:
+        response = client.get(path)
+        assert response.status_code == 400 and "cannot happen" in response.text, (path, response.status_code)
+        assert_guarded(response)
+    for path in ["/games/1/turns/1", "/api/games/1/turns/1"]:  # turn 1 itself folds
+        assert client.get(path).status_code in (200, 400), path
+    assert capsys.readouterr().err == ""

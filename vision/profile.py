@@ -8,8 +8,11 @@ colour and number become roles learnt from the set itself, not hues fixed at tra
 
     logits(profile) = logits(shipped) + embedding @ weight.T + bias
 
-A profile is tied to the classifier it was fitted to (its sha256); another classifier
-makes `ProfileError`, never a silent misreading. Files are JSON, written and read here.
+A profile is tied to the classifier it was fitted to (its sha256): `load_profile` checks it
+against the shipped classifier as the file is read, so another classifier makes `ProfileError`
+before any game is recorded, never a silent misreading. Every weight and bias lies within
+±MAX_PROFILE_VALUE: a fitted residual nudges the shipped logits, it never swamps them. Files are
+JSON, written and read here.
 """
 from __future__ import annotations
 
@@ -24,9 +27,15 @@ import numpy as np
 
 from .codes import CLASS_COUNT
 from .errors import ProfileError
+from .models import CLASSIFIER_FILE
 
 PROFILE_FORMAT = "tileref-set-profile"
 PROFILE_VERSION = 1
+# A fitted residual's values stay well under 1 (`fit_residual`: 300 Adam steps of 0.03 on
+# embeddings scaled to unit median norm, then divided by that scale); 100 leaves every honest fit
+# room while a value that would drown the shipped logits (or overflow them to inf) is refused.
+MAX_PROFILE_VALUE = 100.0
+SHA256_HEX = frozenset("0123456789abcdef")
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,8 +58,15 @@ class SetProfile:
         if weight.ndim != 2 or weight.shape[0] != CLASS_COUNT or bias.shape != (CLASS_COUNT,):
             raise ProfileError(f"profile {self.name!r}: weight {weight.shape} and bias {bias.shape} "
                                f"do not fit {CLASS_COUNT} classes")
-        if not (np.isfinite(weight).all() and np.isfinite(bias).all()):
-            raise ProfileError(f"profile {self.name!r}: weight or bias holds a non-finite number")
+        for what, values in (("weight", weight), ("bias", bias)):
+            bad = np.argwhere(~(np.abs(values) <= MAX_PROFILE_VALUE))  # NaN fails the comparison too
+            if len(bad):
+                where = "".join(f"[{int(i)}]" for i in bad[0])
+                raise ProfileError(f"profile {self.name!r}: {what}{where} = {float(values[tuple(bad[0])]):.6g} is "
+                                   f"outside ±{MAX_PROFILE_VALUE:g} (a fitted profile stays well under 1)")
+        if len(self.classifier_sha256) != 64 or not set(self.classifier_sha256) <= SHA256_HEX:
+            raise ProfileError(f"profile {self.name!r}: classifier_sha256 {self.classifier_sha256[:80]!r} is not "
+                               "the sha256 of a classifier file (64 hex digits)")
         object.__setattr__(self, "weight", weight)
         object.__setattr__(self, "bias", bias)
 
@@ -96,6 +112,10 @@ class SetProfile:
             raise ProfileError(f"{source}: profile version {data.get('version')!r}; this tileref reads version {PROFILE_VERSION}")
         try:
             accuracy = data.get("fit_accuracy", {})
+            _numbers(data["weight"], "weight", depth=2)
+            _numbers(data["bias"], "bias", depth=1)
+            if not isinstance(data["tiles"], int) or isinstance(data["tiles"], bool):
+                raise ProfileError(f"tiles {data['tiles']!r} is not a whole number")
             return SetProfile(
                 name=str(data["name"]),
                 classifier_sha256=str(data["classifier_sha256"]),
@@ -113,6 +133,19 @@ class SetProfile:
             raise ProfileError(f"{source}: malformed profile ({type(error).__name__}: {error})") from None
 
 
+def _numbers(value, path: str, depth: int) -> None:
+    """`value` is a list (of lists, `depth` deep) of JSON numbers: text or true/false in their place
+    would be converted silently by numpy."""
+    if not isinstance(value, list):
+        raise ProfileError(f"{path} is {type(value).__name__}, not a list of numbers")
+    for index, item in enumerate(value):
+        where = f"{path}[{index}]"
+        if depth > 1:
+            _numbers(item, where, depth - 1)
+        elif not isinstance(item, (int, float)) or isinstance(item, bool):
+            raise ProfileError(f"{where} is {item!r}, not a number")
+
+
 def file_sha256(path: Path) -> str:
     stat = Path(path).stat()
     return _sha256_of(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
@@ -127,8 +160,9 @@ def _sha256_of(path: str, _mtime_ns: int, _size: int) -> str:  # keyed by mtime 
     return digest.hexdigest()
 
 
-def load_profile(path: str | os.PathLike) -> SetProfile:
-    """Read a profile file; ProfileError names the file and what is wrong with it."""
+def load_profile(path: str | os.PathLike, classifier: Path | None = CLASSIFIER_FILE) -> SetProfile:
+    """Read a profile file and check it was fitted to `classifier` (the shipped one by default;
+    None: not checked); ProfileError names the file and what is wrong with it."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -144,7 +178,16 @@ def load_profile(path: str | os.PathLike) -> SetProfile:
         raise ProfileError(f"profile file {str(path)!r}: {str(error).split(';')[0]}") from None
     except RecursionError:
         raise ProfileError(f"profile file {str(path)!r}: JSON nested too deeply to be a profile") from None
-    return SetProfile.from_json_dict(data, f"profile file {str(path)!r}")
+    profile = SetProfile.from_json_dict(data, f"profile file {str(path)!r}")
+    if classifier is not None:
+        try:
+            profile.check_classifier(classifier)
+        except ProfileError as error:
+            raise ProfileError(f"profile file {str(path)!r}: {error}") from None
+        except OSError as error:
+            raise ProfileError(f"profile file {str(path)!r}: the classifier {str(classifier)!r} cannot be read "
+                               f"({error.strerror or error})") from None
+    return profile
 
 
 def save_profile(profile: SetProfile, path: str | os.PathLike) -> None:

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller import json_text
 from controller.game.events import EventKind, canonical_json, event_from_payload
 from controller.game.errors import EventDataError
 
+from . import record_checks
 from .errors import ImportConflictError, RecordFormatError, RecordsError, TamperedError
 from .signing import PublicKey
 from .store import GENESIS_HASH, ChainReport, Photo, Reading, RecordedEvent, Records
@@ -191,20 +190,14 @@ class RecordTamperedError(TamperedError):
 
 
 def load_record(path: str | Path) -> dict:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordFormatError(f"cannot read game record {str(path)!r}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordFormatError(f"game record {str(path)!r} is not UTF-8 text") from None
-    return parse_record(text, str(path))
+    """A record file, its size checked before it is read (record_checks.MAX_RECORD_BYTES)."""
+    return parse_record(record_checks.read_record_text(path), str(path))
 
 
 def parse_record(text: str, source: str = "(record)") -> dict:
-    try:
-        document = json_text.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordFormatError(f"game record {source!r} is not JSON ({error})") from None
+    """The document of a record's text, refused (RecordFormatError, exit 2) unless it is strict JSON
+    of the record's shape whose photos and readings are all ones its events rest on (record_checks)."""
+    document = record_checks.parse_strict(text, source)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         got = document.get("format") if isinstance(document, dict) else type(document).__name__
         raise RecordFormatError(f"game record {source!r} is not a {FORMAT} document (format {got!r})")
@@ -215,6 +208,7 @@ def parse_record(text: str, source: str = "(record)") -> dict:
                         ("turns", list)):
         if not isinstance(document.get(field), kind):
             raise RecordFormatError(f"game record {source!r}: {field!r} is missing or not a {kind.__name__}")
+    record_checks.check_document(document, source)
     return document
 
 

@@ -23,6 +23,7 @@ from controller.rules.melds import SetChanges, classify, set_changes
 from controller.rules.tiles import parse_tiles
 
 from .errors import GameNotFoundError
+from .photo_types import image_type
 from .store import ChainReport, RecordedEvent, Records, head_digest
 from .templating import render
 
@@ -248,11 +249,14 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
 
 
 def _photo_shown(records: Records, sha: str | None, caption: str) -> dict[str, Any]:
-    """A photo embedded in the page (base64 of its bytes), or only its caption when there is none."""
+    """A photo embedded in the page (base64 of its bytes, as the image type they are), or only its
+    caption when there is none or its bytes are no image."""
     photo = records.photo(sha) if sha else None
-    if photo is None:
-        return {"caption": caption, "data": None, "mime": None, "sha": None}
-    return {"caption": caption, "data": base64.b64encode(photo.data).decode("ascii"), "mime": photo.mime,
+    kind = image_type(photo.data) if photo is not None else None
+    if kind is None:
+        return {"caption": caption if photo is None else f"{caption} (its bytes are no image: not shown)",
+                "data": None, "mime": None, "sha": None}
+    return {"caption": caption, "data": base64.b64encode(photo.data).decode("ascii"), "mime": kind,
             "sha": sha[:12]}
 
 

@@ -6,6 +6,7 @@ import csv
 import functools
 import io
 import json
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -77,14 +78,35 @@ def standings_text(standings: Standings) -> str:
     return "\n".join(lines) + "\n"
 
 
+# A spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def spreadsheet_text(text: str) -> str:
+    """A text cell a spreadsheet shows as the text itself: one that would start a formula gets a
+    leading single quote (a number written as text, such as "-12", stays a number)."""
+    if text.startswith(FORMULA_STARTS) and not _NUMBER_TEXT.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _csv_cell(value: Cell | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return spreadsheet_text(value)
+    return cell_text(value)
+
+
 def standings_csv(standings: Standings) -> str:
-    """The overall order (the first section) as one CSV table."""
+    """The overall order (the first section) as one CSV table; names and notes never become formulas."""
     section = standings.sections[0]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["place", "player", *section.columns, "note"])
+    writer.writerow([_csv_cell(c) for c in ("place", "player", *section.columns, "note")])
     for r in section.rows:
-        writer.writerow(["" if r.place is None else r.place, r.player, *map(cell_text, r.values), r.note])
+        writer.writerow([_csv_cell(r.place), _csv_cell(r.player), *map(_csv_cell, r.values), _csv_cell(r.note)])
     return out.getvalue()
 
 

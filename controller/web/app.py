@@ -38,13 +38,17 @@ from controller.clock.record_view import clock_game_data, is_clock_game
 from controller.records.turn_data import audit_data, chain_data, games_data, replay_data, turns_index
 from controller.records.views import replay_lines
 from controller.rules.errors import RulesError
+from controller.records.photo_types import image_type
 from controller.rules.tiles import parse_tile
+from controller import json_text
 
+from .guard import GuardedStarlette
 from .live import LiveTable
 from .templating import environment
 
 STATIC = Path(__file__).parent / "static"
 ACTION_TIMEOUT_S = 20.0  # how long a referee action waits for the table to carry it out
+MAX_ACTION_BODY = 256 * 1024  # a referee action's JSON is a few hundred bytes
 SHA = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -144,7 +148,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
                 report = reader.report(records, game_id)
                 clock = clock_game(records, game_id, report)
                 data = clock or turns_index(records, game_id, report)
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:  # a signed game its machine cannot fold: 400
             return problem(error)
         if clock is not None:
             return clock_page(clock)
@@ -159,7 +163,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
                 if clock is None:
                     data = audit_data(records, game_id, turn, report)
                     turn_count = len(turns_index(records, game_id, report)["turns"])
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:
             return problem(error)
         if clock is not None:
             return clock_page(clock)  # no turns to audit one by one: the game's facts, each with its place
@@ -172,7 +176,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             with reader.open() as records:
                 report = reader.report(records, game_id)
                 data = clock_replay(records, game_id, report) or replay_data(records, game_id, report)
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:
             return problem(error)
         steps = data["steps"]
         if not 0 <= step < len(steps):
@@ -188,7 +192,13 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             stored = records.photo(sha)
         if stored is None:
             return Response("no such photo", status_code=404)
-        return Response(stored.data, media_type=stored.mime, headers={"Cache-Control": "max-age=31536000, immutable"})
+        kind = image_type(stored.data)  # the type its bytes are, never the type the record says
+        headers = {"Cache-Control": "max-age=31536000, immutable",
+                   "Content-Security-Policy": "default-src 'none'; sandbox"}
+        if kind is None:  # not an image the reader takes: only ever a download, never a page
+            return Response(stored.data, media_type="application/octet-stream",
+                            headers={**headers, "Content-Disposition": f'attachment; filename="{sha}.bin"'})
+        return Response(stored.data, media_type=kind, headers=headers)
 
     # -- records API (same shapes as the CLI's --json) --------------------------------------
     def api_games(request: Request):
@@ -200,7 +210,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         try:
             with reader.open() as records:
                 return JSONResponse(build(records, reader.report(records, game_id)))
-        except RecordsError as error:
+        except (RecordsError, GameError) as error:
             return api_problem(error)
 
     def api_game(request: Request):
@@ -288,10 +298,9 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
                                           + ", ".join(a.value for a in DeskAction)}, status_code=404)
         if live is None or desk is None:
             return JSONResponse({"error": "no game runs in this process"}, status_code=409)
-        try:
-            body = await request.json()
-        except ValueError:
-            return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+        body = await action_body(request)
+        if isinstance(body, Response):
+            return body
         try:
             referee_request = parse_request(action, body)
         except (BadRequest, RulesError) as error:
@@ -315,23 +324,37 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         Route("/", index),
         Route("/table", table_page),
         Route("/referee", referee_page),
-        Route("/games/{game:int}", game_page),
-        Route("/games/{game:int}/turns/{turn:int}", audit_page),
-        Route("/games/{game:int}/replay", replay_page),
-        Route("/games/{game:int}/replay/{step:int}", replay_page),
+        Route("/games/{game:record_id}", game_page),
+        Route("/games/{game:record_id}/turns/{turn:record_id}", audit_page),
+        Route("/games/{game:record_id}/replay", replay_page),
+        Route("/games/{game:record_id}/replay/{step:record_id}", replay_page),
         Route("/photos/{sha:str}", photo),
         Route("/api/games", api_games),
-        Route("/api/games/{game:int}", api_game),
-        Route("/api/games/{game:int}/turns/{turn:int}", api_audit),
-        Route("/api/games/{game:int}/replay", api_replay),
+        Route("/api/games/{game:record_id}", api_game),
+        Route("/api/games/{game:record_id}/turns/{turn:record_id}", api_audit),
+        Route("/api/games/{game:record_id}/replay", api_replay),
         Route("/api/table", api_table),
         Route("/api/referee/{action:str}", referee_action, methods=["POST"]),
         WebSocketRoute("/ws/table", table_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = GuardedStarlette(routes=routes)
     app.state.live, app.state.desk, app.state.reader = live, desk, reader
     return app
+
+
+async def action_body(request: Request) -> Any:
+    """A referee action's JSON body, or the 4xx answer: too large (413), not JSON, nested deeper than
+    Python parses or not UTF-8 (400); read up to MAX_ACTION_BODY bytes, never more."""
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_ACTION_BODY:
+            return JSONResponse({"error": f"the body is over {MAX_ACTION_BODY} bytes"}, status_code=413)
+    try:
+        return json_text.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
 
 
 def _text(body: dict, name: str, required: bool = True) -> str:

@@ -25,6 +25,8 @@ from controller.records.club import ClubBoard, TableLive
 from controller.records.errors import RecordsError, ServerUnavailableError
 from controller.records.store import Records
 
+from .guard import GuardedStarlette
+
 STATIC = Path(__file__).with_name("static")
 POLL_MS = 2000
 
@@ -109,7 +111,7 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         yield
         board.close()
 
-    app = Starlette(routes=[
+    app = GuardedStarlette(routes=[
         Route("/", page, name="club_board"),
         Route("/api/tables", api, name="club_tables"),
         Route("/static/club.js", script, name="club_js"),

@@ -237,3 +237,40 @@ def test_disqualification_is_recorded_and_survives_reloading(tmp_path, db, capsy
         event = store.load("W")
     assert set(event.disqualified()) == set(event.round(1).tables[1].seats)
     assert all(not g.startswith("R1-T2-") for g in event.missing_games(1))
+
+
+EVIL = '=HYPERLINK("http://evil.example","x")'
+
+
+def test_a_formula_for_a_name_is_written_as_text_and_scores_stay_numbers(tmp_path, db, capsys):
+    players = tmp_path / "players.csv"
+    names = [EVIL, "+Ben", "-Cho", "@Dai", "Eve", "Fay", "Gus", "Hal"]
+    players.write_text("name,club\n" + "".join(f'"{n.replace(chr(34), chr(34) * 2)}",K\n' for n in names),
+                       encoding="utf-8")
+    assert run("tournament", "create", "F", "--format", "kuwana", "--players", players, "--db", db) == 0
+    assert run("tournament", "draw", "F", "--seed", 5, "--db", db) == 0
+    path, _ = results_json(tmp_path, db, "F", 1)
+    assert run("tournament", "import-json", "F", path, "--db", db) == 0
+    csv_path = tmp_path / "s.csv"
+    assert run("tournament", "export", "F", "--csv", csv_path, "--db", db) == 0
+    rows = list(csv.reader(io.StringIO(csv_path.read_text(encoding="utf-8"))))
+    header, body = rows[0], rows[1:]
+    written = {row[1] for row in body}
+    assert "'" + EVIL in written and EVIL not in written
+    assert {"'+Ben", "'-Cho", "'@Dai", "Eve"} <= written
+    cells = [cell for row in body for cell in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "@", "\t", "\r")], cells
+    negative = [c for row in body for c in row[2:] if c.startswith("-")]
+    assert negative and all(float(c) < 0 for c in negative), body  # a score such as -12 stays a number
+    assert all(not c.startswith("'-") or c[2:3].isalpha() for c in cells)
+
+
+@pytest.mark.parametrize("text, written", [
+    (EVIL, "'" + EVIL), ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\tx", "'\tx"), ("\rx", "'\rx"), ("-12", "-12"), ("+3.5", "+3.5"), ("Ann", "Ann"), ("", ""),
+], ids=["hyperlink", "plus", "minus-formula", "at", "tab", "carriage-return", "negative-number", "signed-decimal",
+        "name", "empty"])
+def test_spreadsheet_text_escapes_only_what_starts_a_formula(text, written):
+    from controller.tournament.render import spreadsheet_text
+
+    assert spreadsheet_text(text) == written

@@ -20,6 +20,9 @@
     result.className = "result " + (ok ? "ok" : "refused");
   }
 
+  // the token form only keeps the token in this tab: it is never sent as a form
+  document.getElementById("auth").addEventListener("submit", function (event) { event.preventDefault(); });
+
   document.querySelectorAll("form[data-action]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();

@@ -16,6 +16,7 @@ from controller.game.journal import GameJournal
 from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
 from controller.records.engine import POSTGRESQL, SQLITE
 from controller.records.record_file import dumps, export_record, import_record, verify_record
+from tests.photo_helpers import tiny_photo
 
 PLAYERS = ("Ann", "Ben")
 EMPTY_TABLE = {"tiles": [], "sets": [], "doubts": []}  # what the reader gives for an empty table, every time
@@ -29,8 +30,7 @@ def db_url(request, tmp_path):
 
 
 def photo_of(label: str) -> Photo:
-    data = b"jpeg bytes of " + label.encode()
-    return Photo(sha256_bytes(data), "image/jpeg", 4, 3, data)
+    return tiny_photo(label)
 
 
 def two_draws(records: Records, label: str) -> int:

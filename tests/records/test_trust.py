@@ -25,6 +25,7 @@ from controller.records import Photo, Reading, Records, chain_hash, reading_sha,
 from controller.records.signing import event_message, head_message, load_table_key, new_key_pair
 from controller.tournament import TournamentStore
 from controller.web.app import create_app
+from tests.photo_helpers import tiny_photo
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 EMPTY = {"tiles": [], "sets": [], "doubts": []}
@@ -48,8 +49,7 @@ def played_game(records: Records, seats=("Ann", "Ben")) -> int:
     journal.record(StartOrderDrawn((), seats[0], None))
     journal.record(Dealt(1))
     for turn, player in ((1, seats[0]), (2, seats[1])):
-        data = f"game {journal.game_id} turn {turn}".encode()
-        photo = Photo(sha256_bytes(data), "image/jpeg", 4, 3, data)
+        photo = tiny_photo(f"game {journal.game_id} turn {turn}")
         reading = Reading(reading_sha(EMPTY), photo.sha256, EMPTY, 5.0)
         journal.record(TurnStarted(turn, player, 60, None))
         journal.record(TurnEnded(turn, "button", str(turn), 40))

@@ -13,7 +13,7 @@ from controller.cli import main
 from controller.game import judging
 from controller.game.events import Dealt, StartOrderDrawn, TableRead, TurnEnded, TurnJudged, TurnStarted
 from controller.game.journal import GameJournal
-from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
+from controller.records import Photo, Reading, Records, reading_sha
 from controller.records.engine import POSTGRESQL, SQLITE
 from controller.records.record_file import dumps, export_record, import_record, verify_record
 from tests.photo_helpers import tiny_photo

@@ -21,8 +21,8 @@ from controller.game.events import (
     event_from_payload,
 )
 from controller.game.journal import GameJournal
-from controller.records import Photo, Reading, Records, chain_hash, reading_sha, sha256_bytes
-from controller.records.signing import event_message, head_message, load_table_key, new_key_pair
+from controller.records import Reading, Records, chain_hash, reading_sha
+from controller.records.signing import event_message, head_message, new_key_pair
 from controller.tournament import TournamentStore
 from controller.web.app import create_app
 from tests.photo_helpers import tiny_photo

@@ -246,7 +246,7 @@ class WebDisplay:
     def waiting(self, status: WaitStatus) -> None:
         if self.inner is not None:
             self.inner.waiting(status)
-        waiting = None if status.reason is WaitReason.SETTLED else status.reason.value.replace(" ", "-")
+        waiting = None if status.reason is WaitReason.SETTLED else status.reason.name.lower().replace("_", "-")
         self.live.update(("prompt",), waiting=waiting)
 
     # -- the runner's observer ---------------------------------------------------------------

@@ -76,7 +76,9 @@ def open_page(driver, url: str, seq: int) -> None:
     driver.get(url)
     wait_until(lambda: driver.find_element(By.ID, "connection").get_attribute("data-state") == "live", 10,
                what="the page's WebSocket")
-    assert int(driver.execute_script("return document.body.dataset.seq")) == seq
+    # the first message over the socket (every region as it is now) has been placed
+    wait_until(lambda: driver.execute_script("return document.body.dataset.seq") == str(seq), 10,
+               what=f"the regions of update {seq}")
 
 
 LAYOUT = """
@@ -193,10 +195,30 @@ def test_the_referee_page_offers_only_what_the_state_allows_at_three_sizes(demo_
                     table = states.live.snapshot()["table_tiles"]
                     chips = browser.find_elements(By.CSS_SELECTOR, '#form-correct-table [data-role="table"] .chip')
                     assert [c.get_attribute("data-code") for c in chips] == [t["code"] for t in table]
+                    if (width, height) == SIZES[0]:
+                        pick_a_table_correction(browser, table)
                 if state == "final":  # the racks laid open, as tiles
                     rack = states.live.snapshot()["open_racks"][0]
                     chips = browser.find_elements(By.CSS_SELECTOR, "#form-correct-rack .rack-tiles:not([hidden]) .chip")
                     assert [c.get_attribute("data-code") for c in chips] == rack["codes"]
+
+
+def pick_a_table_correction(browser, table) -> None:
+    """The referee taps a tile of the table read, then what it really is: the request names both."""
+    form = browser.find_element(By.ID, "form-correct-table")
+    words = catalogue("en")
+    form.find_element(By.CSS_SELECTOR, '.palette .chip[data-code="K5"]').click()  # no tile of the table yet
+    assert browser.find_element(By.ID, "result").text == words.text("referee.pick-first")
+    wrong = table[3]
+    form.find_element(By.CSS_SELECTOR, f'[data-role="table"] .chip[data-index="{wrong["index"]}"]').click()
+    form.find_element(By.CSS_SELECTOR, '.palette .chip[data-code="K5"]').click()
+    assert form.find_element(By.NAME, "changes").get_attribute("value") == f"{wrong['index']} K5"
+    assert len(form.find_elements(By.CSS_SELECTOR, ".chip.picked")) == 2  # both shown as picked
+    form.find_element(By.NAME, "reason").send_keys("a K5, not a " + wrong["code"])
+    form.find_element(By.CSS_SELECTOR, "button:not(.chip)").click()
+    # this page has no referee token: refused in the page's words, nothing recorded
+    wait_until(lambda: browser.find_element(By.ID, "result").text == words.text("referee.unauthorised"), 10,
+               what="the refusal in plain words")
 
 
 def test_the_display_speaks_japanese_with_the_japanese_catalogue(demo_db, browser):

@@ -128,3 +128,21 @@ def test_why_the_table_is_not_read_yet_is_said_and_cleared():
     assert catalogue("pl").text("waiting.something-over-table") in live.regions(["prompt"])["prompt"]
     display.waiting(WaitStatus(WaitReason.SETTLED, "table clear", 4))
     assert 'id="waiting"' not in live.regions(["prompt"])["prompt"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_table_that_cannot_be_restored_is_said_in_the_pages_language(language):
+    from controller.game.events import TableUnrestorable
+    from controller.web.live import WebDisplay
+
+    live = LiveTable("table", None, language)
+    WebDisplay(live).unrestorable(TableUnrestorable(
+        turn=6, player="Ben", photo=None, reading=None, tiles=(), sets=(), kept=(("O1", "O2", "O3"),), relay=True,
+        to_offender=("B1", "B2"), to_pool=("R7",), missing=(), rack_change=2))
+    words = catalogue(language)
+    html = live.regions(["penalty", "prompt"])
+    assert words.text("unrestorable.title") in html["penalty"] and words.text("unrestorable.relay") in html["penalty"]
+    assert words.text("unrestorable.to-offender", player="Ben") in html["penalty"]
+    for code in ("O1", "O2", "O3", "B1", "B2", "R7"):
+        assert f'title="{code}"' in html["penalty"]  # each tile as a chip
+    assert "CANNOT" not in html["penalty"]  # not the console's English line

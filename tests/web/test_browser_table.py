@@ -148,7 +148,8 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     alerts = browser.find_element(By.ID, "alerts")
     assert "Rita <i>R.</i>" in alerts.text  # shown as text: escaped, never markup
     assert not alerts.find_elements(By.TAG_NAME, "i")
-    wait_until(lambda: "-66" in browser.find_element(By.ID, "scores").text, 10, what="the new scores")
+    ann = '//*[@id="scores"]//tr[td[1]="Ann"]/td[2]'
+    wait_until(lambda: browser.find_element(By.XPATH, ann).text == "-66", 10, what="Ann's new score")
     screenshot(browser, "table-display-correction")
 
     # the records in the browser: the games, the turns, the audit of the penalty turn, the replay

@@ -2,7 +2,10 @@
 
 `LiveTable` holds the table display's state (plain data, under a lock) and fans every change out
 to the WebSocket clients: each message carries the page regions that changed, rendered by the
-same Jinja2 templates as the first page load, so the browser only swaps them in. Updates come
+same Jinja2 templates as the first page load, in the table's language (every word from the
+catalogue, controller/messages), so the browser only swaps them in. A region drawn from where the
+game stands (what to do now, the referee's choices, whether a countdown shows) follows the data it
+is drawn from (FOLLOWS). Updates come
 from the game's thread (the runner, the clock loop); the messages are handed to the server's event
 loop, never written from the game's thread.
 
@@ -21,22 +24,19 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from controller.adapters.display import Display, describe_unrestorable
-from controller.messages import DEFAULT_LANGUAGE, catalogue
-from controller.adapters.waiting import WaitReason, WaitStatus
+from controller.adapters.display import Display
 from controller.adapters.timer import ClockReading
-from controller.game.events import (
-    ClockAdjusted, CountAlert, Event, GameScored, RackRevealed, RedealClaimed, RefereeCorrection, RestoreChecked,
-    TableRead, TableUnrestorable, TimerIncident, TurnJudged, TurnStarted, VerdictOverridden,
-)
+from controller.adapters.waiting import WaitReason, WaitStatus
 from controller.game import judging
-from controller.game.events import ClockAdjustment, CorrectionTarget, ReadPurpose, TurnEndCause
-from controller.game.machine import GameModel, State
-from controller.records import Records
-from controller.records.turn_data import (
-    event_words, photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data,
+from controller.game.events import (
+    ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, Event, GameScored, RackRevealed, ReadPurpose,
+    RedealClaimed, RefereeCorrection, RestoreChecked, TableRead, TableUnrestorable, TimerIncident, TurnEndCause,
+    TurnJudged, TurnStarted, VerdictOverridden,
 )
-from controller.records.views import describe_restore
+from controller.game.machine import GameModel, State
+from controller.messages import DEFAULT_LANGUAGE, catalogue
+from controller.records import Records
+from controller.records.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
 
 from .prompts import difference_words, prompt_of
 from .templating import LOW_TIME_S, environment

@@ -247,3 +247,40 @@ def test_the_display_speaks_japanese_with_the_japanese_catalogue(demo_db, browse
         open_page(browser, f"{url}/referee", states.live.seq)
         assert words.text("referee.title") in browser.find_element(By.TAG_NAME, "h1").text
         screenshot(browser, "referee-ja-final-1280x720")
+
+
+@pytest.mark.parametrize("sets", [8, 14, 20], ids=lambda n: f"{n}-sets")
+def test_a_long_restore_plan_still_fits_every_screen(sets, demo_db, browser):
+    """A table of many sets to lay again beside the photo: the plan's tiles are drawn smaller, never cut off."""
+    from controller.game.events import TurnStarted
+    from controller.records import Records
+    from controller.web.live import LiveTable
+
+    with Records(demo_db, create=False, read_only=True) as records:
+        sha = next(e.photo for e in records.events(records.latest_game()) if isinstance(e, TurnStarted))
+        stored = records.photo(sha)
+    photo = {"sha256": sha, "width": stored.width, "height": stored.height, "tiles": [],
+             "view": [0, 0, stored.width, stored.height]}
+    live = LiveTable("table", demo_db)
+    colours = "KBOR"
+    table = [[f"{colours[n % 4]}{k}" for k in range(1 + n % 9, 5 + n % 9)] for n in range(sets)]
+    live.update(("status", "penalty"), phase="restoring", player="Ben", turn=9, pool=20,
+                players=[{"name": name, "seat": n + 1, "rack": 9, "current": name == "Ben", "penalty_points": 0}
+                         for n, name in enumerate(("Ann", "Ben", "Cat", "Dan"))],
+                penalty={"turn": 9, "player": "Ben", "photo": photo, "to_rack": ["R1", "R2", "J"], "table": table,
+                         "moved": 0, "draw": 3, "penalty": True, "timed_out": False, "violations": [],
+                         "unrestorable": None, "not_yet": None})
+    server = WebServer(create_app(demo_db, live), parse_address("127.0.0.1:0")).start()
+    try:
+        for width, height in SIZES:
+            viewport(browser, width, height)
+            open_page(browser, f"{server.url}/table", live.seq)
+            layout = browser.execute_script(LAYOUT, ["#now", "#restore-photo svg", "#restore-plan", "#restore-plan .chip"])
+            assert layout["scrollHeight"] <= height and layout["scrollWidth"] <= width
+            assert not layout["outside"] and not layout["clipped"], f"{width}x{height}: {layout['outside'][:3]} " \
+                                                                   f"{layout['clipped'][:3]}"
+            shown = browser.find_elements(By.CSS_SELECTOR, "#lay-table .chip")
+            assert len(shown) == sum(map(len, table))
+            screenshot(browser, f"display-long-plan-{sets}-sets-{width}x{height}")
+    finally:
+        server.stop()

@@ -23,6 +23,7 @@ from controller.records.errors import RecordsError
 from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
 
 from .argtypes import COUNT
+from .web import add_lang_option
 
 ERRORS: tuple[type[BaseException], ...] = (ClockError, TournamentError, RecordsError)
 POLL_S = 0.02
@@ -306,7 +307,7 @@ def cmd_clock(args) -> int:
                 from controller.web.live import ClockBoard
                 from controller.web.session import TableWeb
 
-                web = TableWeb(args.web, args.db, kind="clock")
+                web = TableWeb(args.web, args.db, kind="clock", lang=args.lang)
                 run.board = ClockBoard(web.live, rules.game.value, game_id, rules.box_mode, seats,
                                        first.state.first, rules.seconds)
                 web.start()
@@ -368,4 +369,5 @@ def register(subparsers) -> None:
     parser.add_argument("--key", metavar="FILE", help="the table's private key (default: this user's key)")
     parser.add_argument("--web", metavar="HOST:PORT", help="also show the clock on the table display in the "
                         "browser (loopback by default; port 0 picks a free one); see docs/web.md")
+    add_lang_option(parser)
     parser.set_defaults(handler=cmd_clock)

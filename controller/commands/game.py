@@ -194,7 +194,8 @@ def run_play(args: argparse.Namespace) -> int:
 
             game_id = _open_game(records, args.resume, args.game, create)
             photo_dir = (db.parent if not records.target.is_server else Path(".")) / "restore-photos"
-            web = _table_web(args.web, args.db, ConsoleDisplay(photo_dir=photo_dir), records, game_id, timer)
+            web = _table_web(args.web, args.db, ConsoleDisplay(photo_dir=photo_dir), records, game_id, timer,
+                             args.lang)
             devices = TableDevices(camera, timer, reader, web.display if web else ConsoleDisplay(photo_dir=photo_dir),
                                    PageReferee() if web else _console_referee(timer), desk=web.desk if web else None)
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
@@ -228,14 +229,14 @@ def _console_referee(timer):
     return ConsoleReferee(stdin=EmulatorKeys(timer.emulator.press))
 
 
-def _table_web(spec, db, console, records, game_id: int, timer):
+def _table_web(spec, db, console, records, game_id: int, timer, lang: str = "en"):
     """`--web`: the live pages of this table, started (None without --web). The address is bound
     first: a port in use is bad input (exit 2)."""
     if not spec:
         return None
     from controller.web.session import TableWeb
 
-    web = TableWeb(spec, db, inner=console)
+    web = TableWeb(spec, db, inner=console, lang=lang)
     web.attach(records, game_id)
     web.mirror(timer)
     return web.start()
@@ -406,7 +407,7 @@ def run_demo(args: argparse.Namespace) -> int:
         runner: TableRunner | None = None
         recorded_timer = RecordedTimer(timer, table, lambda: runner.model)
         try:
-            web = _table_web(args.web, db, display, records, game_id, timer)
+            web = _table_web(args.web, db, display, records, game_id, timer, args.lang)
         except BaseException:
             recorded_timer.close()
             raise

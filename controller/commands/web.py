@@ -19,6 +19,24 @@ DEFAULT_WEB = "127.0.0.1:8080"
 def add_web_option(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--web", metavar="HOST:PORT", help=f"also serve {what} from this process (loopback by "
                         "default: PORT or :PORT; port 0 picks a free one); see docs/web.md")
+    add_lang_option(parser)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    from controller.messages import DEFAULT_LANGUAGE, LANGUAGES
+
+    parser.add_argument("--lang", type=language, default=DEFAULT_LANGUAGE, metavar="LANG",
+                        help=f"the language of the --web pages: {', '.join(LANGUAGES)} (default {DEFAULT_LANGUAGE})")
+
+
+def language(text: str) -> str:
+    """An argparse type: a language the pages speak (refused on one line otherwise)."""
+    from controller.messages import UnknownLanguageError, check_language
+
+    try:
+        return check_language(text.strip().lower())
+    except UnknownLanguageError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--lang ")) from None
 
 
 def register(subparsers) -> None:

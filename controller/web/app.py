@@ -42,6 +42,8 @@ from controller.records.photo_types import image_type
 from controller.rules.tiles import parse_tile
 from controller import json_text
 
+from controller.messages import catalogue
+
 from .guard import GuardedStarlette
 from .live import LiveTable
 from .templating import environment
@@ -102,9 +104,14 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
     reader = RecordsReader(db, key)
     env = environment()
 
+    words = live.words if live is not None else catalogue()
+
     def page(name: str, status: int = 200, **context) -> HTMLResponse:
         context.setdefault("live", live is not None)
         context.setdefault("kind", live.kind if live is not None else None)
+        context.setdefault("t", words.text)
+        context.setdefault("maybe", words.maybe)
+        context.setdefault("lang", words.language)
         return HTMLResponse(env.get_template(name).render(**context), status_code=status)
 
     def problem(error: Exception) -> HTMLResponse:
@@ -236,13 +243,13 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
     def table_page(request: Request):
         if live is None:
             return no_table()
-        return page("table.html", title="Table", regions={k: Markup(v) for k, v in live.regions().items()},
+        return page("table.html", title=words.text("page.table"), regions={k: Markup(v) for k, v in live.regions().items()},
                     state=live.snapshot())
 
     def referee_page(request: Request):
         if live is None:
             return no_table()
-        return page("referee.html", title="Referee", regions={k: Markup(v) for k, v in live.regions().items()},
+        return page("referee.html", title=words.text("page.referee"), regions={k: Markup(v) for k, v in live.regions().items()},
                     state=live.snapshot(), actions=[a.value for a in DeskAction])
 
     def api_table(request: Request):
@@ -286,38 +293,50 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             given = auth[7:].strip()
         return bool(token) and bool(given) and secrets.compare_digest(given.encode(), token.encode())
 
+    def refused(status: int, error: str, words_said: str, **headers: str) -> JSONResponse:
+        """A refused action: `error` for programs, `words` (the page's language) for the referee."""
+        return JSONResponse({"error": error, "words": words_said}, status_code=status, headers=headers or None)
+
+    def not_now() -> str:
+        phase = live.snapshot().get("phase") if live is not None else ""
+        return words.text("referee.refused", reason=words.text(
+            "referee.not-now", phase=words.maybe(f"phase.{phase}", phase or "")))
+
     async def referee_action(request: Request):
         if not authorised(request):  # before anything else: nothing is read, queued or recorded
-            return JSONResponse({"error": "the referee token is missing or wrong (it is printed on the table's "
-                                          "console at start-up)"}, status_code=401,
-                                headers={"WWW-Authenticate": "Bearer"})
+            return refused(401, "the referee token is missing or wrong (it is printed on the table's console at "
+                           "start-up)", words.text("referee.unauthorised"), **{"WWW-Authenticate": "Bearer"})
         try:
             action = DeskAction(request.path_params["action"])
         except ValueError:
-            return JSONResponse({"error": f"unknown action {request.path_params['action']!r}; one of "
-                                          + ", ".join(a.value for a in DeskAction)}, status_code=404)
+            error = (f"unknown action {request.path_params['action']!r}; one of "
+                     + ", ".join(a.value for a in DeskAction))
+            return refused(404, error, words.text("referee.refused", reason=error))
         if live is None or desk is None:
-            return JSONResponse({"error": "no game runs in this process"}, status_code=409)
+            return refused(409, "no game runs in this process", words.text("referee.unreachable"))
         body = await action_body(request)
         if isinstance(body, Response):
             return body
         try:
             referee_request = parse_request(action, body)
         except (BadRequest, RulesError) as error:
-            return JSONResponse({"error": str(error)}, status_code=400)
+            return refused(400, str(error), words.text("referee.refused", reason=str(error)))
         future = desk.submit(referee_request)
         try:
             answer = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), ACTION_TIMEOUT_S)
         except asyncio.TimeoutError:
             cancelled = future.cancel()
-            return JSONResponse({"error": f"the table did not take the action within {ACTION_TIMEOUT_S:.0f} s"
-                                          + (" (not carried out)" if cancelled else " (it is being carried out)")},
-                                status_code=504)
-        except (DeskError, GameError, RulesError, AdapterError) as error:
-            return JSONResponse({"error": str(error)}, status_code=409)
+            return refused(504, f"the table did not take the action within {ACTION_TIMEOUT_S:.0f} s"
+                           + (" (not carried out)" if cancelled else " (it is being carried out)"),
+                           words.text("referee.timed-out"))
+        except DeskError as error:  # not where the game stands: said in the words of the page
+            return refused(409, str(error), not_now())
+        except (GameError, RulesError, AdapterError) as error:
+            return refused(409, str(error), words.text("referee.refused", reason=str(error)))
         except concurrent.futures.CancelledError:
-            return JSONResponse({"error": "the action was withdrawn"}, status_code=409)
+            return refused(409, "the action was withdrawn", not_now())
         return JSONResponse({"ok": True, "action": action.value, "said": answer.said,
+                             "words": answer_words(words, referee_request, answer.recorded),
                              "recorded": list(answer.recorded)})
 
     routes = [
@@ -355,6 +374,27 @@ async def action_body(request: Request) -> Any:
         return json_text.loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+
+
+def answer_words(words, request: RefereeRequest, recorded) -> str:
+    """What was done, in the referee page's language."""
+    kinds = {item["kind"] for item in recorded}
+    who = request.referee
+    if request.action is DeskAction.CORRECT:
+        player = (request.target or "")[len(RefereeCorrection.RACK_PREFIX):] \
+            if (request.target or "").startswith(RefereeCorrection.RACK_PREFIX) else None
+        said = words.text("answer.correct-rack", referee=who, player=player) if player \
+            else words.text("answer.correct-table", referee=who)
+        if "game-scored" in kinds:
+            said += ". " + words.text("answer.rescored")
+        elif "turn-judged" in kinds:
+            said += ". " + words.text("answer.rejudged")
+        return said
+    if request.action is DeskAction.PAUSE:
+        return words.text("answer.resume" if request.resume else "answer.pause", referee=who)
+    if request.action is DeskAction.EXTEND:
+        return words.text("answer.extend", referee=who, seconds=request.seconds)
+    return words.text(f"answer.{request.action.value}", referee=who)
 
 
 def _text(body: dict, name: str, required: bool = True) -> str:

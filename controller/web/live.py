@@ -2,7 +2,10 @@
 
 `LiveTable` holds the table display's state (plain data, under a lock) and fans every change out
 to the WebSocket clients: each message carries the page regions that changed, rendered by the
-same Jinja2 templates as the first page load, so the browser only swaps them in. Updates come
+same Jinja2 templates as the first page load, in the table's language (every word from the
+catalogue, controller/messages), so the browser only swaps them in. A region drawn from where the
+game stands (what to do now, the referee's choices, whether a countdown shows) follows the data it
+is drawn from (FOLLOWS). Updates come
 from the game's thread (the runner, the clock loop); the messages are handed to the server's event
 loop, never written from the game's thread.
 
@@ -21,26 +24,30 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from controller.adapters.display import Display, describe_unrestorable
-from controller.adapters.waiting import WaitReason, WaitStatus
+from controller.adapters.display import Display
 from controller.adapters.timer import ClockReading
+from controller.adapters.waiting import WaitReason, WaitStatus
+from controller.game import judging
 from controller.game.events import (
-    ClockAdjusted, CountAlert, Event, GameScored, RackRevealed, RedealClaimed, RefereeCorrection, RestoreChecked,
-    TableRead, TableUnrestorable, TimerIncident, TurnJudged, TurnStarted, VerdictOverridden,
+    ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, Event, GameScored, RackRevealed, ReadPurpose,
+    RedealClaimed, RefereeCorrection, RestoreChecked, TableRead, TableUnrestorable, TimerIncident, TurnEndCause,
+    TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State
+from controller.messages import DEFAULT_LANGUAGE, catalogue
 from controller.records import Records
-from controller.records.turn_data import (
-    event_words, photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data,
-)
-from controller.records.views import describe_restore
+from controller.records.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
 
+from .prompts import difference_words, prompt_of
 from .templating import LOW_TIME_S, environment
 
 log = logging.getLogger(__name__)
 
 REGIONS = {
     "status": "regions/status.html",
+    "prompt": "regions/prompt.html",
+    "scores": "regions/scores.html",
+    "actions": "regions/actions.html",
     "clock": "regions/clock.html",
     "verdict": "regions/verdict.html",
     "penalty": "regions/penalty.html",
@@ -52,20 +59,28 @@ REGIONS = {
 }
 CLOCK_EVERY_S = 0.1  # at most this often a tick of the box is sent on (each change of state at once)
 KEEP_ALERTS, KEEP_LOG = 6, 40
+# what else is drawn again when a region's data changes: the words of "what to do now", the
+# referee's choices and whether a countdown is shown all follow where the game stands
+FOLLOWS = {"status": ("prompt", "actions", "clock"), "penalty": ("prompt", "actions"), "verdict": ("prompt",),
+           "scores": ("prompt", "status", "clock"), "frame": ("actions",)}
+# sent only when they change: the referee may be picking tiles in them
+KEPT_WHILE_SAME = frozenset({"actions"})
 
 
 class LiveTable:
     """The live state of one table (a Rummikub game or a clock game) and its WebSocket clients."""
 
-    def __init__(self, kind: str = "table", db: str | Path | None = None) -> None:
+    def __init__(self, kind: str = "table", db: str | Path | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
         self.kind = kind  # "table" or "clock"
         self.db = db  # the records file (or database) the live pages read photos and readings from
+        self.words = catalogue(lang)  # the language every word of the live pages is in
         self.lock = threading.RLock()
         self.state: dict[str, Any] = {
             "kind": kind, "game": None, "variant": "", "players": [], "turn": 0, "phase": "", "pool": None,
             "waiting": None, "scores": None, "clock": None, "verdict": None, "penalty": None, "alerts": [],
-            "history": [], "frame": None, "log": [], "clockgame": None, "head": "",
+            "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang,
         }
+        self._drawn: dict[str, str] = {}
         self.seq = 0
         self.clients: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -82,18 +97,25 @@ class LiveTable:
         with self.lock:
             self.state.update(changes)
             self.seq += 1
-            names = tuple(dict.fromkeys(regions))
-            message = json.dumps({"seq": self.seq, "regions": {name: self.render(name) for name in names},
-                                  "sent": time.time()})
+            names = tuple(dict.fromkeys(name for region in regions for name in (region, *FOLLOWS.get(region, ()))))
+            drawn = {name: self.render(name) for name in names}
+            for name in KEPT_WHILE_SAME.intersection(drawn):
+                if self._drawn.get(name) == drawn[name]:
+                    del drawn[name]
+                else:
+                    self._drawn[name] = drawn[name]
+            names = tuple(drawn)
+            message = json.dumps({"seq": self.seq, "regions": drawn, "sent": time.time()})
             self._send(message)
             seq = self.seq
         for listener in self.listeners:
             listener(seq, names)
 
-    def alert(self, text: str, level: str = "info", regions: Iterable[str] = ()) -> None:
+    def alert(self, key: str, level: str = "info", regions: Iterable[str] = (), **values: Any) -> None:
+        """A line on the display: the catalogue's message `key` with `values` (drawn in the page's language)."""
         with self.lock:
-            alerts = (self.state["alerts"] + [{"text": text, "level": level, "at": time.strftime("%H:%M:%S")}])
-            self.update(("alerts", *regions), alerts=alerts[-KEEP_ALERTS:])
+            line = {"key": key, "values": values, "level": level, "at": time.strftime("%H:%M:%S")}
+            self.update(("alerts", *regions), alerts=(self.state["alerts"] + [line])[-KEEP_ALERTS:])
 
     def said(self, text: str) -> None:
         with self.lock:
@@ -102,10 +124,17 @@ class LiveTable:
 
     def render(self, region: str) -> str:
         try:
-            return environment().get_template(REGIONS[region]).render(s=self.state, LOW_TIME_S=LOW_TIME_S)
+            return environment().get_template(REGIONS[region]).render(
+                s=self.state, LOW_TIME_S=LOW_TIME_S, t=self.words.text, maybe=self.words.maybe,
+                now=prompt_of(self.state, self.words), differs=self.differences)
         except Exception:  # a display must never stop the game: say so in the region instead
             log.exception("rendering region %s", region)
             return environment().get_template("regions/broken.html").render(region=region)
+
+    def differences(self, items: str | Iterable[str]) -> str:
+        """How a restored table still differs from its photo, in the page's language."""
+        items = [items] if isinstance(items, str) else list(items)
+        return "; ".join(difference_words(text, self.words) for text in items)
 
     def regions(self, names: Iterable[str] | None = None) -> dict[str, str]:
         with self.lock:
@@ -128,8 +157,9 @@ class LiveTable:
             self.loop = loop
             client: asyncio.Queue = asyncio.Queue()
             self.clients.add(client)
-            first = json.dumps({"seq": self.seq, "regions": {name: self.render(name) for name in REGIONS},
-                                "sent": time.time()})
+            drawn = {name: self.render(name) for name in REGIONS}
+            self._drawn.update((name, drawn[name]) for name in KEPT_WHILE_SAME)
+            first = json.dumps({"seq": self.seq, "regions": drawn, "sent": time.time()})
         return client, first
 
     def unsubscribe(self, client: asyncio.Queue) -> None:
@@ -185,8 +215,12 @@ class WebDisplay:
         if self.live.db is not None and sha:
             with Records(self.live.db, create=False, read_only=True) as records:
                 shown = photo_data(records, sha, outlines)
+        if shown is not None and model is not None:
+            shown["view"] = around_tiles(model, shown["width"], shown["height"])
+        timed_out = model is not None and model.ended_by is TurnEndCause.EXPIRED
         penalty = {"turn": event.turn, "player": event.player, "photo": shown, "to_rack": list(event.restore_to_rack),
-                   "table": [list(m) for m in event.restore_table], "moved": len(outlines),
+                   "table": [list(m) for m in event.restore_table], "moved": len(outlines), "draw": event.draw,
+                   "penalty": event.outcome == "penalty", "timed_out": timed_out,
                    "violations": verdict_data(event)["violations"], "unrestorable": None, "not_yet": None}
         self.live.update(("penalty",), penalty=penalty)
 
@@ -195,24 +229,25 @@ class WebDisplay:
             self.inner.unrestorable(event)
         with self.live.lock:
             penalty = dict(self.live.state["penalty"] or {"turn": event.turn, "player": event.player, "photo": None,
-                                                         "to_rack": [], "table": [], "moved": 0, "violations": []})
-            penalty["unrestorable"] = describe_unrestorable(event).strip()
+                                                         "to_rack": [], "table": [], "moved": 0, "violations": [],
+                                                         "draw": 0, "penalty": True, "timed_out": False})
+            penalty["unrestorable"] = {"relay": event.relay, "kept": [list(m) for m in event.kept],
+                                       "to_offender": list(event.to_offender), "to_pool": list(event.to_pool),
+                                       "missing": list(event.missing)}
             penalty["table"] = [list(m) for m in event.kept]
             self.live.update(("penalty",), penalty=penalty)
-        self.live.alert(describe_unrestorable(event).strip(), "warn")
 
     def scores(self, event: GameScored, head: str = "") -> None:
         if self.inner is not None:
             self.inner.scores(event, head)
-        scores = {"end": event.end, "winner": event.winner, "rows": [{"name": n, "points": p} for n, p in event.scores],
-                  "head": head}
-        self.live.update(("status",), scores=scores, head=head)
-        self.live.alert(f"game over ({event.end}): {event.winner} wins", "info")
+        self.live.update(("scores",), scores=scores_of(event), head=head)
+        self.live.alert("alert.game-over", "info", winner=event.winner)
 
     def waiting(self, status: WaitStatus) -> None:
         if self.inner is not None:
             self.inner.waiting(status)
-        self.live.update(("status",), waiting=None if status.reason is WaitReason.SETTLED else status.detail)
+        waiting = None if status.reason is WaitReason.SETTLED else status.reason.name.lower().replace("_", "-")
+        self.live.update(("prompt",), waiting=waiting)
 
     # -- the runner's observer ---------------------------------------------------------------
     def observe(self, model: GameModel, event: Event | None) -> None:
@@ -245,21 +280,23 @@ class WebDisplay:
                 history = [dict(v) for v in self.live.state["history"]]
                 for row in history:
                     if row["turn"] == event.turn:
-                        row["overridden"] = f"overridden by {event.referee}: the turn stands ({event.reason})"
+                        row["overridden"] = {"referee": event.referee, "reason": event.reason}
                 changes["history"] = history
                 verdict = dict(self.live.state["verdict"] or {})
                 if verdict.get("turn") == event.turn:
                     verdict["overridden"] = history[-1]["overridden"] if history else None
                     changes["verdict"] = verdict
         if isinstance(event, GameScored):
-            changes["scores"] = {"end": event.end, "winner": event.winner,
-                                 "rows": [{"name": n, "points": p} for n, p in event.scores]}
+            changes["scores"] = scores_of(event)
+            regions.append("scores")
         if isinstance(event, RefereeCorrection) and model.state is State.SCORING:
             changes["scores"] = None  # a rack corrected after the score: the game is scored again
+            regions.append("scores")
         self.live.update(regions, **changes)
         alert = alert_of(event)
         if alert is not None:
-            self.live.alert(*alert)
+            key, level, values = alert
+            self.live.alert(key, level, **values)
 
     def frame_of(self, model: GameModel, event: Event) -> dict | None:
         if self.live.db is None:
@@ -267,17 +304,19 @@ class WebDisplay:
         with Records(self.live.db, create=False, read_only=True) as records:
             if isinstance(event, TurnStarted):
                 shown = photo_data(records, event.photo, placed_boxes(model.table.tiles))
-                caption = f"turn {event.turn} starts: {event.player}"
+                caption = ("frame.turn-starts", {"turn": event.turn, "player": event.player})
             elif isinstance(event, RackRevealed):
                 stored = records.reading(event.reading) if event.reading else None
                 shown = photo_data(records, event.photo, reading_boxes(stored.reading) if stored else [])
-                caption = f"{event.player}'s rack laid open"
+                caption = ("frame.rack", {"player": event.player})
             else:
                 shown = read_photo(records, event)
-                caption = event_words(event)
+                purpose = getattr(event, "purpose", None)
+                caption = ({ReadPurpose.ALARM: "frame.alarm", ReadPurpose.RESTORE: "frame.restore"}
+                           .get(purpose, "frame.read"), {"turn": model.turn})
         if shown is None:
             return None
-        return {**shown, "caption": caption, "turn": model.turn}
+        return {**shown, "caption": caption[0], "caption_values": caption[1], "turn": model.turn}
 
     # -- the box's countdown -------------------------------------------------------------------
     def clock(self, reading: ClockReading) -> None:
@@ -293,33 +332,88 @@ class WebDisplay:
         self.live.clock(data, tick=reading.running)
 
 
+def scores_of(event: GameScored) -> dict[str, Any]:
+    return {"end": str(event.end), "winner": event.winner, "rows": [{"name": n, "points": p} for n, p in event.scores]}
+
+
+# where the referee may correct the table read: a doubt waits for them, or a set is noticed before
+# the next turn starts (the last turn is then judged again)
+TABLE_CORRECTABLE = (State.REFEREE_CHECK, State.TURN_READY)
+RACKS_CORRECTABLE = (State.REVEALING, State.SCORING, State.FINISHED)
+PLAYING = (State.TURN_RUNNING, State.TURN_READING, State.REFEREE_CHECK, State.TURN_JUDGING, State.RESTORING,
+           State.TURN_READY)
+
+
 def status_of(model: GameModel) -> dict[str, Any]:
+    """Where the game stands, as the display's words and the referee's choices need it."""
     players = [{"name": name, "seat": n + 1, "rack": model.racks[n] if n < len(model.racks) else None,
-                "current": n == model.current and model.state in (State.TURN_RUNNING, State.TURN_READING,
-                                                                  State.REFEREE_CHECK, State.TURN_JUDGING,
-                                                                  State.RESTORING, State.TURN_READY),
+                "current": n == model.current and model.state in PLAYING,
                 "penalty_points": model.penalty_points[n] if n < len(model.penalty_points) else 0}
                for n, name in enumerate(model.players)]
+    table = None
+    if model.state is State.REFEREE_CHECK and model.pending is not None:
+        table = model.pending
+    elif model.state is State.TURN_READY and model.turn:
+        table = model.table
+    tiles = [{"index": n, "code": code} for n, (code, _, _) in enumerate(table.tiles)] if table is not None else []
+    racks = [{"player": name, "codes": list(codes)} for name, codes in model.revealed] \
+        if model.state in RACKS_CORRECTABLE else []
     return {"variant": model.variant, "players": players, "turn": model.turn, "phase": model.state.value,
-            "pool": model.pool if model.players else None, "paused": model.paused}
+            "pool": model.pool if model.players else None, "paused": model.paused,
+            "player": model.player if model.players else None,
+            "due": list(judging.who_draws_next(model)) if model.state is State.SEATING and model.players else [],
+            "ended_by": model.ended_by.value if model.ended_by is not None else None,
+            "winner": model.winner, "table_tiles": tiles, "open_racks": racks}
 
 
-def alert_of(event: Event | None) -> tuple[str, str] | None:
+def alert_of(event: Event | None) -> tuple[str, str, dict[str, Any]] | None:
+    """The display's line for an event worth a line: (message key, level, its values)."""
     if isinstance(event, CountAlert):
-        return event_words(event), "bad"
+        return ("alert.count-disqualified" if event.disqualified else "alert.count", "bad",
+                {"table": event.table, "racks": event.racks, "pool": event.pool, "expected": event.expected})
     if isinstance(event, TimerIncident):
-        return event_words(event), "warn"
-    if isinstance(event, (RefereeCorrection, VerdictOverridden, ClockAdjusted)):
-        return event_words(event), "referee"
+        return "alert.timer", "warn", {"incident": str(event.incident)}
+    if isinstance(event, RefereeCorrection):
+        who = {"referee": event.referee or "", "reason": event.note}
+        if event.target_kind is CorrectionTarget.TABLE:
+            return "alert.correct-table", "referee", who
+        return "alert.correct-rack", "referee", {**who, "player": event.rack_player,
+                                                 "tiles": " ".join(event.rack or ())}
+    if isinstance(event, VerdictOverridden):
+        return "alert.override", "referee", {"referee": event.referee, "player": event.player, "turn": event.turn,
+                                             "reason": event.reason}
+    if isinstance(event, ClockAdjusted):
+        key = {ClockAdjustment.PAUSE: "alert.pause", ClockAdjustment.RESUME: "alert.resume"}.get(
+            event.action, "alert.extend")
+        return key, "referee", {"referee": event.referee, "reason": event.reason, "seconds": event.seconds}
     if isinstance(event, RestoreChecked):
+        who = {"referee": event.referee or "", "reason": event.note or ""}
         if event.accepted_mismatch:
-            return "restore: " + describe_restore(event), "bad"
+            return "alert.accepted-mismatch", "bad", who
+        if event.by_referee:
+            return "alert.accepted", "referee", who
         if event.matches:
-            return "restore: " + describe_restore(event), "info"
-        return "not restored yet: " + "; ".join(event.differences), "warn"
+            return "alert.restored", "info", {}
+        return "alert.not-restored", "warn", {"differences": list(event.differences)}
     if isinstance(event, RedealClaimed):
-        return event_words(event), "info"
+        return ("alert.redeal-granted" if event.granted else "alert.redeal-refused", "info",
+                {"player": event.player, "tiles": " ".join(event.shown)})
     return None
+
+
+
+def around_tiles(model: GameModel, width: int, height: int, margin: float = 1.5) -> list[int]:
+    """The part of the photo the tiles lie in (x, y, w, h), `margin` tile widths around them: the
+    display shows that part, so the tiles to put back are as large as the screen allows."""
+    tiles = model.table.tiles + (model.pending.tiles if model.pending is not None else ())
+    if not tiles:
+        return [0, 0, width, height]
+    pad = margin * tile_width(tiles)
+    x0 = max(0.0, min(t[1] for t in tiles) - pad)
+    y0 = max(0.0, min(t[2] for t in tiles) - pad)
+    x1 = min(float(width), max(t[1] for t in tiles) + pad)
+    y1 = min(float(height), max(t[2] for t in tiles) + pad)
+    return [round(x0), round(y0), max(1, round(x1 - x0)), max(1, round(y1 - y0))]
 
 
 def to_put_back(model: GameModel) -> list[dict[str, Any]]:

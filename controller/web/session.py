@@ -14,6 +14,7 @@ from typing import TextIO
 from controller.adapters.desk import RefereeDesk
 from controller.adapters.display import Display
 from controller.game.events import TurnJudged, VerdictOverridden
+from controller.messages import DEFAULT_LANGUAGE
 from controller.records import Records
 from controller.records.turn_data import verdict_data
 
@@ -24,10 +25,10 @@ from .server import WebServer, parse_address
 
 class TableWeb:
     def __init__(self, spec: str, db: str | Path, kind: str = "table", inner: Display | None = None,
-                 token: str | None = None) -> None:
+                 token: str | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
         address = parse_address(spec)
         self.db = db
-        self.live = LiveTable(kind, self.db)
+        self.live = LiveTable(kind, self.db, lang)
         self.display = WebDisplay(self.live, inner)
         self.desk = RefereeDesk() if kind == "table" else None
         self.token = token or new_token()
@@ -59,7 +60,7 @@ class TableWeb:
             elif isinstance(event, VerdictOverridden):
                 for row in history:
                     if row["turn"] == event.turn:
-                        row["overridden"] = f"overridden by {event.referee}: the turn stands ({event.reason})"
+                        row["overridden"] = {"referee": event.referee, "reason": event.reason}
         model = fold(events)
         self.display.model = model
         self.live.update(("status", "history", "verdict"), game=game_id, history=history,

@@ -72,4 +72,5 @@ def test_a_session_clock_shows_the_time_left_of_the_session():
     board.tick(0, 125)
     board.fact("session-ended", None, (("session", 0),), "the session ran out: this hand is the last", "last-hand")
     html = live.render("clockgame")
-    assert "session time left" in html and "0:00" in html and "last-hand" in html and "A · B · C · D" in html
+    assert "session time left" in html and "0:00" in html and "the last hand" in html and "A · B · C · D" in html
+    assert "last-hand" not in html  # the phase in words, never its internal name

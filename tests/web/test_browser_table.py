@@ -14,8 +14,10 @@ import httpx
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from controller.game.events import RefereeCorrection, RestoreChecked
+from controller.messages import catalogue
 from controller.records import Records
 
 from web_helpers import TOKEN, URL, Tileref, screenshot, wait_until
@@ -71,18 +73,22 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     screenshot(browser, "table-display")
 
     # turn 6: the penalty notice with the photo taken at the start of the turn, and the restore plan
-    wait_until(lambda: present(browser, "#penalty-notice img"), 90, 0.03, "the penalty notice")
-    notice = wait_until(lambda: browser.execute_script("""
-        var n = document.getElementById('penalty-notice'), img = n && n.querySelector('img');
-        if (!img || !img.complete || !img.naturalWidth) { return null; }
-        return {text: n.textContent, src: img.getAttribute('src'),
-                takeback: n.querySelectorAll('svg polygon.takeback').length};"""), 10, what="the start-of-turn photo")
-    assert "Ben" in notice["text"] and "B1 B2" in notice["text"]
-    assert notice["src"].endswith(next(e for e in events_of(db) if e.kind.value == "turn-started"
-                                       and e.turn == 6).photo)
+    wait_until(lambda: present(browser, "#penalty-notice svg image"), 90, 0.03, "the penalty notice")
+    notice = browser.execute_script("""
+        var n = document.getElementById('penalty-notice'), image = n.querySelector('svg image');
+        return {prompt: document.getElementById('now').textContent, href: image.getAttribute('href'),
+                to_rack: Array.prototype.map.call(n.querySelectorAll('#to-rack .chip'), function (c) { return c.title; }),
+                takeback: n.querySelectorAll('svg polygon.takeback').length};""")
+    assert notice["prompt"] == "Time! Ben draws 3; restore the table as shown"
+    assert notice["to_rack"] == ["B1", "B2"]
+    started = next(e for e in events_of(db) if e.kind.value == "turn-started" and e.turn == 6)
+    assert notice["href"] == f"/photos/{started.photo}"
+    assert httpx.get(url + notice["href"]).headers["content-type"].startswith("image/")
     assert notice["takeback"] == 2  # the tiles played are outlined on it, to come off the table
     screenshot(browser, "table-display-penalty")
     browser.switch_to.window(referee)
+    wait_until(lambda: present(browser, "#form-accept-restore"), 10, what="the restore's choices on the referee page")
+    assert not present(browser, "#form-pause")  # no countdown runs while the table is restored
     screenshot(browser, "referee-page-penalty")
     browser.switch_to.window(display)
 
@@ -92,10 +98,11 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     assert checks[-1].matches and not checks[-1].by_referee
     assert "table matches the start of the turn" in browser.find_element(By.ID, "alerts").text
 
-    # the end: the scores on the display, the pages stay up
+    # the end: the scores on the display, the pages stay up, no countdown left over
     process.expect("pages stay up", 120)
     wait_until(lambda: present(browser, "#scores"), 10, what="the scores")
-    assert "Cat wins" in browser.find_element(By.ID, "scores").text
+    assert browser.find_element(By.ID, "now").text == "Game over: Cat wins"
+    assert not present(browser, "#countdown")
     screenshot(browser, "table-display-scores")
 
     # an action without the token: 401, nothing recorded (the page, then the API directly)
@@ -103,13 +110,19 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     browser.switch_to.window(referee)
     browser.find_element(By.ID, "token").clear()
     browser.find_element(By.ID, "referee-name").send_keys("Rita <i>R.</i>")
-    form = browser.find_element(By.ID, "form-correct")
-    form.find_element(By.NAME, "target").clear()
-    form.find_element(By.NAME, "target").send_keys("rack:Ann")
-    form.find_element(By.NAME, "tiles").send_keys("K5 K9 B13 O9 J")
+    form = wait_until(lambda: browser.find_element(By.ID, "form-correct-rack"), 10, what="the rack correction")
+    Select(form.find_element(By.NAME, "target")).select_by_visible_text("Ann")
+    rack = form.find_element(By.CSS_SELECTOR, '.rack-tiles[data-rack="rack:Ann"]')
+    read = [chip.get_attribute("data-code") for chip in rack.find_elements(By.CSS_SELECTOR, ".chip")]
+    assert "K6" in read
+    rack.find_element(By.CSS_SELECTOR, '.chip[data-code="K6"]').click()  # taken off: it is not a K6
+    form.find_element(By.CSS_SELECTOR, '.palette .chip[data-code="K9"]').click()  # the K9 it really is
+    corrected = [code for code in read if code != "K6"] + ["K9"]
+    assert [chip.get_attribute("data-code") for chip in rack.find_elements(By.CSS_SELECTOR, ".chip")] == corrected
     form.find_element(By.NAME, "reason").send_keys("the K6 is a K9")
-    form.find_element(By.TAG_NAME, "button").click()
-    wait_until(lambda: "refused (401)" in browser.find_element(By.ID, "result").text, 10, what="the refusal")
+    form.find_element(By.CSS_SELECTOR, "button:not(.chip)").click()
+    wait_until(lambda: browser.find_element(By.ID, "result").text == catalogue().text("referee.unauthorised"), 10,
+               what="the refusal")
     answer = httpx.post(f"{url}/api/referee/correct", json={"referee": "X", "reason": "y", "target": "rack:Ann",
                                                             "tiles": "K5"})
     assert answer.status_code == 401
@@ -120,13 +133,14 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
 
     # with the token: the correction is recorded (who and why), the game scored again, the display shows it
     browser.find_element(By.ID, "token").send_keys(token)
-    form.find_element(By.TAG_NAME, "button").click()  # the same form, now with the token
-    wait_until(lambda: "recorded:" in browser.find_element(By.ID, "result").text, 20,
+    form.find_element(By.CSS_SELECTOR, "button:not(.chip)").click()  # the same form, now with the token
+    said = catalogue().text("answer.correct-rack", referee="Rita <i>R.</i>", player="Ann")
+    wait_until(lambda: browser.find_element(By.ID, "result").text.startswith(said), 20,
                what=f"the correction ({browser.find_element(By.ID, 'result').text!r})")
     screenshot(browser, "referee-page-correction")
     corrections = [e for e in events_of(db) if isinstance(e, RefereeCorrection)]
     assert corrections[-1].referee == "Rita <i>R.</i>" and corrections[-1].note == "the K6 is a K9"
-    assert corrections[-1].rack == ("K5", "K9", "B13", "O9", "J")
+    assert corrections[-1].rack == tuple(corrected)
     assert events_of(db)[-1].kind.value == "game-scored"
     browser.switch_to.window(display)
     wait_until(lambda: "corrects Ann's rack" in browser.find_element(By.ID, "alerts").text, 10,
@@ -134,7 +148,8 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     alerts = browser.find_element(By.ID, "alerts")
     assert "Rita <i>R.</i>" in alerts.text  # shown as text: escaped, never markup
     assert not alerts.find_elements(By.TAG_NAME, "i")
-    wait_until(lambda: "-66" in browser.find_element(By.ID, "scores").text, 10, what="the new scores")
+    ann = '//*[@id="scores"]//tr[td[1]="Ann"]/td[2]'
+    wait_until(lambda: browser.find_element(By.XPATH, ann).text == "-66", 10, what="Ann's new score")
     screenshot(browser, "table-display-correction")
 
     # the records in the browser: the games, the turns, the audit of the penalty turn, the replay

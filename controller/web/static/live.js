@@ -1,12 +1,15 @@
 // The live pages (table display, referee): the server sends the regions that changed, already
-// rendered by its templates; this swaps them in. Nothing else is drawn here.
+// rendered by its templates in the page's language; this swaps them in. Nothing else is drawn here.
 (function () {
   "use strict";
   var connection = document.getElementById("connection");
   var lastSeq = -1;
 
-  function state(text, name) {
-    if (connection) { connection.textContent = text; connection.dataset.state = name; }
+  function state(name) {
+    if (connection) {
+      connection.textContent = connection.dataset[name] || name;
+      connection.dataset.state = name;
+    }
   }
 
   function apply(message) {
@@ -15,7 +18,8 @@
     document.body.dataset.seq = String(message.seq);
     Object.keys(message.regions || {}).forEach(function (name) {
       document.querySelectorAll('[data-region="' + name + '"]').forEach(function (element) {
-        element.innerHTML = message.regions[name];
+        element.innerHTML = message.regions[name];  // the server's template output, escaped there
+        element.dispatchEvent(new CustomEvent("region-swapped", { bubbles: true }));
       });
     });
   }
@@ -23,12 +27,12 @@
   function connect() {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + "/ws/table");
-    socket.onopen = function () { state("live", "live"); };
-    socket.onmessage = function (event) { apply(JSON.parse(event.data)); };
-    socket.onclose = function () {
-      state("connection lost: trying again", "lost");
+    socket.addEventListener("open", function () { state("live"); });
+    socket.addEventListener("message", function (event) { apply(JSON.parse(event.data)); });
+    socket.addEventListener("close", function () {
+      state("lost");
       setTimeout(connect, 1000);
-    };
+    });
   }
   connect();
 })();

@@ -1,10 +1,14 @@
-// The referee page's actions: each form posts JSON to /api/referee/<action> with the token.
-// The token comes from the address (#token=...) or the field; it stays in this tab only.
+// The referee page's choices: the server draws only those where the game stands allows (the
+// "actions" region); this lets the referee pick tiles by tapping them and posts each choice as
+// JSON to /api/referee/<action> with the token. Every word shown comes from the server: the
+// answer's "words", or the page's data-* words. The token comes from the address (#token=...) or
+// the field; it stays in this tab only.
 (function () {
   "use strict";
   var tokenField = document.getElementById("token");
   var nameField = document.getElementById("referee-name");
   var result = document.getElementById("result");
+  var actions = document.getElementById("actions");
   var fromHash = /[#&]token=([^&]+)/.exec(location.hash);
   if (fromHash) {
     sessionStorage.setItem("tileref-token", decodeURIComponent(fromHash[1]));
@@ -14,34 +18,86 @@
   nameField.value = sessionStorage.getItem("tileref-referee") || "";
   tokenField.addEventListener("change", function () { sessionStorage.setItem("tileref-token", tokenField.value); });
   nameField.addEventListener("change", function () { sessionStorage.setItem("tileref-referee", nameField.value); });
+  document.getElementById("auth").addEventListener("submit", function (event) { event.preventDefault(); });
 
   function say(text, ok) {
     result.textContent = text;
     result.className = "result " + (ok ? "ok" : "refused");
   }
 
-  // the token form only keeps the token in this tab: it is never sent as a form
-  document.getElementById("auth").addEventListener("submit", function (event) { event.preventDefault(); });
+  function codesOf(container) {
+    return Array.prototype.map.call(container.querySelectorAll(".chip"), function (chip) { return chip.dataset.code; });
+  }
 
-  document.querySelectorAll("form[data-action]").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var body = { referee: nameField.value };
-      new FormData(form).forEach(function (value, key) { body[key] = value; });
-      if (form.dataset.action === "pause") { body.resume = form.elements.resume.checked; }
-      if (form.dataset.action === "extend") { body.seconds = parseInt(body.seconds, 10); }
-      var headers = { "Content-Type": "application/json" };
-      if (tokenField.value) { headers.Authorization = "Bearer " + tokenField.value; }
-      say("sending " + form.dataset.action + "...", true);
-      fetch("/api/referee/" + form.dataset.action, { method: "POST", headers: headers, body: JSON.stringify(body) })
-        .then(function (response) {
-          return response.json().then(function (data) { return { status: response.status, data: data }; });
-        })
-        .then(function (answer) {
-          if (answer.status === 200) { say("recorded: " + answer.data.said, true); form.reset(); }
-          else { say("refused (" + answer.status + "): " + answer.data.error, false); }
-        })
-        .catch(function (error) { say("could not send: " + error, false); });
-    });
+  // -- picking tiles ---------------------------------------------------------------------
+  function pickTable(form, chip) {
+    form.querySelectorAll('[data-role="table"] .chip').forEach(function (other) { other.classList.remove("picked"); });
+    form.querySelectorAll('[data-role="palette"] .chip').forEach(function (other) { other.classList.remove("picked"); });
+    chip.classList.add("picked");
+    form.elements.changes.value = "";
+  }
+
+  function pickNewCode(form, chip) {
+    var picked = form.querySelector('[data-role="table"] .chip.picked');
+    if (!picked) { say(result.dataset.pickFirst, false); return; }
+    form.querySelectorAll('[data-role="palette"] .chip').forEach(function (other) { other.classList.remove("picked"); });
+    chip.classList.add("picked");
+    form.elements.changes.value = picked.dataset.index + " " + chip.dataset.code;
+  }
+
+  function visibleRack(form) {
+    return form.querySelector(".rack-tiles:not([hidden])");
+  }
+
+  function showRack(form) {
+    var target = form.elements.target.value;
+    form.querySelectorAll(".rack-tiles").forEach(function (rack) { rack.hidden = rack.dataset.rack !== target; });
+  }
+
+  actions.addEventListener("click", function (event) {
+    var chip = event.target.closest("button.chip");
+    var form = chip && chip.closest("form");
+    if (!form) { return; }
+    if (form.dataset.target === "table") {
+      if (chip.closest('[data-role="table"]')) { pickTable(form, chip); } else { pickNewCode(form, chip); }
+    } else if (form.dataset.target === "rack") {
+      if (chip.closest(".rack-tiles")) { chip.remove(); } else { visibleRack(form).appendChild(chip.cloneNode(true)); }
+    }
+  });
+
+  actions.addEventListener("change", function (event) {
+    var form = event.target.closest("form");
+    if (form && form.dataset.target === "rack" && event.target.name === "target") { showRack(form); }
+  });
+
+  // -- sending ---------------------------------------------------------------------------
+  function bodyOf(form) {
+    var body = { referee: nameField.value };
+    new FormData(form).forEach(function (value, key) { body[key] = value; });
+    var action = form.dataset.action;
+    if (action === "pause") { body.resume = Boolean(body.resume); }
+    if (action === "extend") { body.seconds = parseInt(body.seconds, 10); }
+    if (form.dataset.target === "table") { body.target = "table"; }
+    if (form.dataset.target === "rack") { body.tiles = codesOf(visibleRack(form)); }
+    return body;
+  }
+
+  actions.addEventListener("submit", function (event) {
+    var form = event.target.closest("form[data-action]");
+    if (!form) { return; }
+    event.preventDefault();
+    if (form.dataset.target === "table" && !form.elements.changes.value) { say(result.dataset.pickFirst, false); return; }
+    var headers = { "Content-Type": "application/json" };
+    if (tokenField.value) { headers.Authorization = "Bearer " + tokenField.value; }
+    say(result.dataset.sending, true);
+    fetch("/api/referee/" + form.dataset.action, { method: "POST", headers: headers, body: JSON.stringify(bodyOf(form)) })
+      .then(function (response) {
+        return response.json().then(function (data) { return { status: response.status, data: data }; });
+      })
+      .then(function (answer) {
+        say(answer.data.words || answer.data.error, answer.status === 200);
+        if (answer.status === 200) { form.reset(); }
+      })
+      .catch(function () { say(result.dataset.unreachable, false); });
   });
 })();

@@ -1,0 +1,49 @@
+"""What the players are to do now, in plain words: the table display's main line.
+
+Drawn from where the game stands (the live state's `phase`, whose turn, the restore under way,
+the score) and the catalogue of the page's language; never an internal state name.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from controller.messages import Catalogue
+
+
+def prompt_of(state: Mapping[str, Any], words: Catalogue) -> dict[str, str | None]:
+    """The phase's name, what to do now and, if the table is not read yet, why ({"phase", "now", "waiting"})."""
+    phase = state.get("phase") or "new"
+    player = state.get("player") or ""
+    now = _now(phase, player, state, words)
+    waiting = state.get("waiting")
+    return {"phase": words.maybe(f"phase.{phase}", ""), "now": now,
+            "waiting": words.maybe(f"waiting.{waiting}", "") if waiting else None}
+
+
+def _now(phase: str, player: str, state: Mapping[str, Any], words: Catalogue) -> str:
+    if phase == "seating":
+        return words.text("prompt.seating", players=", ".join(state.get("due") or ()))
+    if phase == "turn-running" and state.get("paused"):
+        return words.text("prompt.turn-paused", player=player)
+    if phase == "restoring":
+        penalty = state.get("penalty") or {}
+        who = penalty.get("player") or player
+        if not penalty.get("penalty", True):
+            return words.text("prompt.restoring-undo", player=who)
+        key = "prompt.restoring-time" if penalty.get("timed_out") else "prompt.restoring"
+        return words.text(key, player=who, draw=penalty.get("draw", 0))
+    if phase == "finished":
+        scores = state.get("scores") or {}
+        return words.text("prompt.finished", winner=scores.get("winner") or state.get("winner") or "")
+    return words.maybe(f"prompt.{phase}", "", player=player)
+
+
+DIFFERENCES = {"missing: ": "restore.missing", "not before: ": "restore.extra"}
+
+
+def difference_words(text: str, words: Catalogue) -> str:
+    """One way a restored table differs from its photo ("missing: R1 R2 R3"), in the page's language."""
+    for prefix, key in DIFFERENCES.items():
+        if text.startswith(prefix):
+            return words.text(key, tiles=text[len(prefix):])
+    return text

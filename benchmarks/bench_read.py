@@ -2,10 +2,10 @@
 
     python benchmarks/bench_read.py [--repeat 15] [--quick]
 
-Cases (targets from issue 3): a 1000x750 real photo with about 50 tiles (< 150 ms median),
+Cases and targets: a 1000x750 real photo with about 50 tiles (< 150 ms median),
 a 3840x2160 synthetic frame with all 106 tiles (< 600 ms median); peak resident memory of
 the reading process (< 500 MB; the synthetic frame is drawn in a child process); then
-`calibrate` on one rendered photo of the whole set (issue 11: <= 60 s). Reading starts from a decoded BGR array (as the camera gives
+`calibrate` on one rendered photo of the whole set (<= 60 s). Reading starts from a decoded BGR array (as the camera gives
 it); decoding a JPEG file is timed separately.
 """
 from __future__ import annotations
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
 
 
 def _calibration(runs: int = 3) -> None:
-    """`tileref calibrate` on one rendered 1920x1080 photo of the held-out set (issue 11: <= 60 s)."""
+    """`tileref calibrate` on one rendered 1920x1080 photo of the held-out set (target <= 60 s)."""
     from vision.calibrate import calibrate
     from vision.errors import CalibrationError
     from vision.layouts import DEFAULT_LAYOUT

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_settle.py [--repeat 60] [--quick]
 
-Targets (issue 12): over all shared real photos as still tables, 0 refused as "something
+Targets: over all shared real photos as still tables, 0 refused as "something
 over the table"; over the photos with occluders composited on them (hands in many skin
 tones, sleeves, phones, cups, the tile renderer's own hands, and the arms of the recorded
 games' scenes, a design the occluder net never trained on), 0 accepted as settled; the settle decision costs <= 30 ms per 1080p frame on

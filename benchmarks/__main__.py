@@ -3,8 +3,8 @@
 Each script runs in its own process with its quick options (fewer repeats, fewer tables, fewer
 kills; the same cases and the same measurement as its full run), and its printed figures are
 gathered into one Markdown table: what, figure, target, and the command that re-measures the
-figure (the one that was run). `--full` runs each script with its own defaults instead (tens of
-minutes). Timings depend on the machine and on what else runs on it: the table's header says
+figure (the one that was run). `--full` runs each script with its own defaults instead (an hour or
+more). Timings depend on the machine and on what else runs on it: the table's header says
 how many cores it had and how loaded they were.
 
 A script that fails or prints nothing the table knows is shown as such in its rows, never
@@ -166,7 +166,7 @@ def markdown(rows: list[list[str]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     names = [b.name for b in BENCHMARKS]
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--full", action="store_true", help="each script with its own defaults (tens of minutes)")
+    parser.add_argument("--full", action="store_true", help="each script with its own defaults (an hour or more)")
     parser.add_argument("--only", nargs="+", choices=names, metavar="NAME", help=f"some of: {', '.join(names)}")
     args = parser.parse_args(argv)
     chosen = [b for b in BENCHMARKS if not args.only or b.name in args.only]

@@ -1,6 +1,6 @@
 """Rules-core timings on this machine: `python benchmarks/bench_rules.py [--quick]`.
 
-Targets (issue 2): judging a turn on a full 106-tile table, median < 1 ms without the relief
+Targets: judging a turn on a full 106-tile table, median < 1 ms without the relief
 search and < 20 ms with it; the could-have-opened search on a 40-tile rack < 50 ms worst case.
 "Warm" keeps the set-classification cache (a real game: most sets lie unchanged turn to turn);
 "cold" clears it before every judgement.

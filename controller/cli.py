@@ -49,10 +49,21 @@ def one_line(text: object, limit: int = 2000) -> str:
     return line if len(line) <= limit else line[: limit - 4] + " ..."
 
 
+def package_version() -> str:
+    """The installed package's version; a checkout run without installing falls back to pyproject's."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tileref")
+    except metadata.PackageNotFoundError:
+        return "0.1.0"
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, tuple[type[BaseException], ...]]:
     parser = _Parser(
         prog="tileref", description="Digital referee table for tournament Rummikub."
     )
+    parser.add_argument("--version", action="version", version=f"tileref {package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     errors: list[type[BaseException]] = []
     for name in COMMAND_MODULES:

@@ -102,7 +102,7 @@ ARITY: dict[Verb, Arity] = {
     Verb.BEEP: Arity(Direction.COMMAND, 1, 1),
     Verb.SHOW: Arity(Direction.COMMAND, 0, 1),
     Verb.STATE: Arity(Direction.COMMAND, 0, 0),
-    Verb.SET_BANK: Arity(Direction.COMMAND, 2, 2),  # seat (DUEL 1..2, SESSION 0), ms left
+    Verb.SET_BANK: Arity(Direction.COMMAND, 2, 2),  # seat (DUEL 1..2; seat 0 in SESSION mode), ms left
     Verb.ACK: Arity(Direction.EVENT, 1, 12),
     Verb.REFUSE: Arity(Direction.EVENT, 2, 2),
     # BTN: button, running seat, ms left, then key=value words (boot=, press=) that a reader

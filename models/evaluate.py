@@ -143,7 +143,7 @@ CONFUSION_GROUPS = (("1", "4", "7"), ("6", "9"), ("10", "13"), ("11", "12"))
 def evaluate_synthetic(reader: TableReader, width: int, height: int, tables: int, designs: str = "original",
                        confusions: Counter | None = None, calibrated: CalibrationConfig | None = None,
                        seed_base: int = SYNTH_SEED_BASE, tiles: int = FULL_SET_SIZE) -> tuple[Tally, float]:
-    """Read `tables` rendered tables of `tiles` tiles (a full set by default, as issue 11 asks; fewer
+    """Read `tables` rendered tables of `tiles` tiles (a full set by default, what a club calibrates; fewer
     is a board in mid-game); with `calibrated`, each through a profile fitted on one rendered
     calibration photo of the same set (edition and typeface, another seed)."""
     total = Tally()
@@ -185,7 +185,7 @@ def _profile_for(table, reader: TableReader, width: int, height: int, settings, 
 
     # A club calibrates its own set with the camera and light it plays under: the photo shows
     # the table's very set (print, typeface cut, slant, inks) and shares its camera, light and
-    # surface, but not its seed (tiles, jitter, noise differ). Until session 9 it showed
+    # surface, but not its seed (tiles, jitter, noise differ). Before 2026-11-23 it showed
     # another set of the same edition and typeface, whose print could lean the other way.
     camera = {k: table.style[k] for k in ("edition", "font_family", "wood", "background", "perspective_deg", "blur",
                                           "noise", "light", "jpeg", "glare")}

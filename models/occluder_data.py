@@ -56,18 +56,18 @@ class HardSamples:
 
 
 HARD = HardSamples()  # the fourth shipped member's samples
-# session 17: leaning further toward the two validation misses no average removed (a thin arm across
+# leaning further toward the two validation misses no average removed (a thin arm across
 # the tiles, a broad arm in the table's colour; models/decisions/occ16.txt)
 AIMED = HardSamples(thin_arms=0.6, like_table=0.7)
-# session 18: the aimed samples, plus the shadow of someone out of sight lying across the table half the
+# the aimed samples, plus the shadow of someone out of sight lying across the table half the
 # time, covered or not, for the validation tables still refused (rendered felt #18, cloth #33) on a dark
 # band from an edge. Not shipped: that band proved a sharp-sided fold of the cloth (models/decisions/occ18.txt)
 SHADED = replace(AIMED, cast_shadows=0.5)
-# session 19: the shaded samples, plus folds and creases of the top half the time, covered or not: the
+# the shaded samples, plus folds and creases of the top half the time, covered or not: the
 # six shipped nets refuse their two validation tables for a dark corner behind a sharp diagonal edge and the
 # dark end of a long crease (models/decisions/occ20.txt)
 FOLDED = replace(SHADED, folds=0.5)
-# session 22: the folded samples, plus arms that only cut across a corner of the frame a third of the time:
+# the folded samples, plus arms that only cut across a corner of the frame a third of the time:
 # every candidate so far accepts rendered wood #0, whose only occluder is a dark forearm across its top-left
 # corner, the way a dark strip of floor beyond a table's edge lies in many photos (models/decisions/occ26.txt)
 CORNERED = replace(FOLDED, corner_arms=1 / 3)

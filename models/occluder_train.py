@@ -21,22 +21,21 @@ from vision.occluders import occluder_input
 @dataclass(frozen=True)
 class OccluderRecipe:
     samples: int = 10000
-    steps: int = 15000  # 6,000 until session 9: longer training made far fewer mistakes on validation (models/README.md)
+    steps: int = 15000  # 6,000 before 2026-11-23: longer training made far fewer mistakes on validation (models/README.md)
     batch: int = 24
     lr: float = 3e-3
     seed: int = TRAIN_SEED
     # harder samples (models/occluder_data.py `hard`: arms and sleeves in the table's colour, thinner
     # arms, more phones and renderer hands, more glare, blurred bright backgrounds): one of the four
-    # shipped members (session 7's single net at a larger input on them was worse, models/README.md)
+    # shipped members (a single net at a larger input on them was worse: CHANGELOG.md, 2026-11-22)
     hard: HardSamples | None = None
 
 
 OCCLUDER_SMOKE = OccluderRecipe(samples=6, steps=3, batch=2)
 
 # The shipped models/occluder.onnx is the average of six nets trained apart (models/average_nets.py):
-# session 8's 12,000-step net, session 9's 15,000-step net (these two share their seed), session 14's
-# with another seed, session 15's on the harder samples with a fourth seed and session 17's two on the
-# aimed samples. Averaged, they make fewer mistakes on validation than any one of them or any smaller
+# a 12,000-step net, a 15,000-step net (these two share their seed), one with another seed, one on the
+# harder samples with a fourth seed and two on the aimed samples. Averaged, they make fewer mistakes on validation than any one of them or any smaller
 # average tried (models/decisions/occens.txt, occ11.txt, occ12.txt, occ14.txt, occ16.txt).
 OCCLUDER_MEMBERS = (OccluderRecipe(steps=12000), OccluderRecipe(), OccluderRecipe(seed=TRAIN_SEED + 1_000_000),
                     OccluderRecipe(seed=TRAIN_SEED + 3_000_000, hard=HARD),

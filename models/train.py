@@ -79,9 +79,9 @@ class Recipe:
 
 SMOKE = Recipe(det_synth_images=4, cls_synth_tables=2, real_crop_repeats=1, cls_epochs=1, det_steps=3, det_batch=2)
 
-# The shipped models/tile_cls.onnx since session 14 is the average of two classifiers of this recipe
+# The shipped models/tile_cls.onnx is the average of two classifiers of this recipe
 # (models/average_nets.py, softmax probabilities; the embedding a set profile reads is the first's):
-# 8 epochs (2026-11-22 15:00) and 16 (session 8's). Averaged they read more seen-design tiles than the first alone
+# 8 epochs (2026-11-22 15:00) and 16 (2026-11-22 23:40). Averaged they read more seen-design tiles than the first alone
 # (models/decisions/clsens.txt). Any classifier option trains one net instead.
 CLASSIFIER_MEMBER_EPOCHS = (8, 16)
 SMOKE_CLASSIFIER_MEMBER_EPOCHS = (1, 2)

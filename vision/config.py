@@ -63,7 +63,7 @@ class VisionConfig:
     perspective_min_share: float = 0.5  # ... and so when fewer than this share of the faces agree (tiles strewn at every angle)
     perspective_turn_min: float = 8.0  # degrees; a set line that turns a face's width axis by more: its rectangle or the line is off ...
     perspective_off_line_both: bool = True  # ... so it is read both ways, sheared and turned whole; the surer reading keeps its cut
-    # Tried in session 11 and not shipped (it lost validation tiles; models/decisions/turnline.txt):
+    # Tried on 2026-11-23 and not shipped (it lost validation tiles; models/decisions/turnline.txt):
     perspective_turn_with_line: bool = False  # such a face is only turned whole
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     set_faces_kept: bool = True  # ... unless it lies in a set beside two sure tiles (vision.pipeline._keep_faces_in_sets)

@@ -1,4 +1,4 @@
-"""Procedural variation of tile numbers and jokers, for training only (issue 11).
+"""Procedural variation of tile numbers and jokers, for training only.
 
 A classifier trained on a few dozen typefaces learns their exact glyph shapes; a club's set
 in another typeface then reads its 1 as 7 or its joker as a number. With

@@ -89,7 +89,8 @@ def register(subparsers) -> None:
     demo.add_argument("--out", default="tileref-demo", help="directory for the records and audit pages")
     demo.add_argument("--script", default="game",
                       help="a bundled game (game: felt, 11 turns; wood-game: a wooden top and real tile faces, "
-                           "22 turns) or the path of a recorded game script (JSON)")
+                           "22 turns; world-game: world rules, a redeal after the deal and a failed turn whose "
+                           "table cannot be restored) or the path of a recorded game script (JSON)")
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")

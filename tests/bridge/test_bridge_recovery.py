@@ -1,4 +1,4 @@
-"""Issue 16, the turn clock: the box loses its clock (a reset whose RESET frame is lost, a
+"""The turn clock: the box loses its clock (a reset whose RESET frame is lost, a
 reboot, a replug after one), or the line loses or replays frames. The emulated box runs as
 its own process on a real pty; the controller's timer adapter must give the running seat
 back exactly the time it had (within 0.5 s), and never invent or lose a press or an expiry.

@@ -1,4 +1,4 @@
-"""Issue 15: every bad input is a clean error. Each case runs one command on one bad input and
+"""Every bad input is a clean error. Each case runs one command on one bad input and
 expects exit 2 with one line on stderr that names the input, no traceback, no hang.
 
 Most cases run in-process (`controller.cli.main`, fast); the ones that used to hang, and a

@@ -1,4 +1,4 @@
-"""Issue 15, beyond the table of bad inputs: a bug is told from bad input, the timer box's waits
+"""Beyond the table of bad inputs: a bug is told from bad input, the timer box's waits
 give up naming the port, the emulator serves on without a terminal, and a demo killed after its
 score still writes its audit pages when resumed."""
 from __future__ import annotations

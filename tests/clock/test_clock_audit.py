@@ -1,4 +1,4 @@
-"""Issue 18: `tileref audit` and the web pages on a `tileref clock` game: its facts, readably, verified
+"""`tileref audit` and the web pages on a `tileref clock` game: its facts, readably, verified
 first (a tampered clock game is refused, never shown), instead of failing on a game without turns."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 18: a box that reboots (announced or not) or loses its power mid clock-game gets its clock
+"""A box that reboots (announced or not) or loses its power mid clock-game gets its clock
 back, each side's bank (DUEL) or the session's time (SESSION) and the side to move, through BANK;
 a box that only loses its cable keeps its clock; a box from before BANK says so and the director
 ends the game by hand. `tileref clock` runs as its own process, the box as the emulator's.

@@ -1,4 +1,4 @@
-"""Issue 12: a whole game watched on a real-looking table, end to end through `tileref play`.
+"""A whole game watched on a real-looking table, end to end through `tileref play`.
 
 The table is controller/demo_games/wood-game.json: a wooden top and tile faces cut from real photos
 (controller/demo/scene_data/), arms reaching in from any side with any skin tone. `play`

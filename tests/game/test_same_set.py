@@ -1,4 +1,4 @@
-"""One definition of "the same set" (issue 15): the rules core's `same_set_key` / `set_changes`.
+"""One definition of "the same set": the rules core's `same_set_key` / `set_changes`.
 
 A run laid again the other way round, or a group in another order, is the same set: the restore
 check (`judging.same_table`), the static audit page, the turn data and the web audit page all say

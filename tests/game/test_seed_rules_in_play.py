@@ -1,4 +1,4 @@
-"""The seeds' rules that need the table, each applied by the game flow (issue 14).
+"""The seeds' rules that need the table, each applied by the game flow.
 
 Machine level (pure folds of events) for the accounting, and through the runner with the real
 reader, scripted camera scenes and the emulated timer box on a pty for japan-2017's timer rules

@@ -26,7 +26,7 @@ MORE = Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}, {"tiles": ["R3"
 LAYOUTS = {
     # the demo's look: green felt, rendered faces, a plain hand from the bottom edge
     "felt-rendered-faces": SceneLayout(width=640, height=400, tile_width=32, seed=3),
-    # issue 12's table: wood (which the old skin-colour rule took for a hand), real faces, an arm from any side
+    # a real-looking table: wood (which the old skin-colour rule took for a hand), real faces, an arm from any side
     "wood-photo-faces-varied-arm": SceneLayout(width=640, height=400, tile_width=32, seed=3, background="wood",
                                                faces="photo", hands="varied"),
 }

@@ -1,4 +1,4 @@
-"""Issue 16, records: every way of tampering with a game's record is caught by every reader.
+"""Records: every way of tampering with a game's record is caught by every reader.
 
 One real record is made per module with `tileref demo` (rendered frames, the real reader, the
 emulated box; about 10 s); each test tampers with a copy. Each tampering is checked against each

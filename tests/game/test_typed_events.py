@@ -1,4 +1,4 @@
-"""Typed event fields (issue 15): enums and named rows, the wire format unchanged by a byte.
+"""Typed event fields: enums and named rows, the wire format unchanged by a byte.
 
 Constructors take the plain strings and tuples a record holds (and that older callers pass) and
 turn them into the typed values; a value outside a field's set is refused naming the field and

@@ -1,4 +1,4 @@
-"""Issue 17: one storage interface, two engines (SQLite, PostgreSQL), the same schema by migrations;
+"""One storage interface, two engines (SQLite, PostgreSQL), the same schema by migrations;
 many tables writing at once; a table that loses the server spools and delivers, nothing lost or twice."""
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_a_schema_2_file_is_brought_to_schema_3_with_its_rows_untouched(tmp_path
     path = tmp_path / "v2.sqlite"
     with Records(path) as records:
         game = new_game(records)
-    db = sqlite3.connect(path)  # as tileref wrote it before issue 17
+    db = sqlite3.connect(path)  # as tileref wrote it before the club server's migrations
     db.execute("DROP TABLE game_info")
     db.execute("DROP TABLE schema_version")
     db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")

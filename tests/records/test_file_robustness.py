@@ -1,4 +1,4 @@
-"""Issue 15 (records files): every command opens records and tournament databases one way, through
+"""Records files: every command opens records and tournament databases one way, through
 the storage interface; a damaged, foreign, read-only or misplaced file is one line (exit 2) naming
 the file and what is wrong, never a traceback; reading a record never needs write access."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 17: the open game record (docs/record-format.md): export, import, verification from the file
+"""The open game record (docs/record-format.md): export, import, verification from the file
 alone; the tournament director taking results straight from the club database; the club board."""
 from __future__ import annotations
 

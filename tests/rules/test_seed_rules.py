@@ -1,4 +1,4 @@
-"""Issue 14 at the level of the rules core: each rule a test whose id cites its seed
+"""The seeds' rules at the level of the rules core: each rule a test whose id cites its seed
 (000 japan-2017 association rules, 002 classic box manual, 003 world / Warsaw 2019)."""
 from __future__ import annotations
 

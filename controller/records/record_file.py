@@ -87,13 +87,20 @@ def _evidence_names(records: Records, game_id: int, recorded: list[RecordedEvent
             photos.add(data["photo"])
         if data.get("reading"):
             readings.add(data["reading"])
-    for sha in list(readings):
+    # a fused reading names the readings it was fused from, each with its own photo: follow them all,
+    # or the export names a photo (a foreign key on import) that it does not carry
+    unvisited, visited = list(readings), set()
+    while unvisited:
+        sha = unvisited.pop()
+        if sha in visited:
+            continue
+        visited.add(sha)
         reading = records.reading(sha)
         if reading is not None and reading.photo:
             photos.add(reading.photo)
         for source in (reading.reading.get("fused_from", ()) if reading and isinstance(reading.reading, dict) else ()):
-            readings.add(source)
-    return photos, readings
+            unvisited.append(source)
+    return photos, visited
 
 
 def _event_json(r: RecordedEvent) -> dict:

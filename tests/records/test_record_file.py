@@ -63,6 +63,34 @@ def test_the_record_verifies_from_the_file_alone(exported, capsys):
     assert "intact, signed by table key" in capsys.readouterr().out
 
 
+@pytest.fixture(scope="module")
+def two_demos(demo_record, tmp_path_factory) -> Path:
+    # the second demo in the same folder photographs the same scenes: its readings rest on photos
+    # (and its fused readings on readings) first stored with game 1
+    folder = tmp_path_factory.mktemp("two-demos") / "demo"
+    shutil.copytree(demo_record.parent, folder)
+    assert main(["demo", "--out", str(folder), "--quiet"]) == 0
+    return folder / "demo.sqlite"
+
+
+@pytest.mark.parametrize("which", [["--game", "2"], []], ids=["game-2", "last-game"])
+def test_a_game_sharing_photos_with_an_earlier_game_exports_whole(two_demos, tmp_path, capsys, which):
+    with Records(two_demos, create=False, read_only=True) as records:
+        assert records.game_ids() == [1, 2]
+        owned_by_game_2 = records.db.execute("SELECT count(*) FROM photos WHERE game_id = 2").fetchone()[0]
+    out = tmp_path / "g2.json"
+    assert main(["export", "--db", str(two_demos), *which, "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["game"]["id"] == 2
+    carried = {p["sha256"] for p in doc["photos"]}
+    named = {r["photo"] for r in doc["readings"] if r["photo"]} | {
+        e["payload"]["photo"] for e in doc["events"] if e["payload"].get("photo")}
+    assert named <= carried and len(carried) > owned_by_game_2
+    assert main(["verify", "--record", str(out)]) == 0
+    assert main(["import", str(out), "--db", str(tmp_path / "i.sqlite")]) == 0
+    assert "imported: intact" in capsys.readouterr().out
+
+
 def edited(exported: Path, tmp_path: Path, change) -> Path:
     doc = json.loads(exported.read_text())
     change(doc)

@@ -223,3 +223,36 @@ def test_the_club_board_lists_every_table_live(exported, tmp_path):
     finished = next(t for t in data["tables"] if t["game_id"] == 1)
     assert finished["state"] == "finished" and finished["last_verdict"].startswith("turn 11 Cat")
     assert client.get("/static/club.js").status_code == 200
+
+
+def test_the_club_boards_table_links_open_the_games_pages(exported, tmp_path):
+    import re
+
+    from starlette.testclient import TestClient
+
+    from controller.game import judging
+    from controller.game.events import Dealt, StartOrderDrawn
+    from controller.game.machine import State
+    from controller.web.club import create_app
+
+    db = tmp_path / "club.sqlite"
+    assert main(["import", str(exported), "--db", str(db)]) == 0
+    with Records(db) as records:
+        game = records.start_game(judging.game_created("classic", ("Zoë", "Yan", "Xi")), table_name="table 7")
+        records.append(game, StartOrderDrawn((), "Zoë", None))
+        records.append(game, Dealt(1), state=State.TURN_READY)
+    client = TestClient(create_app(str(db)))
+    board = client.get("/").text
+    links = dict(re.findall(r'<a class="link" href="([^"]+)">([^<]+)</a>', board))
+    assert sorted(links.values()) == ["game 1", "table 7"]
+    for link, table in links.items():
+        game_page = client.get(link)
+        assert game_page.status_code == 200, (table, link)
+        assert "Players:" in game_page.text and ("Zoë" in game_page.text) == (table == "table 7")
+    finished = client.get("/games/1").text
+    turn_link = re.search(r'href="(/games/1/turns/\d+)"', finished).group(1)
+    assert client.get(turn_link).status_code == 200
+    assert client.get("/games/1/replay").status_code == 200
+    live_rows = client.get("/api/tables").json()["tables"]
+    assert all(client.get(row["link"]).status_code == 200 for row in live_rows)
+    assert client.get("/games/99").status_code == 404

@@ -32,7 +32,8 @@ def register(subparsers) -> None:
     play = subparsers.add_parser("play", help="run a game at a table: camera, timer box, records")
     play.add_argument("--camera", required=True, help="device index, stream URL, video file or folder of images")
     play.add_argument("--timer", required=True, help="serial port of the timer box, or 'emulator'")
-    play.add_argument("--variant", default="classic", help="classic, japan-2017 or world")
+    play.add_argument("--variant", help="classic, japan-2017 or world (default: with --event, the event's rules; "
+                      "else classic)")
     play.add_argument("--rules", metavar="FILE.toml", help="a club's own rule set (extends a variant); the game "
                       "records it whole and is judged by it, resumed or not")
     play.add_argument("--players", help="names in seat order, clockwise: A,B,C,D (not with --resume)")
@@ -160,7 +161,7 @@ def run_play(args: argparse.Namespace) -> int:
     db = Path(args.db)
     link = tournament_seats(args) if args.event is not None and not args.resume else None
     players = None if args.resume else (link.seats if link else _players(args.players))
-    rules = load_ruleset(args.rules) if args.rules and not args.resume else args.variant
+    rules = load_ruleset(args.rules) if args.rules and not args.resume else _variant(args.variant, link)
     first = None if args.resume else judging.game_created(rules, players, args.turn_seconds)
     if first is not None:
         apply(GameModel(), first)  # refuse bad settings before anything is opened or written
@@ -214,6 +215,17 @@ def run_play(args: argparse.Namespace) -> int:
         camera.close()
     print(f"game {game_id}: {model.state.value}")
     return 0
+
+
+def _variant(given: str | None, link) -> str:
+    """The rules a new game plays by: an event's own (its format's), which --variant may only repeat."""
+    event_rules = link.variant if link is not None else None
+    if event_rules is None:
+        return given or "classic"
+    if given is not None and given != event_rules:
+        raise GameError(f"--variant {given!r} differs from the rules of event {link.event!r}, {event_rules!r}: "
+                        f"leave --variant out or give {event_rules}")
+    return event_rules
 
 
 def _console_referee(timer):

@@ -168,24 +168,30 @@ def run_play(args: argparse.Namespace) -> int:
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
     key = table_key(args.key)  # a bad key file stops before anything opens
-    if args.web:
-        from controller.web.server import parse_address
-
-        parse_address(args.web)  # a malformed --web stops before anything opens
     reader = VisionReader(args.profile)  # a bad profile stops before the camera opens
-    opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera opens
+    from controller.records.engine import parse_db
+
+    photo_dir = (db.parent if not parse_db(args.db).is_server else Path(".")) / "restore-photos"
+    console = ConsoleDisplay(photo_dir=photo_dir)
+    web = _bind_web(args.web, args.db, console)  # a bad --web or a port in use stops before anything opens
+    try:
+        opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera
+    except BaseException:
+        _unbind_web(web)
+        raise
     try:
         camera = open_camera(args.camera)
     except BaseException:
         opened.close()
+        _unbind_web(web)
         raise
     try:
         timer = open_timer(args.timer, args.clock_rate)
     except BaseException:
         camera.close()
         opened.close()
+        _unbind_web(web)
         raise
-    web = None
     try:
         with opened as records:
             def create() -> int:
@@ -194,9 +200,8 @@ def run_play(args: argparse.Namespace) -> int:
                                          tournament_game=link.game if link else None).game_id
 
             game_id = _open_game(records, args.resume, args.game, create)
-            photo_dir = (db.parent if not records.target.is_server else Path(".")) / "restore-photos"
-            web = _table_web(args.web, args.db, ConsoleDisplay(photo_dir=photo_dir), records, game_id, timer)
-            devices = TableDevices(camera, timer, reader, web.display if web else ConsoleDisplay(photo_dir=photo_dir),
+            _start_web(web, records, game_id, timer)
+            devices = TableDevices(camera, timer, reader, web.display if web else console,
                                    PageReferee() if web else _console_referee(timer), desk=web.desk if web else None)
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
                                  observer=web.display.observe if web else None)
@@ -240,17 +245,29 @@ def _console_referee(timer):
     return ConsoleReferee(stdin=EmulatorKeys(timer.emulator.press))
 
 
-def _table_web(spec, db, console, records, game_id: int, timer):
-    """`--web`: the live pages of this table, started (None without --web). The address is bound
-    first: a port in use is bad input (exit 2)."""
+def _bind_web(spec, db, console):
+    """`--web`: the live pages of this table with their address bound (None without --web). Called
+    before anything is recorded: a malformed address or a port in use is bad input (exit 2) and no
+    game is started."""
     if not spec:
         return None
     from controller.web.session import TableWeb
 
-    web = TableWeb(spec, db, inner=console)
+    return TableWeb(spec, db, inner=console)
+
+
+def _start_web(web, records, game_id: int, timer) -> None:
+    """The bound pages serve `game_id` from here on, the box's countdown mirrored."""
+    if web is None:
+        return
     web.attach(records, game_id)
     web.mirror(timer)
-    return web.start()
+    web.start()
+
+
+def _unbind_web(web) -> None:
+    if web is not None:
+        web.stop()
 
 
 # --------------------------------------------------------------------- views
@@ -393,29 +410,35 @@ def run_demo(args: argparse.Namespace) -> int:
     db = out / "demo.sqlite"
     reader = VisionReader(args.profile)
     key = table_key(args.key)
-    if args.web:
-        from controller.web.server import parse_address
-
-        parse_address(args.web)  # a malformed --web stops before anything opens
     if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
         raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
-    web = None
-    with Records(db, key=key) as records:
+    display = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
+    web = _bind_web(args.web, db, display)  # a bad --web or a port in use stops before anything is recorded
+    try:
+        records = Records(db, key=key)
+    except BaseException:
+        _unbind_web(web)
+        raise
+    with records:
         def create() -> int:
             return GameJournal.start(records, judging.game_created(script.variant, script.players)).game_id
 
-        game_id = _open_game(records, args.resume, None, create, finished_ok=True)
-        timer = open_timer("emulator", script.clock_rate)
+        try:
+            game_id = _open_game(records, args.resume, None, create, finished_ok=True)
+            timer = open_timer("emulator", script.clock_rate)
+        except BaseException:
+            _unbind_web(web)
+            raise
         assert timer.emulator is not None
         table = RecordedTable(script, timer.emulator.press)
         table.restore_attempts_from(records.events(game_id))
-        display = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
         runner: TableRunner | None = None
         recorded_timer = RecordedTimer(timer, table, lambda: runner.model)
         try:
-            web = _table_web(args.web, db, display, records, game_id, timer)
+            _start_web(web, records, game_id, timer)
         except BaseException:
             recorded_timer.close()
+            _unbind_web(web)
             raise
         if web is not None:
             display = web.display

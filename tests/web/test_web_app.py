@@ -235,6 +235,36 @@ def test_bad_web_input_exits_2_with_one_line(tmp_path, capsys):
     assert main(["serve", "--db", str(tmp_path / "missing.sqlite")]) == 2
 
 
+def _blank_frames(folder):
+    import cv2
+    import numpy as np
+
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0001.png"), np.full((120, 160, 3), 90, np.uint8))
+    return folder
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "clock"])
+def test_a_web_port_in_use_is_refused_before_any_game_is_recorded(tmp_path, capsys, command):
+    db = tmp_path / "club.sqlite"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        argv = {
+            "demo": ["demo", "--out", str(tmp_path / "demo"), "--quiet"],
+            "play": ["play", "--camera", str(_blank_frames(tmp_path / "frames")), "--timer", "emulator",
+                     "--players", "Ann,Ben", "--db", str(db)],
+            "clock": ["clock", "shogi", "--timer", str(tmp_path / "no-box"), "--players", "Ann,Ben",
+                      "--minutes", "1", "--db", str(db)],
+        }[command]
+        assert main([*argv, "--web", address]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--web {address}: cannot serve there" in err, err
+    for written in (db, tmp_path / "demo" / "demo.sqlite"):
+        assert not written.exists(), f"{written} was written before the port was found in use"
+
+
 def test_a_doubt_waits_for_the_referee_page_and_its_correction_is_recorded_with_who(tmp_path):
     from controller.adapters.desk import DeskAction, PageReferee, RefereeRequest
 

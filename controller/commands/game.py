@@ -139,7 +139,7 @@ def _open_game(records, resume: bool, game: int | None, create, finished_ok: boo
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from controller.adapters.camera import open_camera
+    from controller.adapters.camera import describe_camera, open_camera
     from controller.adapters.desk import PageReferee
     from controller.adapters.display import ConsoleDisplay
     from controller.adapters.reader import VisionReader
@@ -148,7 +148,7 @@ def run_play(args: argparse.Namespace) -> int:
     from controller.adapters.timer import open_timer
     from controller.game import judging
     from controller.game.journal import GameJournal
-    from controller.game.machine import GameModel, apply
+    from controller.game.machine import GameModel, apply, fold
     from controller.records.signing import table_key
     from controller.rules.variants import load_ruleset
 
@@ -185,6 +185,7 @@ def run_play(args: argparse.Namespace) -> int:
         opened.close()
         _unbind_web(web)
         raise
+    print(f"camera: {describe_camera(camera)}", flush=True)
     try:
         timer = open_timer(args.timer, args.clock_rate)
     except BaseException:
@@ -201,10 +202,12 @@ def run_play(args: argparse.Namespace) -> int:
 
             game_id = _open_game(records, args.resume, args.game, create)
             _start_web(web, records, game_id, timer)
-            devices = TableDevices(camera, timer, reader, web.display if web else console,
-                                   PageReferee() if web else _console_referee(timer), desk=web.desk if web else None)
+            keys = _emulator_keys(timer, first.players if first is not None else fold(records.events(game_id)).players)
+            referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
+            devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
+                                   desk=web.desk if web else None)
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
-                                 observer=web.display.observe if web else None)
+                                 observer=_observers(console.observe, web.display.observe if web else None))
             print(f"game {game_id} in {db}: {runner.model.state.value}", flush=True)
             model = runner.run()
             if web is not None:
@@ -233,16 +236,27 @@ def _variant(given: str | None, link) -> str:
     return event_rules
 
 
-def _console_referee(timer):
-    """The referee at the console; with `--timer emulator` the emulated box's buttons are typed there too."""
-    from controller.adapters.referee import ConsoleReferee
+def _observers(*observers):
+    """One observer of the runner that tells each of `observers` (None: left out) in turn."""
+    told = [o for o in observers if o is not None]
 
+    def observe(model, event) -> None:
+        for tell in told:
+            tell(model, event)
+
+    return observe
+
+
+def _emulator_keys(timer, players: tuple[str, ...]):
+    """With `--timer emulator`: the emulated box's buttons, typed in play's terminal (with or without
+    --web), and how, said once at the start; None for a real box."""
     if getattr(timer, "emulator", None) is None:
-        return ConsoleReferee()
-    from controller.adapters.keys import HOW, EmulatorKeys
+        return None
+    from controller.adapters.keys import EmulatorKeys, how_to_press
 
-    print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {HOW}", flush=True)
-    return ConsoleReferee(stdin=EmulatorKeys(timer.emulator.press))
+    how = how_to_press(players)
+    print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {how}", flush=True)
+    return EmulatorKeys(timer.emulator.press, how=how)
 
 
 def _bind_web(spec, db, console):
@@ -412,7 +426,7 @@ def run_demo(args: argparse.Namespace) -> int:
     key = table_key(args.key)
     if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
         raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
-    display = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
+    display = console = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
     web = _bind_web(args.web, db, display)  # a bad --web or a port in use stops before anything is recorded
     try:
         records = Records(db, key=key)
@@ -449,6 +463,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
         def observe(model, event) -> None:
             table.observe(model, event)
+            console.observe(model, event)
             if web is not None:
                 web.display.observe(model, event)
 

@@ -4,7 +4,10 @@
 `game.mp4`, `frames/`). Every source gives BGR frames (numpy arrays) through `read()`.
 A folder is a camera that drops snapshots into it (or a recorded session): each read takes
 the next image in name order, including images that appeared since, and when there is no
-newer one the last image again (a table that no longer changes is still).
+newer one the last image again (a table that no longer changes is still). A video file plays
+at its own frame rate against the wall clock from the first read, as a camera would have shown
+it (`VideoFileSource`), so a recorded game lines up with presses made at the right moments.
+`describe_camera` says what was opened, at what resolution and frame rate.
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from vision.image import IMAGE_SIGNATURES, check_size, truncated_image
 from .errors import CameraError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+UNTOLD_FPS = 30.0  # a video file that names no frame rate plays at this one
 
 
 class FrameSource(Protocol):
@@ -61,6 +65,58 @@ class CaptureSource:
 
     def close(self) -> None:
         self.capture.release()
+
+
+class VideoFileSource(CaptureSource):
+    """A video file played at its own frame rate against the wall clock, from the first read.
+
+    A read gives the frame due now: frames the reader was too slow for are skipped (grabbed, not
+    decoded), and a read ahead of the next frame waits for it, as a live camera does. `index` counts
+    the file's frames up to the one given (its position from 0 is `index - 1`, its time in the
+    recording `(index - 1) / fps`). After the last frame the last one stays, time going on."""
+
+    def __init__(self, path: str, description: str, clock=time.monotonic, sleep=time.sleep) -> None:
+        super().__init__(path, description, hold_last=True)
+        told = self.capture.get(cv2.CAP_PROP_FPS)
+        self.fps = told if told and 1.0 <= told <= 1000.0 else UNTOLD_FPS
+        self.clock, self.sleep = clock, sleep
+        self.started: float | None = None  # wall clock of frame 0
+        self.index = 0  # frames up to the one given last (none yet)
+        self.decoded = 0  # frames taken from the file so far
+        counted = int(self.capture.get(cv2.CAP_PROP_FRAME_COUNT))
+        self.frames = counted if counted > 0 else None  # None: a file that does not say (read to its end)
+        self.ended = False
+
+    @property
+    def seconds(self) -> float:
+        """The time in the recording of the frame given last."""
+        return max(self.index - 1, 0) / self.fps
+
+    def read(self) -> np.ndarray:
+        now = self.clock()
+        if self.started is None:
+            self.started = now
+        due = int((now - self.started) * self.fps + 1e-9)  # the position on show now
+        if due < self.index:  # that frame was given: wait for the next one
+            due = self.index
+            self.sleep(max(0.0, self.started + due / self.fps - now))
+        wanted = due if self.frames is None else min(due, self.frames - 1)  # the last frame stays on
+        while not self.ended and self.decoded < wanted:  # frames the reader was too slow for
+            if self.capture.grab():
+                self.decoded += 1
+            else:
+                self.ended = True
+        if not self.ended and self.decoded == wanted:
+            ok, frame = self.capture.read()
+            if ok and frame is not None:
+                self.decoded += 1
+                self.last = frame
+            else:
+                self.ended = True
+        if self.last is None:
+            raise CameraError(f"camera source {self.description!r} gave no frame")
+        self.index = due + 1
+        return self.last
 
 
 class FolderSource:
@@ -176,5 +232,29 @@ def open_camera(spec: str) -> FrameSource:
     if path.is_dir():
         return FolderSource(path)
     if path.is_file():
-        return CaptureSource(str(path), text, hold_last=True)
+        return VideoFileSource(str(path), text)
     raise CameraError(f"camera source {text!r} is not a device index, URL, video file or folder")
+
+
+def describe_camera(source: FrameSource) -> str:
+    """What `play` opened, for its first lines: the source, its resolution and frame rate."""
+    if isinstance(source, FolderSource):
+        first = source.pending[0] if source.pending else None
+        image = _decode(first) if first is not None and not _being_written(first) else None
+        size = f", {image.shape[1]}x{image.shape[0]}" if image is not None else ""
+        return (f"folder {str(source.folder)!r}, {len(source.pending)} image(s){size}; each look takes the next "
+                f"image")
+    if isinstance(source, CaptureSource):
+        width = int(source.capture.get(cv2.CAP_PROP_FRAME_WIDTH))
+        height = int(source.capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
+        size = f"{width}x{height}" if width and height else "resolution not told"
+        if isinstance(source, VideoFileSource):
+            frames = int(source.capture.get(cv2.CAP_PROP_FRAME_COUNT))
+            length = f", {frames / source.fps:.1f} s" if frames > 0 else ""
+            return (f"video file {source.description!r}, {size} at {source.fps:g} fps{length}; it plays against "
+                    f"the wall clock from the first look")
+        fps = source.capture.get(cv2.CAP_PROP_FPS)
+        rate = f"{fps:g} fps" if fps and fps > 0 else "frame rate not told"
+        kind = "stream" if "://" in source.description else "device"
+        return f"{kind} {source.description!r}, {size} at {rate}"
+    return repr(source)

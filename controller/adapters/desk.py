@@ -3,9 +3,11 @@
 The web server runs in another thread; it never writes the records. It puts a typed
 `RefereeRequest` on the desk and waits for its answer; the runner takes requests between its
 waits (`TableRunner.attend_desk`), turns each into a typed event (who and why in it), checks it
-against the state table, records it with the game's one write path (signed by the store), and
-only then acts on it (pauses the box, reads the table). A request the state refuses is answered
-with the refusal and records nothing.
+against the state table and records it with the game's one write path (signed by the store). A
+correction or an override is recorded and then acted on (the table read again); a clock action
+is carried out by the box first and recorded once the box has done it, so a pause the box refuses
+(the turn was ending) leaves no record. A request the state or the box refuses is answered with
+the refusal in plain words and records nothing.
 """
 from __future__ import annotations
 

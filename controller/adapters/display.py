@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from controller.game.events import GameScored, TableUnrestorable, TurnJudged
+from controller.game.events import Event, GameScored, TableUnrestorable, TurnEndCause, TurnEnded, TurnJudged, TurnStarted
 
 from .waiting import WaitReason, WaitStatus
 
@@ -60,6 +60,29 @@ def describe_verdict(event: TurnJudged) -> str:
     return line
 
 
+def clock_text(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def describe_progress(model, event: Event | None) -> list[str]:
+    """Where the game goes, as the console says it: whose turn with how long, how the turn ended,
+    and that the table is being read (the verdict and the waits are said by their own calls)."""
+    if isinstance(event, TurnStarted):
+        return [f"turn {event.turn}: {event.player}'s turn, {event.seconds} s"]
+    if not isinstance(event, TurnEnded):
+        return []
+    player = model.player if model.players else "the player"
+    if event.cause is TurnEndCause.EXPIRED:
+        ended = f"time ran out for {player}"
+    elif event.cause is TurnEndCause.SKIPPED:
+        ended = f"{player}'s turn ends without a clock: the next player started theirs"
+    elif event.seconds_left is not None:
+        ended = f"{player} pressed with {clock_text(event.seconds_left)} left"
+    else:
+        ended = f"{player} pressed"
+    return [ended, "reading the table"]
+
+
 class ConsoleDisplay:
     def __init__(self, out: TextIO | None = None, photo_dir: Path | None = None, quiet: bool = False) -> None:
         self.out = out or sys.stdout
@@ -81,6 +104,11 @@ class ConsoleDisplay:
     def waiting(self, status: WaitStatus) -> None:
         if not self.quiet:
             self._print(status.detail if status.reason is WaitReason.SETTLED else f"waiting: {status.detail}")
+
+    def observe(self, model, event: Event | None) -> None:
+        """The runner's observer: a plain line as the game goes (not with `quiet`)."""
+        for line in describe_progress(model, event) if not self.quiet else ():
+            self._print(line)
 
     def restore(self, event: TurnJudged, photo: bytes | None, suffix: str) -> None:
         where = ""

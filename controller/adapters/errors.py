@@ -16,5 +16,14 @@ class TimerError(AdapterError, ValueError):
     """A timer port that cannot be opened, or a box that refuses a command."""
 
 
+class TimerRefusedError(TimerError):
+    """The box answered a command with a refusal; `reason` is its word for why (PROTOCOL.md), the
+    message says it in plain words."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class ReaderError(AdapterError):
     """The photo reader failed on a frame."""

@@ -2,8 +2,9 @@
 
 The emulator `play` starts runs as a child process with no terminal of its own, so nobody could
 press its buttons. Here a line `1`..`4` (a seat) or `a` (the arbiter) typed at play's prompt is a
-press of that button; while the referee is asked something, lines are the referee's answers
-(ConsoleReferee reads them through `readline`).
+press of that button, with or without `--web`; while the console referee is asked something, lines
+are the referee's answers (ConsoleReferee reads them through `readline`; with `--web` the referee
+answers on the page and every line is a press).
 """
 from __future__ import annotations
 
@@ -18,9 +19,20 @@ BUTTONS = {"1": "1", "2": "2", "3": "3", "4": "4", "a": "A", "A": "A"}
 HOW = "type 1-4 (a seat's button) or a (the arbiter's), then Enter"
 
 
+def how_to_press(players: tuple[str, ...] | list[str]) -> str:
+    """Which key is whose button: "type 1 (Ann's button), 2 (Ben's) or a (the arbiter's), then Enter"."""
+    if not players:
+        return HOW
+    seats = [f"{n} ({name}'s button)" if n == 1 else f"{n} ({name}'s)" for n, name in enumerate(players, 1)]
+    return (f"type {', '.join(seats)} or a (the arbiter's: the start draw laid out, the tiles dealt, a rack laid "
+            f"open), then Enter; a seat's button ends that seat's turn")
+
+
 class EmulatorKeys:
-    def __init__(self, press: Callable[[str], None], stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+    def __init__(self, press: Callable[[str], None], stdin: TextIO | None = None, out: TextIO | None = None,
+                 how: str = HOW) -> None:
         self.press = press
+        self.how = how
         self.stdin = stdin or sys.stdin
         self.out = out or sys.stdout
         self._answers: queue.Queue[str] = queue.Queue()
@@ -39,7 +51,7 @@ class EmulatorKeys:
                     except (BridgeError, OSError) as error:  # the box went away: say so, keep reading
                         print(f"timer emulator: button {word} not pressed: {error}", file=self.out, flush=True)
                 elif word:
-                    print(f"timer emulator: {word!r} is no button; {HOW}", file=self.out, flush=True)
+                    print(f"timer emulator: {word!r} is no button; {self.how}", file=self.out, flush=True)
         except (OSError, ValueError):  # no terminal (a service, a test's captured stdin)
             pass
         self._answers.put("")  # the end of input: a referee waiting for an answer is told

@@ -20,13 +20,13 @@ from dataclasses import dataclass, replace
 from typing import Callable, Protocol
 
 from firmware_bridge import events as box_events
-from firmware_bridge.driver import TimerDriver
+from firmware_bridge.driver import CommandRefused, NoAcknowledgement, TimerDisconnected, TimerDriver
 from firmware_bridge.emulator_process import EmulatorProcess
 from firmware_bridge.protocol import BridgeError, Mode, Phase, TimerState
 
 from controller.game.events import Incident  # what happened to the box or link; recorded as TimerIncident.incident
 
-from .errors import TimerError
+from .errors import TimerError, TimerRefusedError
 from .signals import SignalKind, TimerSignal  # noqa: F401 - the timer adapter's own words
 
 EMULATOR = "emulator"
@@ -39,6 +39,23 @@ LINK_GIVE_UP_S = 60.0
 # A restore the box could not take (refused, or the session was not back yet) is tried again
 # this often (host seconds) for as long as the link is up; a lost link retries on Reconnected.
 RESTORE_RETRY_S = 0.5
+
+
+# A box's reasons for refusing a command (PROTOCOL.md), in the words a referee reads.
+REFUSALS = {
+    "not-running": "its countdown had already stopped (a button was pressed or the time ran out)",
+    "not-paused": "its countdown is not paused",
+    "busy": "its countdown is running or paused",
+    "not-configured": "no countdown is set on it",
+    "expired": "the time has run out",
+    "bad-seat": "it has no such seat",
+    "bad-args": "it does not take that value",
+    "no-session": "it has just restarted and is being set up again",
+}
+
+
+def refusal_words(reason: str) -> str:
+    return REFUSALS.get(reason, f"it said {reason!r}")
 
 
 @dataclass(frozen=True)
@@ -147,10 +164,18 @@ class SerialTimer:
             raise TimerError(f"timer {port!r}: {error}") from None
 
     def _command(self, what: str, call, *args):
+        """`call`, its failure in plain words: the box's refusal, no answer, or the link gone."""
         try:
             return call(*args)
+        except CommandRefused as refused:
+            raise TimerRefusedError(f"the box on {self.port!r} would not {what}: {refusal_words(refused.reason)}",
+                                    refused.reason) from None
+        except NoAcknowledgement:
+            raise TimerError(f"the box on {self.port!r} did not answer when told to {what}") from None
+        except TimerDisconnected:
+            raise TimerError(f"the link to the box on {self.port!r} was lost when telling it to {what}") from None
         except BridgeError as error:
-            raise TimerError(f"timer {self.port!r} refused {what}: {error}") from None
+            raise TimerError(f"the box on {self.port!r} could not {what}: {error}") from None
 
     def start_turn(self, seat: int, seconds: int) -> None:
         self.seat, self.seconds = seat, seconds
@@ -159,14 +184,14 @@ class SerialTimer:
             self.driver.stop()  # a clock left running (a resumed game, a turn ended by the referee) refuses a new setting
         except BridgeError:
             pass  # a box never configured since power-on has no clock to stop
-        self._command("configure", self.driver.configure, Mode.TURN, seconds)
+        self._command(f"set a {seconds} s countdown", self.driver.configure, Mode.TURN, seconds)
         self._start_account(seat)
         self._low = False
         self._show_clock(ClockReading(seat, _seconds(self.account.ms_left), True))
 
     def _start_account(self, seat: int) -> None:
         sent = time.monotonic()
-        state = self._command("start", self.driver.start, seat)
+        state = self._command(f"start seat {seat}'s countdown", self.driver.start, seat)
         # The box started counting between our write and its answer: the middle is within a
         # millisecond or two of the truth, far inside what a player could notice.
         self.account = TurnAccount(seat, float(state.ms_left), (sent + time.monotonic()) / 2, True, self.clock_rate)
@@ -179,7 +204,7 @@ class SerialTimer:
         """The referee pauses the running countdown (the box holds it; our account stops with it)."""
         account = self.account
         if account is None or not account.running:
-            raise TimerError(f"timer {self.port!r}: no countdown runs to pause")
+            raise TimerError(f"the box on {self.port!r} has no running countdown to pause")
         state = self._command("pause", self.driver.pause)
         self.account = account.stopped_at(time.monotonic(), float(state.ms_left))
         self._pending = None
@@ -188,7 +213,7 @@ class SerialTimer:
     def resume(self) -> None:
         account = self.account
         if account is None or account.running:
-            raise TimerError(f"timer {self.port!r}: no paused countdown to resume")
+            raise TimerError(f"the box on {self.port!r} has no paused countdown to resume")
         sent = time.monotonic()
         state = self._command("resume", self.driver.resume)
         self.account = TurnAccount(account.seat, float(state.ms_left), (sent + time.monotonic()) / 2, True,
@@ -199,8 +224,10 @@ class SerialTimer:
         """The referee gives the running seat `seconds` more: the box counts on from its time left plus them."""
         account = self.account
         if account is None or not account.running:
-            raise TimerError(f"timer {self.port!r}: no running countdown to extend")
-        self.start_turn(account.seat, _seconds(account.left_at(time.monotonic())) + seconds)
+            raise TimerError(f"the box on {self.port!r} has no running countdown to extend")
+        # held first: a countdown that stopped meanwhile (a press on its way) is refused, not started again
+        held = self._command(f"give {seconds} s more", self.driver.pause)
+        self.start_turn(account.seat, _seconds(held.ms_left) + seconds)
 
     def arm(self, seat: int, seconds: int) -> None:
         self.seat, self.seconds = None, seconds  # nothing runs: a reset has no clock to restart
@@ -209,7 +236,7 @@ class SerialTimer:
             self.driver.stop()
         except BridgeError:
             pass  # a box never configured since power-on has no clock to stop
-        self._command("configure", self.driver.configure, Mode.TURN, seconds)
+        self._command(f"set a {seconds} s countdown", self.driver.configure, Mode.TURN, seconds)
         self._low = False
         self._show_clock(ClockReading(seat, seconds, False))
 

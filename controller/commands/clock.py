@@ -284,17 +284,19 @@ def cmd_clock(args) -> int:
     rules, seats, game_id = _resolve(args)
     first = start(rules, game_id, seats, args.first)  # refuses bad players before the box or the records
     key = table_key(args.key)
+    web = None
     if args.web:
-        from controller.web.server import parse_address
+        from controller.web.session import TableWeb
 
-        parse_address(args.web)  # a malformed --web stops before the box opens
+        web = TableWeb(args.web, args.db, kind="clock", lang=args.lang)  # a bad --web or a port in use stops before anything opens
     driver = TimerDriver(args.timer)
     try:
         driver.open()
     except BridgeError as error:
+        if web is not None:
+            web.stop()
         raise _fail_timer(args.timer, error) from None
     lines = _stdin_lines(sys.stdin)
-    web = None
     try:
         with Records(args.db, key=key) as records:
             created = GameCreated(variant=f"clock-{rules.game.value}", players=seats,
@@ -303,11 +305,9 @@ def cmd_clock(args) -> int:
             journal = ClockJournal.start(records, created)
             game_no = journal.game_no
             run = ClockRun(driver, journal, first.state)
-            if args.web:
+            if web is not None:
                 from controller.web.live import ClockBoard
-                from controller.web.session import TableWeb
 
-                web = TableWeb(args.web, args.db, kind="clock", lang=args.lang)
                 run.board = ClockBoard(web.live, rules.game.value, game_id, rules.box_mode, seats,
                                        first.state.first, rules.seconds)
                 web.start()

@@ -32,7 +32,8 @@ def register(subparsers) -> None:
     play = subparsers.add_parser("play", help="run a game at a table: camera, timer box, records")
     play.add_argument("--camera", required=True, help="device index, stream URL, video file or folder of images")
     play.add_argument("--timer", required=True, help="serial port of the timer box, or 'emulator'")
-    play.add_argument("--variant", default="classic", help="classic, japan-2017 or world")
+    play.add_argument("--variant", help="classic, japan-2017 or world (default: with --event, the event's rules; "
+                      "else classic)")
     play.add_argument("--rules", metavar="FILE.toml", help="a club's own rule set (extends a variant); the game "
                       "records it whole and is judged by it, resumed or not")
     play.add_argument("--players", help="names in seat order, clockwise: A,B,C,D (not with --resume)")
@@ -139,7 +140,7 @@ def _open_game(records, resume: bool, game: int | None, create, finished_ok: boo
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from controller.adapters.camera import open_camera
+    from controller.adapters.camera import describe_camera, open_camera
     from controller.adapters.desk import PageReferee
     from controller.adapters.display import ConsoleDisplay
     from controller.adapters.reader import VisionReader
@@ -148,7 +149,7 @@ def run_play(args: argparse.Namespace) -> int:
     from controller.adapters.timer import open_timer
     from controller.game import judging
     from controller.game.journal import GameJournal
-    from controller.game.machine import GameModel, apply
+    from controller.game.machine import GameModel, apply, fold
     from controller.records.signing import table_key
     from controller.rules.variants import load_ruleset
 
@@ -161,31 +162,38 @@ def run_play(args: argparse.Namespace) -> int:
     db = Path(args.db)
     link = tournament_seats(args) if args.event is not None and not args.resume else None
     players = None if args.resume else (link.seats if link else _players(args.players))
-    rules = load_ruleset(args.rules) if args.rules and not args.resume else args.variant
+    rules = load_ruleset(args.rules) if args.rules and not args.resume else _variant(args.variant, link)
     first = None if args.resume else judging.game_created(rules, players, args.turn_seconds)
     if first is not None:
         apply(GameModel(), first)  # refuse bad settings before anything is opened or written
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
     key = table_key(args.key)  # a bad key file stops before anything opens
-    if args.web:
-        from controller.web.server import parse_address
-
-        parse_address(args.web)  # a malformed --web stops before anything opens
     reader = VisionReader(args.profile)  # a bad profile stops before the camera opens
-    opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera opens
+    from controller.records.engine import parse_db
+
+    photo_dir = (db.parent if not parse_db(args.db).is_server else Path(".")) / "restore-photos"
+    console = ConsoleDisplay(photo_dir=photo_dir)
+    web = _bind_web(args.web, args.db, console, args.lang)  # a bad --web or a port in use stops before anything opens
+    try:
+        opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera
+    except BaseException:
+        _unbind_web(web)
+        raise
     try:
         camera = open_camera(args.camera)
     except BaseException:
         opened.close()
+        _unbind_web(web)
         raise
+    print(f"camera: {describe_camera(camera)}", flush=True)
     try:
         timer = open_timer(args.timer, args.clock_rate)
     except BaseException:
         camera.close()
         opened.close()
+        _unbind_web(web)
         raise
-    web = None
     try:
         with opened as records:
             def create() -> int:
@@ -194,13 +202,13 @@ def run_play(args: argparse.Namespace) -> int:
                                          tournament_game=link.game if link else None).game_id
 
             game_id = _open_game(records, args.resume, args.game, create)
-            photo_dir = (db.parent if not records.target.is_server else Path(".")) / "restore-photos"
-            web = _table_web(args.web, args.db, ConsoleDisplay(photo_dir=photo_dir), records, game_id, timer,
-                             args.lang)
-            devices = TableDevices(camera, timer, reader, web.display if web else ConsoleDisplay(photo_dir=photo_dir),
-                                   PageReferee() if web else _console_referee(timer), desk=web.desk if web else None)
+            _start_web(web, records, game_id, timer)
+            keys = _emulator_keys(timer, first.players if first is not None else fold(records.events(game_id)).players)
+            referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
+            devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
+                                   desk=web.desk if web else None)
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
-                                 observer=web.display.observe if web else None)
+                                 observer=_observers(console.observe, web.display.observe if web else None))
             print(f"game {game_id} in {db}: {runner.model.state.value}", flush=True)
             model = runner.run()
             if web is not None:
@@ -218,29 +226,63 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _console_referee(timer):
-    """The referee at the console; with `--timer emulator` the emulated box's buttons are typed there too."""
-    from controller.adapters.referee import ConsoleReferee
+def _variant(given: str | None, link) -> str:
+    """The rules a new game plays by: an event's own (its format's), which --variant may only repeat."""
+    event_rules = link.variant if link is not None else None
+    if event_rules is None:
+        return given or "classic"
+    if given is not None and given != event_rules:
+        raise GameError(f"--variant {given!r} differs from the rules of event {link.event!r}, {event_rules!r}: "
+                        f"leave --variant out or give {event_rules}")
+    return event_rules
 
+
+def _observers(*observers):
+    """One observer of the runner that tells each of `observers` (None: left out) in turn."""
+    told = [o for o in observers if o is not None]
+
+    def observe(model, event) -> None:
+        for tell in told:
+            tell(model, event)
+
+    return observe
+
+
+def _emulator_keys(timer, players: tuple[str, ...]):
+    """With `--timer emulator`: the emulated box's buttons, typed in play's terminal (with or without
+    --web), and how, said once at the start; None for a real box."""
     if getattr(timer, "emulator", None) is None:
-        return ConsoleReferee()
-    from controller.adapters.keys import HOW, EmulatorKeys
+        return None
+    from controller.adapters.keys import EmulatorKeys, how_to_press
 
-    print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {HOW}", flush=True)
-    return ConsoleReferee(stdin=EmulatorKeys(timer.emulator.press))
+    how = how_to_press(players)
+    print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {how}", flush=True)
+    return EmulatorKeys(timer.emulator.press, how=how)
 
 
-def _table_web(spec, db, console, records, game_id: int, timer, lang: str = "en"):
-    """`--web`: the live pages of this table, started (None without --web). The address is bound
-    first: a port in use is bad input (exit 2)."""
+def _bind_web(spec, db, console, lang: str = "en"):
+    """`--web`: the live pages of this table with their address bound (None without --web). Called
+    before anything is recorded: a malformed address or a port in use is bad input (exit 2) and no
+    game is started."""
     if not spec:
         return None
     from controller.web.session import TableWeb
 
-    web = TableWeb(spec, db, inner=console, lang=lang)
+    return TableWeb(spec, db, inner=console, lang=lang)
+
+
+def _start_web(web, records, game_id: int, timer) -> None:
+    """The bound pages serve `game_id` from here on, the box's countdown mirrored."""
+    if web is None:
+        return
     web.attach(records, game_id)
     web.mirror(timer)
-    return web.start()
+    web.start()
+
+
+def _unbind_web(web) -> None:
+    if web is not None:
+        web.stop()
 
 
 # --------------------------------------------------------------------- views
@@ -383,14 +425,16 @@ def run_demo(args: argparse.Namespace) -> int:
     db = out / "demo.sqlite"
     reader = VisionReader(args.profile)
     key = table_key(args.key)
-    if args.web:
-        from controller.web.server import parse_address
-
-        parse_address(args.web)  # a malformed --web stops before anything opens
     if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
         raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
-    web = None
-    with Records(db, key=key) as records:
+    display = console = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
+    web = _bind_web(args.web, db, display, args.lang)  # a bad --web or a port in use stops before anything is recorded
+    try:
+        records = Records(db, key=key)
+    except BaseException:
+        _unbind_web(web)
+        raise
+    with records:
         def create() -> int:
             ring = records.keyring()
             if ring.entry(key.public.fingerprint) is None:  # the demo is its own club: it trusts the key it signs with
@@ -399,18 +443,22 @@ def run_demo(args: argparse.Namespace) -> int:
                       "(docs/trust.md)", flush=True)
             return GameJournal.start(records, judging.game_created(script.variant, script.players)).game_id
 
-        game_id = _open_game(records, args.resume, None, create, finished_ok=True)
-        timer = open_timer("emulator", script.clock_rate)
+        try:
+            game_id = _open_game(records, args.resume, None, create, finished_ok=True)
+            timer = open_timer("emulator", script.clock_rate)
+        except BaseException:
+            _unbind_web(web)
+            raise
         assert timer.emulator is not None
         table = RecordedTable(script, timer.emulator.press)
         table.restore_attempts_from(records.events(game_id))
-        display = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
         runner: TableRunner | None = None
         recorded_timer = RecordedTimer(timer, table, lambda: runner.model)
         try:
-            web = _table_web(args.web, db, display, records, game_id, timer, args.lang)
+            _start_web(web, records, game_id, timer)
         except BaseException:
             recorded_timer.close()
+            _unbind_web(web)
             raise
         if web is not None:
             display = web.display
@@ -421,6 +469,7 @@ def run_demo(args: argparse.Namespace) -> int:
 
         def observe(model, event) -> None:
             table.observe(model, event)
+            console.observe(model, event)
             if web is not None:
                 web.display.observe(model, event)
 

@@ -32,13 +32,15 @@ class TournamentLink:
     event: str
     game: str  # e.g. R1-T2-G1
     seats: tuple[str, ...]
+    variant: str | None = None  # the rules the event's tables play by (its format's)
 
 
 def tournament_seats(args) -> TournamentLink:
     """`play --event E --stage R --table T [--game-number G]`: the drawn game and its seats."""
     from controller.game.errors import GameError
     from controller.tournament import TournamentStore
-    from controller.tournament.model import game_id
+    from controller.tournament.formats import get_format
+    from controller.tournament.model import GameKind, game_id
 
     if args.stage is None or args.table is None:
         raise GameError("--event needs --stage ROUND and --table N")
@@ -47,13 +49,17 @@ def tournament_seats(args) -> TournamentLink:
     wanted = game_id(args.stage, args.table, args.game_number)
     with TournamentStore(args.db) as store:
         event = store.load(args.event)
+    event_format = get_format(event.format)
+    if event_format.game_kind is not GameKind.RUMMIKUB:
+        raise GameError(f"event {args.event!r} is a {event_format.game_kind.value} event ({event.format}); "
+                        f"a table plays its Rummikub games only")
     found = event.table_of_game(wanted)
     if found is None:
         raise GameError(f"game {wanted} (stage {args.stage}, table {args.table}) has not been drawn in event "
                         f"{args.event!r}")
     if wanted in event.results:
         raise GameError(f"game {wanted} already has a result in event {args.event!r}")
-    return TournamentLink(args.event, wanted, tuple(found[1].seats))
+    return TournamentLink(args.event, wanted, tuple(found[1].seats), event_format.variant)
 
 
 def linked_games(records: Records, event: str) -> list[tuple[int, str]]:

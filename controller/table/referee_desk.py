@@ -1,13 +1,15 @@
 """The referee page's requests, carried out in the runner's thread (the game's one write path)."""
 from __future__ import annotations
 
+import contextlib
 import time
 
+from controller.adapters.errors import TimerError
 from controller.game.errors import GameError
 from controller.game.events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, Override, RefereeCorrection, VerdictOverridden,
 )
-from controller.game.machine import State
+from controller.game.machine import State, apply
 from controller.rules.errors import RulesError
 
 from .ports import AdapterError, DeskAction, DeskAnswer, DeskError, RefereeRequest
@@ -102,7 +104,8 @@ class DeskWork:
     def _desk_clock(self, request: RefereeRequest) -> str:
         model = self.model
         if model.state is not State.TURN_RUNNING or not self.clock_running:
-            raise DeskError(f"no countdown runs (the game is {model.state.value})")
+            raise DeskError("no countdown runs now: the clock is paused, resumed or extended during a player's "
+                            "turn, while the box counts")
         if request.action is DeskAction.PAUSE:
             action = ClockAdjustment.RESUME if request.resume else ClockAdjustment.PAUSE
         else:
@@ -110,15 +113,35 @@ class DeskWork:
         timer = self.devices.timer
         if not callable(getattr(timer, action.value, None)):
             raise DeskError(f"this timer cannot {action.value}")
-        self.record(ClockAdjusted(turn=model.turn, action=action,
-                                  seconds=request.seconds if action is ClockAdjustment.EXTEND else 0,
-                                  referee=request.referee, reason=request.reason))
+        event = ClockAdjusted(turn=model.turn, action=action,
+                              seconds=request.seconds if action is ClockAdjustment.EXTEND else 0,
+                              referee=request.referee, reason=request.reason)
+        apply(model, event)  # the state table refuses it before the box is touched
+        # The box acts first and the event is recorded once it has: the record says what the clock
+        # did, and a command the box refuses (the turn was ending) leaves nothing behind.
+        try:
+            if action is ClockAdjustment.EXTEND:
+                timer.extend(request.seconds)
+            else:
+                getattr(timer, action.value)()
+        except TimerError as error:
+            raise DeskError(f"turn {model.turn}: {error}; nothing was recorded") from None
+        try:
+            self.record(event)
+        except BaseException:
+            self._undo_on_box(action)
+            raise
         if action is ClockAdjustment.EXTEND:
-            timer.extend(request.seconds)
             return f"turn {model.turn}: {request.seconds} s more, given by referee {request.referee}"
-        getattr(timer, action.value)()
         return f"turn {model.turn}: clock {'paused' if action is ClockAdjustment.PAUSE else 'resumed'} by referee " \
                f"{request.referee}"
+
+    def _undo_on_box(self, action: ClockAdjustment) -> None:
+        """A pause or resume the records refused after the box carried it out is taken back on the box."""
+        undo = {ClockAdjustment.PAUSE: "resume", ClockAdjustment.RESUME: "pause"}.get(action)
+        if undo is not None:
+            with contextlib.suppress(TimerError):
+                getattr(self.devices.timer, undo)()
 
     def attend_after_game(self, stop) -> None:
         """After the game, while the pages stay up: the referee page may still correct a rack (the game

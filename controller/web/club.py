@@ -5,8 +5,9 @@ the table, the players, whose turn it is, the time left of the running turn (fro
 started as recorded), the last verdict and the alerts (tile counts that do not add up, timer
 incidents, a restore or a referee awaited, a table silent for ten minutes). The page is rendered
 server-side by Jinja2 with autoescaping; a little plain JavaScript (`static/club.js`) polls
-`/api/tables` and updates the rows with text only. Each table's name links to that table's own
-pages (`table_link`, one place to adjust where they are served).
+`/api/tables` and updates the rows with text only. Each table's name links to that game's page,
+which this server serves too (with its turns' audits, replay and photos, as `tileref serve` does);
+`--table-base URL` points the links at another server instead (`table_link`).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 from controller.records.club import ClubBoard, TableLive
 from controller.records.errors import RecordsError, ServerUnavailableError
@@ -111,10 +112,15 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         yield
         board.close()
 
+    from .app import create_app as records_app
+
     app = GuardedStarlette(routes=[
         Route("/", page, name="club_board"),
         Route("/api/tables", api, name="club_tables"),
         Route("/static/club.js", script, name="club_js"),
+        # every game's own pages (game, audit of each turn, replay, photos) from the same database,
+        # where the board's links point (`table_link`)
+        Mount("", app=records_app(db)),
     ], lifespan=lifespan)
     app.state.board = board
     return app

@@ -310,5 +310,57 @@ def test_play_with_the_emulator_says_how_to_press_its_buttons_and_takes_them(tmp
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     text = "".join(lines)
-    assert "timer: the emulated box is on /dev/" in text and "type 1-4" in text
+    assert "timer: the emulated box is on /dev/" in text and "type 1 (Ann's button), 2 (Ben's) or a" in text
     assert "tiles seen" in text, text  # the press reached the box, the box told play, play looked
+
+
+def test_play_says_on_the_console_what_happens_as_the_game_goes(tmp_path):
+    """Whose turn with how long, how it ended, that the table is read, why it waits, the verdicts."""
+    import cv2
+
+    from controller.demo.scene import Scene, SceneLayout, SceneRenderer
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    renderer = SceneRenderer(SceneLayout(seed=5))
+    opening = Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])
+    hand = renderer.render(opening.with_hand())
+    for n in range(1, 6):  # a hand held still over the table first
+        cv2.imwrite(str(frames / f"{n:04d}.png"), hand)
+    cv2.imwrite(str(frames / "0006.png"), renderer.render(opening))
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer",
+                                "emulator", "--players", "Ann,Ben", "--starter", "Ann", "--turn-seconds", "3",
+                                "--db", str(tmp_path / "g.sqlite")],
+                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, start_new_session=True)
+    lines = []
+    try:
+        deadline = time.monotonic() + 90
+        for line in process.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("deal 14 tiles"):
+                process.stdin.write("a\n")  # the arbiter: dealt
+                process.stdin.flush()
+            if line.startswith("turn 1: Ann's turn"):
+                time.sleep(0.5)  # the box counts from now: Ann presses with about 2 s left
+                process.stdin.write("1\n")
+                process.stdin.flush()
+            if line.startswith("turn   2 Ben") or time.monotonic() > deadline:
+                break
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    text = "\n".join(lines)
+    said = [line for line in lines if not line.startswith(("camera:", "timer:", "game ", "    "))]
+
+    def after(first: str, then: str) -> bool:
+        found = [n for n, line in enumerate(said) if line.startswith(first)]
+        return bool(found) and any(line.startswith(then) for line in said[found[0] + 1:])
+
+    assert "turn 1: Ann's turn, 3 s" in said, text
+    assert any(line.startswith("waiting: something over the table") for line in said), text
+    assert any(line in ("Ann pressed with 0:01 left", "Ann pressed with 0:02 left", "Ann pressed with 0:03 left")
+               for line in said), text
+    assert after("Ann pressed with", "reading the table") and after("reading the table", "turn   1 Ann        legal")
+    assert after("turn   1 Ann", "turn 2: Ben's turn, 3 s") and after("turn 2: Ben's turn", "time ran out for Ben")
+    assert after("time ran out for Ben", "reading the table") and said[-1].startswith("turn   2 Ben"), text

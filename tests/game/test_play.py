@@ -98,3 +98,59 @@ def test_play_on_a_real_wooden_table_photo_reaches_the_first_turn_at_once(tmp_pa
             output = player.communicate(timeout=30)[0].decode()
     assert any(isinstance(e, TurnStarted) for e in events), output
     assert "something over the table" not in output and "did not settle" not in output, output
+
+
+def kuwana_event(db: Path, tmp_path: Path) -> tuple[str, ...]:
+    """A japan-2017 event (kuwana) with its first round drawn into `db`; the seats of table 1."""
+    from controller.cli import main
+    from controller.tournament import TournamentStore
+
+    players = tmp_path / "players.csv"
+    players.write_text("name\n" + "".join(f"{p}\n" for p in ("Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal")))
+    assert main(["tournament", "create", "Club night", "--format", "kuwana", "--players", str(players),
+                 "--db", str(db)]) == 0
+    assert main(["tournament", "draw", "Club night", "--seed", "7", "--db", str(db)]) == 0
+    with TournamentStore(str(db)) as store:
+        return tuple(store.load("Club night").round(1).tables[0].seats)
+
+
+def test_play_for_an_event_without_variant_plays_by_the_events_rules(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), SceneRenderer(SceneLayout(seed=5)).render(Scene(())))
+    db = tmp_path / "club.sqlite"
+    seats = kuwana_event(db, tmp_path)
+    with EmulatorProcess(clock_rate=5) as box:
+        player = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "--camera", str(frames),
+                                   "--timer", box.port, "--db", str(db), "--event", "Club night", "--stage", "1",
+                                   "--table", "1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            events = wait_for(db, lambda ev: len(ev) >= 1)
+        finally:
+            player.send_signal(signal.SIGINT)
+            output = player.communicate(timeout=30)[0].decode()
+    created = events[0]
+    assert created.variant == "japan-2017" and created.players == seats, output
+    assert dict(created.ruleset)["name"] == "japan-2017"
+
+
+@pytest.mark.parametrize("variant", ["classic", "world"])
+def test_play_for_an_event_with_another_variant_is_refused_naming_both(tmp_path, capsys, variant):
+    from controller.cli import main
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), SceneRenderer(SceneLayout(seed=5)).render(Scene(())))
+    db = tmp_path / "club.sqlite"
+    kuwana_event(db, tmp_path)
+    capsys.readouterr()
+    code = main(["play", "--camera", str(frames), "--timer", "/dev/no-such-serial-port", "--db", str(db),
+                 "--event", "Club night",
+                 "--stage", "1", "--table", "1", "--variant", variant])
+    err = capsys.readouterr().err
+    assert code == 2 and f"'{variant}'" in err and "'japan-2017'" in err and "'Club night'" in err, err
+    assert len(err.strip().splitlines()) == 1
+    import sqlite3
+
+    tables = {name for (name,) in sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "games" not in tables  # nothing of a game was written

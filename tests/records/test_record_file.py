@@ -63,6 +63,34 @@ def test_the_record_verifies_from_the_file_alone(exported, capsys):
     assert "intact, signed by table key" in capsys.readouterr().out
 
 
+@pytest.fixture(scope="module")
+def two_demos(demo_record, tmp_path_factory) -> Path:
+    # the second demo in the same folder photographs the same scenes: its readings rest on photos
+    # (and its fused readings on readings) first stored with game 1
+    folder = tmp_path_factory.mktemp("two-demos") / "demo"
+    shutil.copytree(demo_record.parent, folder)
+    assert main(["demo", "--out", str(folder), "--quiet"]) == 0
+    return folder / "demo.sqlite"
+
+
+@pytest.mark.parametrize("which", [["--game", "2"], []], ids=["game-2", "last-game"])
+def test_a_game_sharing_photos_with_an_earlier_game_exports_whole(two_demos, tmp_path, capsys, which):
+    with Records(two_demos, create=False, read_only=True) as records:
+        assert records.game_ids() == [1, 2]
+        owned_by_game_2 = records.db.execute("SELECT count(*) FROM photos WHERE game_id = 2").fetchone()[0]
+    out = tmp_path / "g2.json"
+    assert main(["export", "--db", str(two_demos), *which, "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["game"]["id"] == 2
+    carried = {p["sha256"] for p in doc["photos"]}
+    named = {r["photo"] for r in doc["readings"] if r["photo"]} | {
+        e["payload"]["photo"] for e in doc["events"] if e["payload"].get("photo")}
+    assert named <= carried and len(carried) > owned_by_game_2
+    assert main(["verify", "--record", str(out)]) == 0
+    assert main(["import", str(out), "--db", str(tmp_path / "i.sqlite")]) == 0
+    assert "imported: intact" in capsys.readouterr().out
+
+
 def edited(exported: Path, tmp_path: Path, change) -> Path:
     doc = json.loads(exported.read_text())
     change(doc)
@@ -200,3 +228,36 @@ def test_the_club_board_lists_every_table_live(exported, tmp_path):
     finished = next(t for t in data["tables"] if t["game_id"] == 1)
     assert finished["state"] == "finished" and finished["last_verdict"].startswith("turn 11 Cat")
     assert client.get("/static/club.js").status_code == 200
+
+
+def test_the_club_boards_table_links_open_the_games_pages(exported, tmp_path):
+    import re
+
+    from starlette.testclient import TestClient
+
+    from controller.game import judging
+    from controller.game.events import Dealt, StartOrderDrawn
+    from controller.game.machine import State
+    from controller.web.club import create_app
+
+    db = tmp_path / "club.sqlite"
+    assert main(["import", str(exported), "--db", str(db)]) == 0
+    with Records(db) as records:
+        game = records.start_game(judging.game_created("classic", ("Zoë", "Yan", "Xi")), table_name="table 7")
+        records.append(game, StartOrderDrawn((), "Zoë", None))
+        records.append(game, Dealt(1), state=State.TURN_READY)
+    client = TestClient(create_app(str(db)))
+    board = client.get("/").text
+    links = dict(re.findall(r'<a class="link" href="([^"]+)">([^<]+)</a>', board))
+    assert sorted(links.values()) == ["game 1", "table 7"]
+    for link, table in links.items():
+        game_page = client.get(link)
+        assert game_page.status_code == 200, (table, link)
+        assert "Players:" in game_page.text and ("Zoë" in game_page.text) == (table == "table 7")
+    finished = client.get("/games/1").text
+    turn_link = re.search(r'href="(/games/1/turns/\d+)"', finished).group(1)
+    assert client.get(turn_link).status_code == 200
+    assert client.get("/games/1/replay").status_code == 200
+    live_rows = client.get("/api/tables").json()["tables"]
+    assert all(client.get(row["link"]).status_code == 200 for row in live_rows)
+    assert client.get("/games/99").status_code == 404

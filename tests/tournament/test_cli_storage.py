@@ -274,3 +274,50 @@ def test_spreadsheet_text_escapes_only_what_starts_a_formula(text, written):
     from controller.tournament.render import spreadsheet_text
 
     assert spreadsheet_text(text) == written
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_engine_db(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "club.sqlite")
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.mark.parametrize("seed", [2**31, 2**48 - 1, 2**63 - 1], ids=["2^31", "48-bit", "largest"])
+def test_wide_draw_seed_kept(any_engine_db, players_csv, capsys, seed):
+    assert run("tournament", "create", "Club night", "--format", "kuwana", "--players", players_csv,
+               "--db", any_engine_db) == 0
+    assert run("tournament", "draw", "Club night", "--seed", seed, "--db", any_engine_db) == 0, capsys.readouterr().err
+    assert f"(seed {seed})" in capsys.readouterr().out
+    with TournamentStore(any_engine_db) as store:
+        assert store.load("Club night").round(1).seed == seed
+
+
+def test_a_fresh_random_seed_is_drawn_and_kept_on_postgresql(postgres_url, players_csv, capsys):
+    assert run("tournament", "create", "Club night", "--format", "kuwana", "--players", players_csv,
+               "--db", postgres_url) == 0
+    assert run("tournament", "draw", "Club night", "--db", postgres_url) == 0, capsys.readouterr().err
+    with TournamentStore(postgres_url) as store:
+        assert store.load("Club night").round(1).seed >= 0
+
+
+def test_postgresql_32_bit_seeds_widened(postgres_url, players_csv, capsys, monkeypatch):
+    from controller.tournament import storage
+
+    with monkeypatch.context() as before_the_step:  # the database as tileref laid it out with 32-bit seeds
+        before_the_step.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:1])
+        run("tournament", "create", "Old", "--format", "kuwana", "--players", players_csv, "--db", postgres_url)
+        assert run("tournament", "draw", "Old", "--seed", 5, "--db", postgres_url) == 0
+        assert seed_column_type(postgres_url) == "integer"
+    with TournamentStore(postgres_url) as store:
+        assert [r.seed for r in store.load("Old").rounds] == [5]
+        versions = store.db.execute("SELECT version FROM schema_version WHERE component = 'tournament' "
+                                    "ORDER BY version").fetchall()
+    assert [v for (v,) in versions] == [1, 2]
+    assert seed_column_type(postgres_url) == "bigint"
+
+
+def seed_column_type(url):
+    with TournamentStore(url, read_only=True) as store:
+        return store.db.execute("SELECT data_type FROM information_schema.columns "
+                                "WHERE table_name = 'tournament_rounds' AND column_name = 'seed'").fetchone()[0]

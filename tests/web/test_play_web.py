@@ -63,3 +63,47 @@ def test_play_with_web_pages_pause_resume_and_extend_the_running_turn(tmp_path):
         ("extend", 45, "Rita", "a tile fell on the floor")]
     with Records(db, create=False) as records:
         assert records.verify(records.latest_game()).ok
+
+
+def test_play_with_the_emulator_and_web_takes_typed_keys_and_the_display_follows_the_game(tmp_path):
+    """`play --timer emulator --web`: it says which camera it opened and which key is whose button;
+    the keys typed in its terminal press the emulated box; the table display follows the game."""
+    import subprocess
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    renderer = SceneRenderer(SceneLayout(seed=5))
+    cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
+    db = tmp_path / "club.sqlite"
+    play = Tileref("play", "--camera", str(frames), "--timer", "emulator", "--variant", "classic",
+                   "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db), "--web", "127.0.0.1:0",
+                   stdin=subprocess.PIPE)
+
+    def press(key: str) -> None:
+        play.process.stdin.write(key + "\n")
+        play.process.stdin.flush()
+
+    try:
+        url = play.expect(URL, 60).group(1)
+        play.expect(r"^camera: folder .*frames'.*1 image\(s\), \d+x\d+", 10)
+        play.expect(r"^timer: the emulated box is on /dev/.*type 1 \(Ann's button\), 2 \(Ben's\) or a "
+                    r"\(the arbiter's", 10)
+        wait_until(lambda: httpx.get(f"{url}/api/table").json()["phase"] == "dealing", 60, what="the deal")
+        assert httpx.get(f"{url}/api/table").json()["clock"] is None
+        press("a")  # the arbiter: dealt
+        clock = wait_until(lambda: (httpx.get(f"{url}/api/table").json()["clock"] or {}).get("running") and
+                           httpx.get(f"{url}/api/table").json()["clock"], 30, what="Ann's countdown on the display")
+        table = httpx.get(f"{url}/api/table").json()
+        assert table["phase"] == "turn-running" and clock["player"] == "Ann" and 0 < clock["seconds_left"] <= 60
+        assert any("deal 14 tiles" in line["text"] for line in table["log"])  # the prompt went to the display
+        time.sleep(0.5)
+        press("1")  # Ann ends her turn: her opening
+        verdict = wait_until(lambda: httpx.get(f"{url}/api/table").json()["verdict"], 60, what="the verdict shown")
+        assert verdict["player"] == "Ann" and verdict["outcome"] == "legal"
+        assert httpx.get(f"{url}/api/table").json()["turn"] == 2
+    finally:
+        try:
+            play.interrupt()
+        finally:
+            play.kill()
+    assert any(isinstance(e, TurnJudged) and e.player == "Ann" for e in events_of(db))

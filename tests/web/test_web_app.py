@@ -9,6 +9,7 @@ import io
 import json
 import socket
 import threading
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -235,6 +236,36 @@ def test_bad_web_input_exits_2_with_one_line(tmp_path, capsys):
     assert main(["serve", "--db", str(tmp_path / "missing.sqlite")]) == 2
 
 
+def _blank_frames(folder):
+    import cv2
+    import numpy as np
+
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0001.png"), np.full((120, 160, 3), 90, np.uint8))
+    return folder
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "clock"])
+def test_a_web_port_in_use_is_refused_before_any_game_is_recorded(tmp_path, capsys, command):
+    db = tmp_path / "club.sqlite"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        argv = {
+            "demo": ["demo", "--out", str(tmp_path / "demo"), "--quiet"],
+            "play": ["play", "--camera", str(_blank_frames(tmp_path / "frames")), "--timer", "emulator",
+                     "--players", "Ann,Ben", "--db", str(db)],
+            "clock": ["clock", "shogi", "--timer", str(tmp_path / "no-box"), "--players", "Ann,Ben",
+                      "--minutes", "1", "--db", str(db)],
+        }[command]
+        assert main([*argv, "--web", address]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--web {address}: cannot serve there" in err, err
+    for written in (db, tmp_path / "demo" / "demo.sqlite"):
+        assert not written.exists(), f"{written} was written before the port was found in use"
+
+
 def test_a_doubt_waits_for_the_referee_page_and_its_correction_is_recorded_with_who(tmp_path):
     from controller.adapters.desk import DeskAction, PageReferee, RefereeRequest
 
@@ -287,5 +318,65 @@ def test_the_serial_timer_pauses_resumes_extends_and_mirrors_the_box():
             left = timer.seconds_left()
             timer.extend(30)
             assert seen[-1].running and seen[-1].seconds_left >= left + 29
+        finally:
+            timer.close()
+
+
+def running_turn(records) -> int:
+    """Ann's first turn recorded as started (the runner starts the box's countdown for it)."""
+    first = judging.game_created("classic", PLAYERS)
+    game = records.start_game(first)
+    model = fold([first])
+    for event in (StartOrderDrawn((), PLAYERS[0], None), Dealt(1), TurnStarted(1, PLAYERS[0], 60, None)):
+        model = apply(model, event)
+        records.append(game, event, state=model.state)
+    return game
+
+
+@pytest.mark.parametrize("action, body", [("pause", {}), ("extend", {"seconds": 30})])
+def test_a_clock_action_the_box_refuses_is_answered_in_plain_words_and_not_recorded(tmp_path, action, body):
+    """The button was pressed (the box stopped Ann's clock) but the runner has not taken the press yet:
+    the referee's pause or extra time reaches a box whose countdown no longer runs."""
+    from controller.adapters.desk import DeskAction, PageReferee, RefereeRequest
+    from controller.adapters.errors import AdapterError
+    from controller.adapters.timer import SerialTimer
+    from firmware_bridge.emulator_process import EmulatorProcess
+    from firmware_bridge.protocol import Phase
+
+    db = tmp_path / "r.sqlite"
+    with EmulatorProcess(clock_rate=1.0) as box, Records(db) as records:
+        game = running_turn(records)
+        timer = SerialTimer(box.port, clock_rate=1.0)
+        try:
+            out, desk = io.StringIO(), RefereeDesk()
+            runner = TableRunner(records, game, TableDevices(None, timer, None, ConsoleDisplay(out=out),
+                                                             PageReferee(), desk=desk))
+            runner.started_turn = 1  # this process recorded the turn's start
+            runner.step_turn_running()  # the box counts Ann's turn
+            assert runner.clock_running
+            box.press("1")  # Ann presses; her clock stops on the box
+            for _ in range(100):
+                if timer.driver.state().phase is Phase.HELD:
+                    break
+                time.sleep(0.02)
+            assert timer.driver.state().phase is Phase.HELD
+            recorded_before = len(records.events(game))
+            answer = desk.submit(RefereeRequest(DeskAction(action), "Rita", "a tile fell", **body))
+            runner.attend_desk()
+            with pytest.raises(AdapterError) as refused:
+                answer.result(1)
+            said = str(refused.value)
+            assert "its countdown had already stopped" in said and "nothing was recorded" in said, said
+            assert not any(protocol in said for protocol in (">", "PAUSE", "*", "not-running", "\\n")), said
+            assert len(records.events(game)) == recorded_before
+            assert not any(isinstance(e, ClockAdjusted) for e in records.events(game))
+            assert "by referee" not in out.getvalue()
+            for _ in range(40):  # the press is taken as it was made: Ann's turn ends by her button
+                runner.step_turn_running()
+                if runner.model.state is not State.TURN_RUNNING:
+                    break
+            ended = records.events(game)[-1]
+            assert isinstance(ended, TurnEnded) and ended.button == "1" and 0 < ended.seconds_left <= 60
+            assert records.verify(game).ok
         finally:
             timer.close()

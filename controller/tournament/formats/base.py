@@ -32,6 +32,7 @@ from ..model import (
 class EventFormat:
     name: ClassVar[str]
     game_kind: ClassVar[GameKind]
+    variant: ClassVar[str | None] = None  # the rule set (controller/rules/variants.py) its tables play by
     settings_type: ClassVar[type]
     summary: ClassVar[str]
     table_disqualification: ClassVar[bool] = False

@@ -56,6 +56,7 @@ def carried(points: int) -> int:
 class Kuwana(EventFormat):
     name = "kuwana"
     game_kind = GameKind.RUMMIKUB
+    variant = "japan-2017"
     settings_type = KuwanaSettings
     summary = "Rummikub, 8/12/16 players at tables of 4, three games, final table of 4 with half points carried"
 

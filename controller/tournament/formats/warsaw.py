@@ -61,6 +61,7 @@ class WarsawSettings:
 class Warsaw(EventFormat):
     name = "warsaw"
     game_kind = GameKind.RUMMIKUB
+    variant = "world"
     settings_type = WarsawSettings
     summary = "Rummikub, up to 64 players: 2 elimination rounds x 2 games, semi-final 4 tables, final 1"
     table_disqualification = True

@@ -100,7 +100,7 @@ def test_play_with_the_emulator_and_web_takes_typed_keys_and_the_display_follows
         press("1")  # Ann ends her turn: her opening
         verdict = wait_until(lambda: httpx.get(f"{url}/api/table").json()["verdict"], 60, what="the verdict shown")
         assert verdict["player"] == "Ann" and verdict["outcome"] == "legal"
-        assert httpx.get(f"{url}/api/table").json()["turn"] == 2
+        wait_until(lambda: httpx.get(f"{url}/api/table").json()["turn"] == 2, 30, what="Ben's turn on the display")
     finally:
         try:
             play.interrupt()

@@ -12,10 +12,11 @@ A look is settled when every frame it rests on passes every check:
 * the occluder net sees nothing over the table on each of them (against the reference, when
   there is one, so what lay there before does not count);
 * the border: a thin band along the frame's edge is as it was in the reference (light matched,
-  so a lamp is not a hand). Whatever changed there reaches in from that edge and has not left.
-  With no reference (a game's first wait) the band is compared with the wait's first frame; a
-  band that differs is taken as cleared only when the net saw something at that edge in the
-  first frame and sees nothing there now;
+  so a lamp is not a hand), except where a tile is read now or was before. Whatever else changed
+  there reaches in from that edge and has not left (`explain`). With no reference (a game's
+  first wait) the band is compared with the wait's first frame; a band that differs is taken as
+  cleared only when the net saw something at that edge in the first frame and sees nothing there
+  now;
 * every change against the reference lies on a tile read now or before (`explain`): a phone put
   down, or a hand the net missed, changes cells no tile explains.
 
@@ -97,14 +98,10 @@ class Eyes:
         while len(self._run) > 1 and np.abs(self._run[0][1] - now).max() > s.still_level:
             self._run.pop(0)  # a slow drift: the still span starts after it
         still_for = frame.at - self._run[0][0].at
-        edges = self._border_changed(now)
         if still_for < s.still_seconds:
-            if edges and self.reference is not None:
-                return self._covered(frame.at, _edge_words(edges), _entered(edges))
             return Moving(frame.at, "", still_for)
-        if edges and not self._left(frame, now, edges):
-            self._run = [(frame, now)]
-            return self._covered(frame.at, _edge_words(edges), _entered(edges))
+        if self.reference is None and (edges := self._border_changed(now)):
+            self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
         frames = self._spread()
         self._run = [(frame, now)]  # whatever the reading shows, the next offer rests on frames yet to come
         reference = self.reference.image if self.reference is not None else None
@@ -166,9 +163,8 @@ class Eyes:
 
     def _left(self, frame: TimedFrame, now: np.ndarray, edges: tuple[str, ...]) -> bool:
         """No reference: the band differs from the wait's first frame. It was something leaving (and the
-        band is clear now) only if the net saw something at those edges then and sees nothing there now."""
-        if self.reference is not None:
-            return False
+        band is clear now: it becomes the base) only if the net saw something at those edges then and
+        sees nothing there now."""
         assert self._base is not None
         if self._base_net is None:
             self._base_net = self.occluders(self._base[0].image, None)

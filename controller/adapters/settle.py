@@ -71,10 +71,10 @@ class _Watch:
         return ", ".join(parts) or "no reason seen"
 
 
-def arbiter_words(covered: Covered) -> str:
+def arbiter_words(covered: Covered, seconds: float) -> str:
     """What the table says when the arbiter is asked: what, where, how long, and the two ways out."""
     where = "in the middle" if covered.where == "middle" else f"at the {covered.where}"
-    return (f"something {where} for {covered.at - covered.since:.0f} s ({covered.reason}): clear it, "
+    return (f"something {where} for {seconds:.0f} s ({covered.reason}): clear it, "
             "or press the arbiter button to accept the table as it is")
 
 
@@ -136,7 +136,8 @@ class EyesWait:
         if not covered.ask_arbiter:
             self.watch.refuse(WaitReason.SOMETHING_OVER_TABLE, covered.describe(), self.taken, covered.where)
             return
-        self.watch.refuse(WaitReason.ARBITER_ASKED, arbiter_words(covered), self.taken, covered.where)
+        words = arbiter_words(covered, self.settings.eyes.ask_after_seconds)
+        self.watch.refuse(WaitReason.ARBITER_ASKED, words, self.taken, covered.where)
         if self.ask is not None and self.ask(covered, frame):
             self.eyes.accept(frame)
             self.watch.say(WaitReason.ACCEPTED, WaitReason.ACCEPTED.value, self.taken)

@@ -50,7 +50,7 @@ class DeskWork:
         elif request.action is DeskAction.ACCEPT_RESTORE:
             if model.state is not State.RESTORING:
                 raise DeskError(f"no restore is under way (the game is {model.state.value})")
-            seen, rebuilt = self.look(self.settle().frame, self.model.table)
+            seen, rebuilt = self.look(self.model.table)
             self.accept_restore(seen, rebuilt, request.referee, request.reason)
             said = f"restore accepted by referee {request.referee}"
         elif request.action is DeskAction.OVERRIDE:

@@ -155,17 +155,19 @@ def wait_until_settled(
     sleep: Callable[[float], None] = time.sleep,
     on_wait: Callable[[WaitStatus], None] | None = None,
     ask: Ask | None = None,
+    read: Callable[[np.ndarray], tuple[TileOutline, ...]] | None = None,
 ) -> Settled:
-    """Wait for a look the eyes settle on, with no reading: every change against `reference` must lie
-    on its tiles. `on_wait` hears why the wait goes on each time that changes, and `SETTLED` at the
-    end if it heard anything."""
+    """Wait for a look the eyes settle on. `read` gives the outlines of the tiles on a frame offered
+    (None: the frames are not read, so every change against `reference` must lie on its tiles).
+    `on_wait` hears why the wait goes on each time that changes, and `SETTLED` at the end if it
+    heard anything; `ask` is asked when the eyes ask the arbiter."""
     if reference is not None and not isinstance(reference, Reference):
         reference = Reference(reference)
     wait = EyesWait(camera, settings, sleep=sleep)
     wait.begin(reference, on_wait, ask)
     while True:
         offered = wait.offered()
-        look = wait.explain(offered.frames, tuple(() for _ in offered.frames))
+        look = wait.explain(offered.frames, tuple(read(f.image) if read else () for f in offered.frames))
         if isinstance(look, SettledLook):
             return wait.settled(look)
 

@@ -58,7 +58,12 @@ class Looking:
     # ------------------------------------------------------------------ waits
 
     def begin_wait(self) -> None:
+        self.asking = None
         self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
+
+    def settled_wait(self, look: SettledLook) -> Settled:
+        self.asking = None  # the referee page accepts only while the eyes ask
+        return self.watch.settled(look)
 
     def settle(self) -> Settled:
         """Wait until the eyes settle on the table without reading it (a turn's start, a restore's change):
@@ -70,7 +75,7 @@ class Looking:
             if isinstance(look, SettledLook):
                 tiles = self.reference.tiles if self.reference is not None else ()
                 self.reference = Reference(look.frames[-1].image, tiles)
-                return self.watch.settled(look)
+                return self.settled_wait(look)
 
     def look_still(self) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
@@ -81,13 +86,20 @@ class Looking:
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
             if isinstance(look, SettledLook):
                 break
-        wait = self.watch.settled(look)
+        wait = self.settled_wait(look)
         self.reference = Reference(look.frames[-1].image, outlines(readings[-1][0]))
         return self.fused([frame.image for frame in look.frames], readings, wait)
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
-        """The eyes asked the arbiter (the table says why and where): the arbiter's button accepts the
-        table as it is seen now. Recorded first, then the frame becomes the eyes' reference."""
+        """The eyes asked the arbiter (the table says why and where): the arbiter's button, or the
+        referee page's `accept-table`, accepts the table as it is seen now. Recorded first, then the
+        frame becomes the eyes' reference."""
+        self.asking, self.table_accepted = (covered, frame.image), False
+        if self.devices.desk is not None:
+            self.attend_desk()
+            if self.table_accepted:
+                self.asking = None
+                return True
         signal = self.devices.timer.wait(0.0)
         if signal is None:
             return False
@@ -97,6 +109,7 @@ class Looking:
         if signal.kind != SignalKind.PRESSED or signal.button != ARBITER:
             return False
         self.record_accepted(covered, frame.image, "arbiter button")
+        self.asking = None
         return True
 
     def record_accepted(self, covered: Covered, image: Frame, by: str) -> None:

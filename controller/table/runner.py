@@ -47,6 +47,8 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
         # the last settled table (its frame and the tiles read on it): what the eyes compare with; a
         # resumed game starts from the last settled photo in the records
         self.reference: Reference | None = self.last_settled()
+        self.asking = None  # (Covered, frame) while the eyes ask the arbiter; the referee page may accept it
+        self.table_accepted = False  # the referee page accepted the table the eyes asked about
         self.timer_turn: int | None = None  # the turn whose countdown this process set up (armed or started)
         self.clock_running = False  # the countdown of `timer_turn` runs (not merely armed)
         self.start_clock_for: int | None = None  # a turn whose player already pressed to start the clock

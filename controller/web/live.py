@@ -26,7 +26,7 @@ from controller.adapters.waiting import WaitReason, WaitStatus
 from controller.adapters.timer import ClockReading
 from controller.game.events import (
     ClockAdjusted, CountAlert, Event, GameScored, RackRevealed, RedealClaimed, RefereeCorrection, RestoreChecked,
-    TableRead, TableUnrestorable, TimerIncident, TurnJudged, TurnStarted, VerdictOverridden,
+    TableAccepted, TableRead, TableUnrestorable, TimerIncident, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State
 from controller.records import Records
@@ -222,7 +222,7 @@ class WebDisplay:
         if isinstance(event, TurnStarted):
             changes["penalty"] = None
             regions.append("penalty")
-        if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted)):
+        if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)):
             frame = self.frame_of(model, event)
             if frame is not None:
                 changes["frame"] = frame
@@ -268,6 +268,9 @@ class WebDisplay:
             if isinstance(event, TurnStarted):
                 shown = photo_data(records, event.photo, placed_boxes(model.table.tiles))
                 caption = f"turn {event.turn} starts: {event.player}"
+            elif isinstance(event, TableAccepted):
+                shown = photo_data(records, event.photo, [])
+                caption = f"table accepted as the camera saw it, by {event.by}"
             elif isinstance(event, RackRevealed):
                 stored = records.reading(event.reading) if event.reading else None
                 shown = photo_data(records, event.photo, reading_boxes(stored.reading) if stored else [])

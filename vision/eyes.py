@@ -33,7 +33,7 @@ from .eyes_cells import band_mask, edges_of, tiles_mask, where_of
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
-from .stillness import frame_cells, matched_difference
+from .stillness import colour_cells, grey_of, matched_difference
 
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadFrames", "Reference", "SettledLook",
            "TileOutline", "TimedFrame"]
@@ -75,27 +75,28 @@ class Eyes:
         self._base_net = None  # the net's view of a base that is no reference (asked when needed)
         self._exempt: np.ndarray | None = None  # cells the reference's tiles explain
         if reference is not None:
-            cells = frame_cells(reference.image)
+            cells = colour_cells(reference.image)
             self._base = (TimedFrame(reference.image, at), cells)
-            self._exempt = self._tiles(reference.tiles, reference.image, cells.shape)
+            self._exempt = self._tiles(reference.tiles, reference.image, cells.shape[:2])
 
     def feed(self, frame: TimedFrame) -> Look:
         s = self.settings
         if frame.at < self.started:
             return Moving(frame.at, "before the wait")
-        now = frame_cells(frame.image)
-        previous, self._previous = self._previous, now
+        now = colour_cells(frame.image)  # the band and the changes are compared in colour, motion in grey
+        grey = grey_of(now)
+        previous, self._previous = self._previous, grey
         if self._base is None:
             self._base = (frame, now)
-        if previous is None or previous.shape != now.shape:
-            self._run = [(frame, now)]
+        if previous is None or previous.shape != grey.shape:
+            self._run = [(frame, grey)]
             return Moving(frame.at, "")
-        moved = np.abs(now - previous) > s.still_level
+        moved = np.abs(grey - previous) > s.still_level
         if moved.any():
-            self._run = [(frame, now)]
+            self._run = [(frame, grey)]
             return Moving(frame.at, where_of(moved, s.edge_cells))
-        self._run.append((frame, now))
-        while len(self._run) > 1 and np.abs(self._run[0][1] - now).max() > s.still_level:
+        self._run.append((frame, grey))
+        while len(self._run) > 1 and np.abs(self._run[0][1] - grey).max() > s.still_level:
             self._run.pop(0)  # a slow drift: the still span starts after it
         still_for = frame.at - self._run[0][0].at
         if still_for < s.still_seconds:
@@ -103,7 +104,7 @@ class Eyes:
         if self.reference is None and (edges := self._border_changed(now)):
             self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
         frames = self._spread()
-        self._run = [(frame, now)]  # whatever the reading shows, the next offer rests on frames yet to come
+        self._run = [(frame, grey)]  # whatever the reading shows, the next offer rests on frames yet to come
         reference = self.reference.image if self.reference is not None else None
         for offered in frames:
             seen = self.occluders(offered.image, reference)
@@ -116,10 +117,10 @@ class Eyes:
         s = self.settings
         if len(frames) != len(tiles):
             raise ValueError(f"explain: {len(frames)} frames but {len(tiles)} tile lists")
-        reference = None if self.reference is None else frame_cells(self.reference.image)
+        reference = None if self.reference is None else colour_cells(self.reference.image)
         for frame, outlines in zip(frames, tiles):
-            now = frame_cells(frame.image)
-            exempt = self._tiles(outlines, frame.image, now.shape)
+            now = colour_cells(frame.image)
+            exempt = self._tiles(outlines, frame.image, now.shape[:2])
             edges = self._border_changed(now, exempt)
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
@@ -155,7 +156,7 @@ class Eyes:
         """The edges whose band differs from the base's (cells of tiles read excepted)."""
         s = self.settings
         assert self._base is not None
-        changed = (matched_difference(now, self._base[1]) > s.change_level) & band_mask(now.shape, s.edge_cells)
+        changed = (matched_difference(now, self._base[1]) > s.change_level) & band_mask(now.shape[:2], s.edge_cells)
         for known in (exempt, self._exempt):
             if known is not None and known.shape == changed.shape:
                 changed &= ~known

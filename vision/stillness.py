@@ -33,6 +33,20 @@ def frame_cells(frame: np.ndarray) -> np.ndarray:
     return cells(small_grey(frame))
 
 
+def colour_cells(frame: np.ndarray) -> np.ndarray:
+    """The mean B, G, R of each cell (float32, cells x 3): skin and wood can be one grey and two colours."""
+    h, w = frame.shape[:2]
+    sh = max(1, int(round(h * WORK_WIDTH / float(w))))
+    small = cv2.resize(frame, (WORK_WIDTH, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    grid = cv2.resize(small, (max(1, WORK_WIDTH // CELL), max(1, sh // CELL)), interpolation=cv2.INTER_AREA)
+    return grid if grid.ndim == 3 else np.repeat(grid[..., None], 3, axis=2)
+
+
+def grey_of(colour: np.ndarray) -> np.ndarray:
+    """Grey cells from colour cells (the weights of cv2's BGR to grey; a mean of means is a mean)."""
+    return colour @ np.float32([0.114, 0.587, 0.299])
+
+
 def grey_difference(a: np.ndarray, b: np.ndarray) -> float:
     """The largest change of a cell's mean between two small grey copies; infinite when their shapes differ."""
     if a.shape != b.shape:
@@ -46,13 +60,20 @@ def frame_difference(frame: np.ndarray, other: np.ndarray) -> float:
 
 
 def matched_difference(now: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """|now - before| per cell after matching `now`'s overall light to `before`'s.
+    """|now - before| per cell after matching `now`'s overall light to `before`'s; for colour cells, the
+    largest over the three channels, each matched on its own.
 
     A cloud or a lamp switched on changes every cell by about the same factor and offset; a hand
     changes a part. So gain and offset are fitted over all cells, then again over the cells that
     fitted (the hand's cells left out), and what is left is what changed."""
     if now.shape != before.shape:
-        return np.full(before.shape, np.inf, np.float32)
+        return np.full(before.shape[:2], np.inf, np.float32)
+    if now.ndim == 3:
+        return np.max([_matched(now[..., c], before[..., c]) for c in range(now.shape[2])], axis=0)
+    return _matched(now, before)
+
+
+def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     x, y = now.ravel().astype(np.float64), before.ravel().astype(np.float64)
     keep = np.ones(x.shape, bool)
     for _ in range(2):

@@ -122,11 +122,13 @@ def test_a_cup_put_down_in_the_middle_is_a_change_no_tile_explains(table):
     assert first_settled(run(eyes, still(cupped, 2.0), tiles=lambda frame: (outline,))) is not None
 
 
-def test_a_lamp_switched_on_alone_does_not_hold_the_table_up(table):
-    brighter = np.clip(table.astype(np.float32) * 1.25 + 12, 0, 255).astype(np.uint8)
+@pytest.mark.parametrize("gain, offset", [(1.2, 0), (1.15, 8), (0.8, -5), (0.7, 10)],
+                         ids=["lamp-on", "brighter-and-lifted", "cloud", "dimmer-and-lifted"])
+def test_a_change_of_light_alone_does_not_hold_the_table_up(table, gain, offset):
+    lit = np.clip(table.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
     eyes = Eyes(occluders=Blind())
     eyes.begin(0.0, Reference(table))
-    frames = still(table, 0.3) + still(brighter, 1.2, start=0.3)
+    frames = still(table, 0.3) + still(lit, 1.2, start=0.3)
     settled = first_settled(run(eyes, frames))
     assert settled is not None and settled.frames[0].at >= 0.3 and settled.at <= 0.3 + 1.0
 

@@ -160,9 +160,12 @@ class Looking:
         for attempt in range(LOOK_AGAIN + 1):
             seen = self.look_still()
             rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
+            codes = " ".join(code for code, _, _ in rebuilt.missing)
+            if rebuilt.missing and look_again and attempt == LOOK_AGAIN:
+                self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before still not seen "
+                                         f"({codes}): judged as read (the audit shows both photos)")
             if not rebuilt.missing or not look_again or attempt == LOOK_AGAIN:
                 return seen, rebuilt
-            codes = " ".join(code for code, _, _ in rebuilt.missing)
             self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before not seen ({codes}): "
                                      "looking again")
         raise AssertionError("unreachable")

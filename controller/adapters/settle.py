@@ -22,11 +22,14 @@ from vision import occluders
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.errors import VisionError
 from vision.eyes import Covered, Eyes, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
-from vision.stillness import frame_difference  # noqa: F401 - the one way frames are compared, for the watch
+from vision.stillness import frame_difference
 
 from .camera import FrameSource
 from .errors import CameraError, ReaderError
 from .waiting import SettleSettings, Settled, WaitReason, WaitStatus  # noqa: F401 - the settle adapter's own words
+
+__all__ = ["Ask", "EyesWait", "SettleSettings", "Settled", "WaitReason", "WaitStatus", "arbiter_words",
+           "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
 
 Ask = Callable[[Covered, TimedFrame], bool]  # the arbiter asked: True when the table is accepted as seen
 

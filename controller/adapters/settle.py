@@ -21,7 +21,7 @@ import numpy as np
 from vision import occluders
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.errors import VisionError
-from vision.eyes import Covered, Eyes, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
+from vision.eyes import Covered, Eyes, EyesSettings, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
 from vision.stillness import frame_difference
 
 from .camera import FrameSource
@@ -29,7 +29,7 @@ from .errors import CameraError, ReaderError
 from .waiting import SettleSettings, Settled, WaitReason, WaitStatus  # noqa: F401 - the settle adapter's own words
 
 __all__ = ["Ask", "EyesWait", "SettleSettings", "Settled", "WaitReason", "WaitStatus", "arbiter_words",
-           "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
+           "eyes_settings", "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
 
 Ask = Callable[[Covered, TimedFrame], bool]  # the arbiter asked: True when the table is accepted as seen
 
@@ -74,6 +74,10 @@ class _Watch:
         return ", ".join(parts) or "no reason seen"
 
 
+def eyes_settings(settings: SettleSettings) -> EyesSettings:
+    return settings.eyes or EyesSettings()
+
+
 def arbiter_words(covered: Covered, seconds: float) -> str:
     """What the table says when the arbiter is asked: what, where, how long, and the two ways out."""
     where = "in the middle" if covered.where == "middle" else f"at the {covered.where}"
@@ -90,7 +94,7 @@ class EyesWait:
         self.camera = camera
         self.settings = settings
         self.sleep = sleep
-        self.eyes = eyes or Eyes(settings.eyes, _net(settings.vision or DEFAULT_CONFIG))
+        self.eyes = eyes or Eyes(eyes_settings(settings), _net(settings.vision or DEFAULT_CONFIG))
         self.watch = _Watch(None)
         self.ask: Ask | None = None
         self.taken = 0
@@ -139,7 +143,7 @@ class EyesWait:
         if not covered.ask_arbiter:
             self.watch.refuse(WaitReason.SOMETHING_OVER_TABLE, covered.describe(), self.taken, covered.where)
             return
-        words = arbiter_words(covered, self.settings.eyes.ask_after_seconds)
+        words = arbiter_words(covered, eyes_settings(self.settings).ask_after_seconds)
         self.watch.refuse(WaitReason.ARBITER_ASKED, words, self.taken, covered.where)
         if self.ask is not None and self.ask(covered, frame):
             self.eyes.accept(frame)

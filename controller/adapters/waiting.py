@@ -2,14 +2,13 @@
 and the displays share with the settle adapter (`settle.py`), free of the camera and the nets."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from vision.eyes_values import EyesSettings
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the table's loop loads no vision: the settle adapter gives the defaults
     from vision.config import VisionConfig
+    from vision.eyes_values import EyesSettings
 
 
 class WaitReason(Enum):
@@ -30,7 +29,7 @@ class WaitStatus:
 
 @dataclass(frozen=True)
 class SettleSettings:
-    eyes: EyesSettings = field(default_factory=EyesSettings)  # when a table counts as settled (vision.eyes)
+    eyes: EyesSettings | None = None  # when a table counts as settled (vision.eyes); None: EyesSettings()
     max_frames: int | None = None  # frames a wait may take before it fails (None: until it settles or the arbiter decides)
     frame_interval: float = 0.0  # seconds between reads (a live camera paces itself)
     camera_retries: int = 25  # failed reads in a row a live camera is allowed ...

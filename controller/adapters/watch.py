@@ -13,7 +13,7 @@ from vision.eyes import Covered, ReadFrames, Reference, SettledLook, TileOutline
 from vision.stillness import frame_difference
 
 from .camera import FrameSource
-from .settle import Ask, EyesWait, Settled, SettleSettings, WaitStatus, read_frame
+from .settle import Ask, EyesWait, Settled, SettleSettings, WaitStatus, eyes_settings, read_frame
 
 
 class CameraWatch:
@@ -39,4 +39,4 @@ class CameraWatch:
 
     def moved(self, frame: np.ndarray, since: np.ndarray) -> bool:
         """Whether the table changed between the two frames more than a still table does."""
-        return frame_difference(frame, since) > self.settings.eyes.still_level
+        return frame_difference(frame, since) > eyes_settings(self.settings).still_level

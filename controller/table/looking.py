@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.game import judging
 from controller.game.events import (
@@ -22,8 +23,11 @@ from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
 from controller.records import Photo, Reading, reading_sha
 
-from .ports import Covered, Frame, Reference, Settled, SettledLook, SignalKind, TimedFrame
+from .ports import Frame, Settled, SignalKind
 from .settings import ARBITER, LOOK_AGAIN
+
+if TYPE_CHECKING:
+    from vision.eyes_values import Covered, Reference, SettledLook, TimedFrame
 
 # events whose photo shows the table as the camera settled on it (or as the arbiter accepted it)
 SETTLED_PHOTOS = (TableRead, TurnStarted, RestoreChecked, StartOrderDrawn, RackRevealed, TableAccepted, TableUnrestorable)
@@ -43,6 +47,13 @@ class Look:
     @property
     def frames(self) -> int:
         return len(self.photos)
+
+
+def _eyes():
+    """The eyes' values, loaded when the table is first looked at: the loop itself loads no vision."""
+    from vision import eyes_values
+
+    return eyes_values
 
 
 def outlines(reading: TableReading) -> tuple[tuple[tuple[float, float], ...], ...]:
@@ -72,9 +83,9 @@ class Looking:
         while True:
             offered = self.watch.offered()
             look = self.watch.explain(offered.frames, tuple(() for _ in offered.frames))
-            if isinstance(look, SettledLook):
+            if isinstance(look, _eyes().SettledLook):
                 tiles = self.reference.tiles if self.reference is not None else ()
-                self.reference = Reference(look.frames[-1].image, tiles)
+                self.reference = _eyes().Reference(look.frames[-1].image, tiles)
                 return self.settled_wait(look)
 
     def look_still(self) -> Look:
@@ -84,10 +95,10 @@ class Looking:
             offered = self.watch.offered()
             readings = [self.read_timed(frame.image) for frame in offered.frames]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
-            if isinstance(look, SettledLook):
+            if isinstance(look, _eyes().SettledLook):
                 break
         wait = self.settled_wait(look)
-        self.reference = Reference(look.frames[-1].image, outlines(readings[-1][0]))
+        self.reference = _eyes().Reference(look.frames[-1].image, outlines(readings[-1][0]))
         return self.fused([frame.image for frame in look.frames], readings, wait)
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
@@ -185,7 +196,7 @@ class Looking:
             photo = self.records.photo(sha) if sha else None
             image = decode(photo) if photo is not None else None
             if image is not None:
-                return Reference(image, self._last_outlines(events[: index + 1]))
+                return _eyes().Reference(image, self._last_outlines(events[: index + 1]))
         return None
 
     def _last_outlines(self, events) -> tuple:

@@ -15,18 +15,19 @@ from controller.adapters.desk import DeskAction, DeskAnswer, DeskError, RefereeR
 from controller.adapters.errors import AdapterError
 from controller.adapters.signals import Incident, SignalKind, TimerSignal
 from controller.adapters.waiting import Settled, SettleSettings, WaitStatus
-from vision.eyes_values import Covered, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
 from controller.game.events import Doubt, Event, GameScored, TableUnrestorable, TurnJudged
 from controller.game.machine import GameModel, State, TableState
 from controller.game.reading import TableReading
 
 if TYPE_CHECKING:  # named in the records' protocol only: importing them would open the SQLite module
     from controller.records import Photo, RecordedEvent
+    # the eyes' values (vision.eyes): the watch's words; the loop never loads vision itself
+    from vision.eyes_values import Covered, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
 
 Frame = Any  # one camera image (a numpy array to the adapters; the runner only passes it on)
 
 __all__ = [
-    "AdapterError", "Camera", "Covered", "ReadFrames", "Reference", "SettledLook", "TileOutline", "TimedFrame", "DeskAction", "DeskAnswer", "DeskError", "Display", "Frame", "Incident", "PhotoEncoder", "Reader",
+    "AdapterError", "Camera", "DeskAction", "DeskAnswer", "DeskError", "Display", "Frame", "Incident", "PhotoEncoder", "Reader",
     "Referee", "RefereeDesk", "RefereeRequest", "SettleSettings", "Settled", "SignalKind", "TableDevices",
     "TableRecords", "TableWatch", "Timer", "TimerSignal", "WaitStatus",
 ]

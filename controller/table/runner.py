@@ -13,7 +13,7 @@ referee page's requests (`referee_desk.py`).
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from controller.game.events import Event, Incident, TimerIncident, TurnJudged
 from controller.game.journal import GameJournal
@@ -22,12 +22,15 @@ from controller.records import Photo, Reading, head_digest
 
 from .looking import Looking
 from .ports import (
-    AdapterError, Incident, PhotoEncoder, Reference, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
+    AdapterError, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
 )
 from .referee_desk import DeskWork
 from .restoring import Restoring
 from .settings import ARBITER, LINK_INCIDENTS, WAIT_SLICE, RunnerSettings
 from .turns import TurnFlow
+
+if TYPE_CHECKING:
+    from vision.eyes_values import Reference
 
 Observer = Callable[[GameModel, "Event | None"], None]
 

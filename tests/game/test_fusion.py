@@ -262,10 +262,12 @@ def test_the_runner_reads_every_frame_of_the_settled_look_and_fuses_them(make_ru
     _, _, frames = still_frames
     runner = make_runner(frames, [three_tiles()])
     seen = runner.look_still()
-    looked = runner.settings.settle.eyes.look_frames
+    from vision.eyes import EyesSettings
+
+    looked = EyesSettings().look_frames
     assert seen.frames == looked and runner.devices.reader.calls == looked
     assert seen.raw.reading["fused_from"] == [raw.sha256 for raw in seen.raws[:looked]] and seen.raws[-1] == seen.raw
-    assert seen.wait is not None and seen.wait.frames >= runner.settings.settle.eyes.still_seconds * 30
+    assert seen.wait is not None and seen.wait.frames >= EyesSettings().still_seconds * 30
 
 
 def test_a_code_one_frame_of_the_look_flickers_to_does_not_survive(make_runner, still_frames):

@@ -215,7 +215,7 @@ def test_a_hand_that_stays_names_where_it_is_in_the_message(renderer):
 
 
 def test_one_frame_difference_helper_tells_a_changed_table(renderer):
-    level = SettleSettings().eyes.still_level
+    level = EyesSettings().still_level
     assert frame_difference(renderer.frame(MORE, 1), renderer.frame(TABLE, 2)) > level
     assert frame_difference(renderer.frame(MORE, 1), renderer.frame(MORE, 2)) < level  # sensor noise only
     assert frame_difference(renderer.frame(MORE, 1), cv2.resize(renderer.frame(MORE, 2), (320, 200))) < level

@@ -1,7 +1,9 @@
 """Camera sources: a device index, a stream URL, a video file, or a folder of images.
 
 `open_camera(spec)` picks the source from the text the user gave (`0`, `rtsp://...`,
-`game.mp4`, `frames/`). Every source gives BGR frames (numpy arrays) through `read()`.
+`game.mp4`, `frames/`). Every source gives BGR frames (numpy arrays) through `read()`, and
+with their time through `read_timed()` (the eyes wait in seconds): a live camera's clock, a
+video file's frame index over its frame rate, a folder's image count over `FOLDER_FPS`.
 A folder is a camera that drops snapshots into it (or a recorded session): each read takes
 the next image in name order, including images that appeared since, and when there is no
 newer one the last image again (a table that no longer changes is still). A video file plays
@@ -20,12 +22,14 @@ import cv2
 import numpy as np
 
 from vision.errors import ImageReadError
+from vision.eyes_values import TimedFrame
 from vision.image import IMAGE_SIGNATURES, check_size, truncated_image
 
 from .errors import CameraError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
-UNTOLD_FPS = 30.0  # a video file that names no frame rate plays at this one
+FOLDER_FPS = 30.0  # a folder's images count as frames this many a second apart
+VIDEO_FPS = 30.0  # a video file that names no frame rate plays at this one
 
 
 class FrameSource(Protocol):
@@ -43,8 +47,11 @@ class CaptureSource:
         self.hold_last = hold_last  # a file ends; the last frame stays on the table
         self.live = not hold_last
         self.last: np.ndarray | None = None
+        self.index = 0  # frames given
         if not self.capture.isOpened():
             raise CameraError(f"camera source {description!r} cannot be opened")
+        fps = self.capture.get(cv2.CAP_PROP_FPS) if hold_last else 0.0
+        self.fps = fps if fps and 1.0 <= fps <= 1000.0 else VIDEO_FPS
         if self.live:
             self.capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
 
@@ -54,12 +61,21 @@ class CaptureSource:
             for _ in range(frames):
                 self.capture.grab()
 
+    def read_timed(self) -> TimedFrame:
+        """A live camera's frame at the moment it was read; a file's at its index over its frame rate."""
+        frame = self.read()
+        if self.live:
+            return TimedFrame(frame, time.monotonic())
+        return TimedFrame(frame, (self.index - 1) / self.fps)
+
     def read(self) -> np.ndarray:
         ok, frame = self.capture.read()
         if ok and frame is not None:
             self.last = frame
+            self.index += 1
             return frame
         if self.hold_last and self.last is not None:
+            self.index += 1  # the file has ended: its last frame stays, time goes on
             return self.last
         raise CameraError(f"camera source {self.description!r} gave no frame")
 
@@ -78,7 +94,7 @@ class VideoFileSource(CaptureSource):
     def __init__(self, path: str, description: str, clock=time.monotonic, sleep=time.sleep) -> None:
         super().__init__(path, description, hold_last=True)
         told = self.capture.get(cv2.CAP_PROP_FPS)
-        self.fps = told if told and 1.0 <= told <= 1000.0 else UNTOLD_FPS
+        self.fps = told if told and 1.0 <= told <= 1000.0 else VIDEO_FPS
         self.clock, self.sleep = clock, sleep
         self.started: float | None = None  # wall clock of frame 0
         self.index = 0  # frames up to the one given last (none yet)
@@ -136,6 +152,7 @@ class FolderSource:
         self.scanned: tuple[int, float] | None = None  # (folder mtime, when) of the last listing
         self.late_since: tuple[Path, float] | None = None
         self.last: np.ndarray | None = None
+        self.index = 0  # frames given
         self._scan()
         if not self.pending:
             raise CameraError(f"camera folder {str(folder)!r} holds no images ({', '.join(IMAGE_SUFFIXES)})")
@@ -162,6 +179,10 @@ class FolderSource:
         if self.scanned is None or mtime != self.scanned[0] or time.monotonic() - self.scanned[1] > 1.0:
             self._scan()
 
+    def read_timed(self) -> TimedFrame:
+        frame = self.read()
+        return TimedFrame(frame, (self.index - 1) / FOLDER_FPS)
+
     def read(self) -> np.ndarray:
         while True:
             if not self.pending:
@@ -184,6 +205,7 @@ class FolderSource:
             time.sleep(0.02)
         if self.last is None:
             raise CameraError(f"camera folder {str(self.folder)!r} gave no frame")
+        self.index += 1
         return self.last
 
     def close(self) -> None:

@@ -27,6 +27,7 @@ class DeskAction(str, enum.Enum):
     OVERRIDE = "override"  # the penalty being restored is withdrawn: the turn stands as read
     PAUSE = "pause"  # pause (or, with `resume`, resume) the running turn's countdown
     EXTEND = "extend"  # give the running turn extra seconds
+    ACCEPT_TABLE = "accept-table"  # the camera asks the arbiter: the table as it sees it now becomes its reference
 
 
 class DeskError(AdapterError):

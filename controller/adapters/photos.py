@@ -27,3 +27,7 @@ class FramePhotos:
             raise AdapterError(f"cannot encode a frame as {self.suffix!r}")
         data = buffer.tobytes()
         return Photo(sha256_bytes(data), MIMES[self.suffix], int(frame.shape[1]), int(frame.shape[0]), data)
+
+    def frame(self, photo: Photo) -> np.ndarray | None:
+        """A recorded photo decoded back into a frame (None when its bytes are no image)."""
+        return cv2.imdecode(np.frombuffer(photo.data, np.uint8), cv2.IMREAD_COLOR) if photo.data else None

@@ -1,18 +1,9 @@
-"""Wait until the table is still and nothing is over it, and say why while waiting.
+"""The camera fed to the eyes (`vision.eyes`): wait until the table may be read, and say why while waiting.
 
-Two tests per frame, the cheap one first:
-
-* still: no cell of a small grey copy (40 cells across) changed its mean by more than
-  `still_level` since the frame before. A frame that moves cannot be the settled one, so the
-  net never sees it.
-* clear: vision's occluder net (`vision.occluders.find_occluders`) sees nothing over the
-  table. It is given the last settled frame as its reference, so what lay there before
-  (a knot in the wood, a cup that stays) is not taken for a hand; at a game's first wait,
-  and the first after a resume, there is none and the net decides alone, until what it
-  sees has stayed exactly still for `first_wait_patience` frames: then that frame becomes
-  the reference (a hand is never that still), and the display says so.
-
-The table is settled after `still_frames` frames in a row that are both.
+The eyes decide; this adapter only pulls timed frames from the camera, feeds them, counts what
+held the table up, tells the display when the reason changes, and when the eyes say the table
+has been covered too long, asks the arbiter (`ask`): an accepted table becomes the eyes'
+reference. Nothing is ever taken into the table by waiting alone.
 
 A live camera that gives no frame for a moment (a USB hiccup, a stream reconnecting) is
 asked again, `camera_retries` times `camera_retry_pause` apart, before the wait fails; a
@@ -25,48 +16,22 @@ import time
 from collections import Counter
 from typing import Callable
 
-import cv2
 import numpy as np
 
 from vision import occluders
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.errors import VisionError
+from vision.eyes import Covered, Eyes, EyesSettings, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
+from vision.stillness import frame_difference
 
 from .camera import FrameSource
 from .errors import CameraError, ReaderError
 from .waiting import SettleSettings, Settled, WaitReason, WaitStatus  # noqa: F401 - the settle adapter's own words
 
-WORK_WIDTH = 240  # pixels: plenty to see a moving tile, cheap to compare
-CELL = 6  # pixels of that copy averaged into one cell (1/40 of the width: a tile covers a cell or more)
+__all__ = ["Ask", "EyesWait", "SettleSettings", "Settled", "WaitReason", "WaitStatus", "arbiter_words",
+           "eyes_settings", "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
 
-
-def small_grey(frame: np.ndarray) -> np.ndarray:
-    """A small grey copy to compare frames by (int16, so differences do not wrap)."""
-    h, w = frame.shape[:2]
-    size = (WORK_WIDTH, max(1, int(round(h * WORK_WIDTH / float(w)))))
-    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    if small.ndim == 3:
-        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    return small.astype(np.int16)
-
-
-def frame_difference(frame: np.ndarray, other: np.ndarray) -> float:
-    """The largest change of a cell's mean grey (0..255) between two frames; infinite when their shapes differ.
-
-    Cells, not the whole frame: one tile taken away, or an arm over a corner, changes a few cells a
-    lot and the frame's mean hardly at all; sensor noise averages out inside a cell."""
-    return _grey_difference(small_grey(frame), small_grey(other))
-
-
-def _cells(grey: np.ndarray) -> np.ndarray:
-    h, w = grey.shape
-    return cv2.resize(grey.astype(np.float32), (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
-
-
-def _grey_difference(a: np.ndarray, b: np.ndarray) -> float:
-    if a.shape != b.shape:
-        return float("inf")
-    return float(np.abs(_cells(a) - _cells(b)).max())
+Ask = Callable[[Covered, TimedFrame], bool]  # the arbiter asked: True when the table is accepted as seen
 
 
 class _Watch:
@@ -93,80 +58,150 @@ class _Watch:
         if self.said is not None:
             self.say(WaitReason.SETTLED, WaitReason.SETTLED.value, frames)
 
+    @property
+    def covered(self) -> int:
+        return self.counts[WaitReason.SOMETHING_OVER_TABLE] + self.counts[WaitReason.ARBITER_ASKED]
+
     def held_up_by(self) -> str:
         parts = []
-        for reason, count in self.counts.most_common():
-            if reason is WaitReason.SOMETHING_OVER_TABLE:
-                places = "; ".join(w for w, _ in self.where.most_common(3))
-                parts.append(f"{reason.value} ({places}) in {count} of them")
-            elif reason is WaitReason.TABLE_MOVING:
-                parts.append(f"moving in {count}")
-            else:
-                parts.append(f"no frame from the camera {count} times")
+        if self.covered:
+            places = "; ".join(w for w, _ in self.where.most_common(3))
+            parts.append(f"{WaitReason.SOMETHING_OVER_TABLE.value} ({places}) in {self.covered} of them")
+        if self.counts[WaitReason.TABLE_MOVING]:
+            parts.append(f"moving in {self.counts[WaitReason.TABLE_MOVING]}")
+        if self.counts[WaitReason.NO_FRAMES]:
+            parts.append(f"no frame from the camera {self.counts[WaitReason.NO_FRAMES]} times")
         return ", ".join(parts) or "no reason seen"
+
+
+def eyes_settings(settings: SettleSettings) -> EyesSettings:
+    return settings.eyes or EyesSettings()
+
+
+def arbiter_words(covered: Covered, seconds: float) -> str:
+    """What the table says when the arbiter is asked: what, where, how long, and the two ways out."""
+    where = "in the middle" if covered.where == "middle" else f"at the {covered.where}"
+    return (f"something {where} for {seconds:.0f} s ({covered.reason}): clear it, "
+            "or press the arbiter button to accept the table as it is")
+
+
+class EyesWait:
+    """One camera and its eyes, one wait at a time: `begin`, then `offered` frames to read and `explain`
+    what was read on them, until a look is settled."""
+
+    def __init__(self, camera: FrameSource, settings: SettleSettings = SettleSettings(), eyes: Eyes | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.camera = camera
+        self.settings = settings
+        self.sleep = sleep
+        self.eyes = eyes or Eyes(eyes_settings(settings), _net(settings.vision or DEFAULT_CONFIG))
+        self.watch = _Watch(None)
+        self.ask: Ask | None = None
+        self.taken = 0
+        self.started = time.perf_counter()
+        self.pending: TimedFrame | None = None
+
+    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None] | None = None,
+              ask: Ask | None = None) -> None:
+        """A new wait: frames from now on, compared with `reference` (the last settled table; None: none known)."""
+        flush = getattr(self.camera, "flush", None)
+        if flush is not None:
+            flush()
+        self.watch, self.ask, self.taken, self.started = _Watch(on_wait), ask, 0, time.perf_counter()
+        self.pending = self.read()
+        self.eyes.begin(self.pending.at, reference)
+
+    def read(self) -> TimedFrame:
+        frame = read_timed(self.camera, self.settings, self.sleep,
+                           lambda: self.watch.refuse(WaitReason.NO_FRAMES, WaitReason.NO_FRAMES.value, self.taken))
+        self.taken += 1
+        return frame
+
+    def offered(self) -> ReadFrames:
+        """Feed frames until the eyes offer some to read."""
+        limit = self.settings.max_frames
+        while limit is None or self.taken < limit:
+            frame, self.pending = self.pending or self.read(), None
+            look = self.eyes.feed(frame)
+            if isinstance(look, ReadFrames):
+                return look
+            if isinstance(look, Covered):
+                self.tell(look, frame)
+            elif isinstance(look, Moving) and look.where and look.where != "before the wait":
+                self.watch.refuse(WaitReason.TABLE_MOVING, WaitReason.TABLE_MOVING.value, self.taken)
+            if self.settings.frame_interval:
+                self.sleep(self.settings.frame_interval)
+        raise CameraError(f"the table did not settle within {limit} frames: {self.watch.held_up_by()}")
+
+    def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...], ...]) -> SettledLook | Covered:
+        look = self.eyes.explain(frames, tiles)
+        if isinstance(look, Covered):
+            self.tell(look, frames[-1])
+        return look
+
+    def tell(self, covered: Covered, frame: TimedFrame) -> None:
+        if not covered.ask_arbiter:
+            self.watch.refuse(WaitReason.SOMETHING_OVER_TABLE, covered.describe(), self.taken, covered.where)
+            return
+        words = arbiter_words(covered, eyes_settings(self.settings).ask_after_seconds)
+        self.watch.refuse(WaitReason.ARBITER_ASKED, words, self.taken, covered.where)
+        if self.ask is not None and self.ask(covered, frame):
+            self.eyes.accept(frame)
+            self.watch.say(WaitReason.ACCEPTED, WaitReason.ACCEPTED.value, self.taken)
+
+    def settled(self, look: SettledLook) -> Settled:
+        self.watch.settled(self.taken)
+        return Settled(look.frames[-1].image, self.taken, self.watch.covered, self.watch.counts[WaitReason.TABLE_MOVING],
+                       time.perf_counter() - self.started, look.checks)
 
 
 def wait_until_settled(
     camera: FrameSource,
-    reference: np.ndarray | None,
+    reference: np.ndarray | Reference | None,
     settings: SettleSettings = SettleSettings(),
     sleep: Callable[[float], None] = time.sleep,
     on_wait: Callable[[WaitStatus], None] | None = None,
+    ask: Ask | None = None,
+    read: Callable[[np.ndarray], tuple[TileOutline, ...]] | None = None,
 ) -> Settled:
-    """Read frames until `still_frames` in a row are still with nothing over the table.
+    """Wait for a look the eyes settle on. `read` gives the outlines of the tiles on a frame offered
+    (None: the frames are not read, so every change against `reference` must lie on its tiles).
+    `on_wait` hears why the wait goes on each time that changes, and `SETTLED` at the end if it
+    heard anything; `ask` is asked when the eyes ask the arbiter."""
+    if reference is not None and not isinstance(reference, Reference):
+        reference = Reference(reference)
+    wait = EyesWait(camera, settings, sleep=sleep)
+    wait.begin(reference, on_wait, ask)
+    while True:
+        offered = wait.offered()
+        look = wait.explain(offered.frames, tuple(read(f.image) if read else () for f in offered.frames))
+        if isinstance(look, SettledLook):
+            return wait.settled(look)
 
-    `reference` is the last settled frame (None: the net decides alone). `on_wait` hears why
-    the wait goes on each time that changes, and `SETTLED` at the end if it heard anything."""
-    started = time.perf_counter()
-    flush = getattr(camera, "flush", None)
-    if flush is not None:
-        flush()
-    watch = _Watch(on_wait)
-    previous: np.ndarray | None = None
-    taken = still = stuck = 0  # stuck: still frames in a row refused for something over the table
-    while taken < settings.max_frames:
-        frame = read_frame(camera, settings, sleep,
-                           lambda: watch.refuse(WaitReason.NO_FRAMES, WaitReason.NO_FRAMES.value, taken))
-        taken += 1
-        grey = small_grey(frame)
-        difference = None if previous is None else _grey_difference(grey, previous)
-        previous = grey
-        if difference is None:
-            still = 0  # nothing to compare with yet
-        elif difference > settings.still_level:
-            still = stuck = 0
-            watch.refuse(WaitReason.TABLE_MOVING, WaitReason.TABLE_MOVING.value, taken)
-        else:
-            seen = _occluders(frame, reference, settings.vision or DEFAULT_CONFIG)
-            if not seen.clear:
-                still = 0
-                stuck += 1
-                where = "; ".join(region.where for region in seen.regions)
-                watch.refuse(WaitReason.SOMETHING_OVER_TABLE, seen.describe(), taken, where)
-                if reference is None and stuck >= settings.first_wait_patience:
-                    reference = frame  # from now on only what changes against this frame counts
-                    watch.say(WaitReason.SOMETHING_OVER_TABLE,
-                              f"{seen.describe()}: still for {stuck} frames, taken as part of the table", taken)
-            else:
-                still += 1
-                if still >= settings.still_frames - 1:  # n still frames = n-1 still differences
-                    watch.settled(taken)
-                    return Settled(frame, taken, watch.counts[WaitReason.SOMETHING_OVER_TABLE],
-                                   watch.counts[WaitReason.TABLE_MOVING], time.perf_counter() - started)
-        if settings.frame_interval:
-            sleep(settings.frame_interval)
-    raise CameraError(f"the table did not settle within {settings.max_frames} frames: {watch.held_up_by()}")
+
+def read_timed(camera: FrameSource, settings: SettleSettings = SettleSettings(),
+               sleep: Callable[[float], None] = time.sleep, on_no_frame: Callable[[], None] | None = None) -> TimedFrame:
+    """The camera's next frame with its time: the source's own (`read_timed`), else the moment it was read."""
+    timed = getattr(camera, "read_timed", None)
+    if timed is not None:
+        return _retrying(timed, camera, settings, sleep, on_no_frame)
+    image = _retrying(camera.read, camera, settings, sleep, on_no_frame)
+    return TimedFrame(image, time.monotonic())
 
 
 def read_frame(camera: FrameSource, settings: SettleSettings = SettleSettings(),
                sleep: Callable[[float], None] = time.sleep, on_no_frame: Callable[[], None] | None = None) -> np.ndarray:
     """The camera's next frame. A live camera that gives none is asked again (`on_no_frame` hears of
     each failure) up to `camera_retries` times; any other source's failure is bad input and raised."""
+    return _retrying(camera.read, camera, settings, sleep, on_no_frame)
+
+
+def _retrying(read, camera, settings: SettleSettings, sleep, on_no_frame):
     started = time.perf_counter()
     failures = 0
     while True:
         try:
-            return camera.read()
+            return read()
         except CameraError as error:
             if not getattr(camera, "live", False):
                 raise
@@ -179,8 +214,10 @@ def read_frame(camera: FrameSource, settings: SettleSettings = SettleSettings(),
             sleep(settings.camera_retry_pause)
 
 
-def _occluders(frame: np.ndarray, reference: np.ndarray | None, config: VisionConfig) -> occluders.Occluders:
-    try:
-        return occluders.find_occluders(frame, reference, config)
-    except VisionError as error:  # a missing model or a malformed frame: the game needs one kind of error
-        raise ReaderError(f"looking for something over the table failed: {error}") from error
+def _net(config: VisionConfig):
+    def net(frame: np.ndarray, reference: np.ndarray | None) -> occluders.Occluders:
+        try:
+            return occluders.find_occluders(frame, reference, config)
+        except VisionError as error:  # a missing model or a malformed frame: the game needs one kind of error
+            raise ReaderError(f"looking for something over the table failed: {error}") from error
+    return net

@@ -6,13 +6,16 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the table's loop loads no vision: the settle adapter gives the defaults
     from vision.config import VisionConfig
+    from vision.eyes_values import EyesSettings
 
 
 class WaitReason(Enum):
     TABLE_MOVING = "table moving"
     SOMETHING_OVER_TABLE = "something over the table"
+    ARBITER_ASKED = "the arbiter is asked"  # covered too long: clear it, or the arbiter accepts the table as it is
+    ACCEPTED = "table accepted by the arbiter"  # the arbiter took the table as seen for the reference
     NO_FRAMES = "camera gives no frames"
     SETTLED = "table clear"  # the wait is over; said only when a wait was said before
 
@@ -26,23 +29,19 @@ class WaitStatus:
 
 @dataclass(frozen=True)
 class SettleSettings:
-    still_frames: int = 3
-    max_frames: int = 600
-    still_level: float = 8.0  # grey levels (0..255) no cell may change by for a frame to be still
+    eyes: EyesSettings | None = None  # when a table counts as settled (vision.eyes); None: EyesSettings()
+    max_frames: int | None = None  # frames a wait may take before it fails (None: until it settles or the arbiter decides)
     frame_interval: float = 0.0  # seconds between reads (a live camera paces itself)
     camera_retries: int = 25  # failed reads in a row a live camera is allowed ...
     camera_retry_pause: float = 0.2  # ... this many seconds apart (5 s in all) before the wait fails
-    # With no reference (a game's first wait), something that stays exactly still this many
-    # frames in a row is taken as part of the table: a reflection or a cup the net takes for
-    # something never moves, a hand does. It is said, so the referee can look.
-    first_wait_patience: int = 50
     vision: VisionConfig | None = None  # the occluder net's thresholds; None: vision's DEFAULT_CONFIG
 
 
 @dataclass(frozen=True)
 class Settled:
-    frame: Any  # the settled camera image (a numpy array)
+    frame: Any  # the settled camera image (a numpy array): the last frame the look rests on
     frames: int  # frames taken
-    occluded_frames: int  # still frames refused because something was over the table
+    occluded_frames: int  # frames on which the table was covered
     moving_frames: int
     seconds: float
+    checks: tuple[str, ...] = ()  # what the eyes checked, in words (vision.eyes.SettledLook)

@@ -1,8 +1,7 @@
 """The camera as the table's runner looks through it (`controller.table.ports.TableWatch`).
 
-Settling, reading a frame and telling a moved table from a still one are `settle.py`'s: this
-adapter only ties them to one camera and one set of settings, so the runner compares frames the
-one way the settle wait does.
+The eyes decide when the table may be read (`vision.eyes`, fed by `settle.py`); this adapter ties
+one camera and one set of settings to them, and compares frames the one way the eyes do.
 """
 from __future__ import annotations
 
@@ -10,21 +9,34 @@ from typing import Callable
 
 import numpy as np
 
+from vision.eyes import Covered, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
+from vision.stillness import frame_difference
+
 from .camera import FrameSource
-from .settle import Settled, SettleSettings, WaitStatus, frame_difference, read_frame, wait_until_settled
+from .settle import Ask, EyesWait, Settled, SettleSettings, WaitStatus, eyes_settings, read_frame
 
 
 class CameraWatch:
     def __init__(self, camera: FrameSource, settings: SettleSettings = SettleSettings()) -> None:
         self.camera = camera
         self.settings = settings
+        self.wait = EyesWait(camera, settings)
 
-    def settle(self, reference: np.ndarray | None, on_wait: Callable[[WaitStatus], None]) -> Settled:
-        return wait_until_settled(self.camera, reference, self.settings, on_wait=on_wait)
+    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None], ask: Ask | None = None) -> None:
+        self.wait.begin(reference, on_wait, ask)
+
+    def offered(self) -> ReadFrames:
+        return self.wait.offered()
+
+    def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...], ...]) -> SettledLook | Covered:
+        return self.wait.explain(frames, tiles)
+
+    def settled(self, look: SettledLook) -> Settled:
+        return self.wait.settled(look)
 
     def frame(self) -> np.ndarray:
         return read_frame(self.camera, self.settings)
 
     def moved(self, frame: np.ndarray, since: np.ndarray) -> bool:
         """Whether the table changed between the two frames more than a still table does."""
-        return frame_difference(frame, since) > self.settings.still_level
+        return frame_difference(frame, since) > eyes_settings(self.settings).still_level

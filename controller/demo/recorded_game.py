@@ -30,10 +30,15 @@ from controller.game.machine import GameModel, State
 from controller.rules.errors import RulesError
 from controller.rules.tiles import check_tile_counts, parse_tiles
 
+from vision.eyes_values import TimedFrame
+
 from .scene import Scene, SceneLayout, SceneRenderer
 
 HAND_FRAMES = 2  # frames with a hand over the table before the table lies still
-ALARM_FRAMES = 8  # frames of the still table at the alarm before more tiles are laid (settle 3, read 2, spare)
+FPS = 30.0  # the recorded camera's frames count as this many a second
+# frames of the still table at the alarm before more tiles are laid: the eyes' half second of still
+# frames and a few to spare
+ALARM_FRAMES = 24
 RACK_ROW = 6  # grid row where a loser lays the rack open
 
 
@@ -172,6 +177,10 @@ class RecordedTable:
             self.scene = self.queue.pop(0)
         self.frames += 1
         return self.renderer.frame(self.scene, self.frames)
+
+    def read_timed(self) -> TimedFrame:
+        image = self.read()
+        return TimedFrame(image, self.frames / FPS)
 
     def close(self) -> None:
         pass

@@ -47,6 +47,7 @@ class EventKind(str, enum.Enum):
     CLOCK = "clock"  # a shogi/othello/mahjong clock game (`tileref clock`, controller/clock)
     VERDICT_OVERRIDDEN = "verdict-overridden"  # the referee page overrides a verdict (who and why)
     CLOCK_ADJUSTED = "clock-adjusted"  # the referee page pauses, resumes or extends the running turn
+    TABLE_ACCEPTED = "table-accepted"  # the arbiter accepts the table as the camera sees it, though something seems over it
 
 
 # ------------------------------------------------------------------ closed sets of values
@@ -682,12 +683,27 @@ class ClockAdjusted(Event):
         self._enum("action", ClockAdjustment)
 
 
+@dataclasses.dataclass(frozen=True)
+class TableAccepted(Event):
+    """The camera could not settle on the table (something seemed over it for long) and the arbiter
+    accepted the table as it was seen: from then on it is what the camera compares with.
+    photo: the frame accepted. where: where the camera saw something ("right edge", "middle").
+    reason: why it was not clear (the camera's words). by: who accepted ("arbiter button", or the
+    referee's name on the referee page)."""
+
+    kind: ClassVar[EventKind] = EventKind.TABLE_ACCEPTED
+    photo: str
+    where: str
+    reason: str
+    by: str
+
+
 EVENT_TYPES: dict[EventKind, type[Event]] = {
     cls.kind: cls
     for cls in (
         GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
         TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
-        DealAccepted, TableUnrestorable, ClockRecorded, VerdictOverridden, ClockAdjusted,
+        DealAccepted, TableUnrestorable, ClockRecorded, VerdictOverridden, ClockAdjusted, TableAccepted,
     )
 }
 

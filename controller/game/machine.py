@@ -23,7 +23,7 @@ from .errors import GameSetupError, TransitionError
 from .events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated,
     GameScored, Outcome, Override, PlacedTile, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection,
-    RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged,
+    RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged,
     TurnStarted, VerdictOverridden,
 )
 
@@ -414,6 +414,12 @@ def on_verdict_overridden(model: GameModel, event: VerdictOverridden) -> GameMod
                    judgement.opened_now or judgement.played > 0, 0, table)
 
 
+def on_table_accepted(model: GameModel, event: TableAccepted) -> GameModel:
+    if not event.by.strip():
+        raise TransitionError(model.state, event.kind, "an accepted table names who accepted it")
+    return model
+
+
 def on_clock_adjusted(model: GameModel, event: ClockAdjusted) -> GameModel:
     if event.turn != model.turn:
         raise TransitionError(model.state, event.kind, f"turn {event.turn} adjusted, but turn {model.turn} is running")
@@ -492,6 +498,8 @@ TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     (S.FINISHED, E.REFEREE_CORRECTION): Transition(on_rack_corrected, (S.SCORING,)),
     # the box may reset or lose its cable at any moment of a game; it changes nothing at the table
     **{(state, E.TIMER_INCIDENT): Transition(on_timer_incident, (state,)) for state in _LIVE},
+    # the arbiter accepts what the camera sees as the table: the camera's reference, not the game's state
+    **{(state, E.TABLE_ACCEPTED): Transition(on_table_accepted, (state,)) for state in _LIVE},
 }
 
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from controller.game.events import (
     ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
-    Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead,
-    TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+    Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted,
+    TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import TableState
 from controller.rules.errors import RulesError
@@ -100,6 +100,8 @@ def event_words(event: Event) -> str:
         return f"turn {event.turn} ended {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else "")
     if isinstance(event, TimerIncident):
         return f"timer box: {event.incident}: {event.detail}"
+    if isinstance(event, TableAccepted):
+        return f"table accepted as the camera saw it, by {event.by} (something at the {event.where}: {event.reason})"
     if isinstance(event, TableRead):
         what = {ReadPurpose.ALARM: "table read as it lay at the alarm",
                 ReadPurpose.RESTORE: "table read while restoring"}.get(event.purpose, "table read")

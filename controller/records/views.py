@@ -15,8 +15,8 @@ from typing import Any, Iterator
 
 from controller.game.events import (
     ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
-    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TableUnrestorable, TimerIncident,
-    TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+    RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable,
+    TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.rules.melds import SetChanges, classify, set_changes
@@ -153,6 +153,8 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
                          f"{' '.join(event.to_pool) or 'nothing'}")
         elif isinstance(event, TimerIncident):
             block.append(f"  timer: {event.incident}: {event.detail}")
+        elif isinstance(event, TableAccepted):
+            block.append(f"  table accepted as seen by {event.by} (something at the {event.where}: {event.reason})")
         elif isinstance(event, CountAlert):
             block.append(f"  COUNT ALERT: table {event.table} + racks {event.racks} + pool {event.pool} != {event.expected}"
                          + (" -> table disqualified" if event.disqualified else ""))

@@ -1,18 +1,36 @@
-"""Looking at the table: wait for it to settle, read it from several frames, fuse and rebuild the reading."""
+"""Looking at the table: wait until the eyes settle on it, read the frames they rest on, fuse and rebuild.
+
+The eyes (`vision.eyes`, through the watch port) decide when the table may be read: they offer
+still frames spread over at least half a second, each clear to the occluder net; the runner
+reads every one, and the eyes then check that whatever changed since the last settled table lies
+on a tile read now or before. Only then are the readings fused and judged, and that look becomes
+the reference of the next wait. A wait the eyes cannot settle asks the arbiter; an acceptance
+is recorded (`table-accepted`) before the frame becomes the reference.
+"""
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from controller.game import judging
+from controller.game.events import (
+    RackRevealed, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TurnStarted,
+)
 from controller.game.fusion import fuse
 from controller.game.machine import TableState
 from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
 from controller.records import Photo, Reading, reading_sha
 
-from .ports import Frame, Settled
-from .settings import LOOK_RESTARTS
+from .ports import Frame, Settled, SignalKind
+from .settings import ARBITER, LOOK_AGAIN
+
+if TYPE_CHECKING:
+    from vision.eyes_values import Covered, Reference, SettledLook, TimedFrame
+
+# events whose photo shows the table as the camera settled on it (or as the arbiter accepted it)
+SETTLED_PHOTOS = (TableRead, TurnStarted, RestoreChecked, StartOrderDrawn, RackRevealed, TableAccepted, TableUnrestorable)
 
 
 @dataclass(frozen=True)
@@ -24,10 +42,22 @@ class Look:
     raw: Reading  # the fused reading as recorded (it names the readings it was fused from)
     photos: tuple[Photo, ...]  # every frame read
     raws: tuple[Reading, ...]  # every frame's reading, then the fused one
+    wait: Settled | None = None  # the wait it rests on (None: a frame read without waiting)
 
     @property
     def frames(self) -> int:
         return len(self.photos)
+
+
+def _eyes():
+    """The eyes' values, loaded when the table is first looked at: the loop itself loads no vision."""
+    from vision import eyes_values
+
+    return eyes_values
+
+
+def outlines(reading: TableReading) -> tuple[tuple[tuple[float, float], ...], ...]:
+    return tuple(tile.corners for tile in reading.tiles if len(tile.corners) >= 3)
 
 
 class Looking:
@@ -36,56 +66,145 @@ class Looking:
     def photo(self, frame: Frame) -> Photo:
         return self.photos.photo(frame)
 
-    def settle(self) -> Settled:
-        settled = self.watch.settle(self.reference, self.devices.display.waiting)
-        self.reference = settled.frame
-        return settled
+    # ------------------------------------------------------------------ waits
 
-    def read(self, frame: Frame) -> tuple[TableReading, Photo, Reading]:
-        photo = self.photo(frame)
+    def begin_wait(self) -> None:
+        self.asking = None
+        self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
+
+    def settled_wait(self, look: SettledLook) -> Settled:
+        self.asking = None  # the referee page accepts only while the eyes ask
+        return self.watch.settled(look)
+
+    def settle(self) -> Settled:
+        """Wait until the eyes settle on the table without reading it (a turn's start, a restore's change):
+        every change against the last settled table must lie on the tiles read on it."""
+        self.begin_wait()
+        while True:
+            offered = self.watch.offered()
+            look = self.watch.explain(offered.frames, tuple(() for _ in offered.frames))
+            if isinstance(look, _eyes().SettledLook):
+                tiles = self.reference.tiles if self.reference is not None else ()
+                self.reference = _eyes().Reference(look.frames[-1].image, tiles)
+                return self.settled_wait(look)
+
+    def look_still(self) -> Look:
+        """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
+        self.begin_wait()
+        while True:
+            offered = self.watch.offered()
+            readings = [self.read_timed(frame.image) for frame in offered.frames]
+            look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
+            if isinstance(look, _eyes().SettledLook):
+                break
+        wait = self.settled_wait(look)
+        self.reference = _eyes().Reference(look.frames[-1].image, outlines(readings[-1][0]))
+        return self.fused([frame.image for frame in look.frames], readings, wait)
+
+    def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
+        """The eyes asked the arbiter (the table says why and where): the arbiter's button, or the
+        referee page's `accept-table`, accepts the table as it is seen now. Recorded first, then the
+        frame becomes the eyes' reference."""
+        self.asking, self.table_accepted = (covered, frame.image), False
+        if self.devices.desk is not None:
+            self.attend_desk()
+            if self.table_accepted:
+                self.asking = None
+                return True
+        signal = self.devices.timer.wait(0.0)
+        if signal is None:
+            return False
+        if signal.kind == SignalKind.INCIDENT:
+            self.record_incident(signal)
+            return False
+        if signal.kind != SignalKind.PRESSED or signal.button != ARBITER:
+            return False
+        self.record_accepted(covered, frame.image, "arbiter button")
+        self.asking = None
+        return True
+
+    def record_accepted(self, covered: Covered, image: Frame, by: str) -> None:
+        photo = self.photo(image)
+        self.record(TableAccepted(photo=photo.sha256, where=covered.where, reason=covered.reason, by=by),
+                    photos=(photo,))
+        self.devices.display.say(f"table accepted as it is by the {by} (something at the {covered.where})")
+
+    # ---------------------------------------------------------------- reading
+
+    def read_timed(self, frame: Frame) -> tuple[TableReading, float]:
         started = time.perf_counter()
         reading = self.devices.reader.read(frame)
-        elapsed = (time.perf_counter() - started) * 1000
+        return reading, (time.perf_counter() - started) * 1000
+
+    def read(self, frame: Frame) -> tuple[TableReading, Photo, Reading]:
+        reading, elapsed = self.read_timed(frame)
+        photo = self.photo(frame)
         raw = reading.to_json()
         return reading, photo, Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1))
 
-    def look_at(self, frame: Frame) -> Look:
-        """Read the settled frame and the next ones (the table is still) and fuse the readings: two
-        frames, and one more while they disagree, up to `fusion_frames`. Every frame read is kept.
-
-        A next frame that differs from the settled one means the table was touched again after it
-        settled: what was read may be stale, so the look waits for the table and starts over."""
-        photos: list[Photo] = []
-        raws: list[Reading] = []
-        readings: list[TableReading] = []  # of the current still table
-        still = frame
-        restarts = 0
-        least = min(2, self.settings.fusion_frames)
-        while True:
-            reading, photo, raw = self.read(frame)
-            readings.append(reading)
-            photos.append(photo)
-            raws.append(raw)
-            fusion = fuse(readings, self.settings.fusion)
-            if len(readings) >= least and (fusion.agree or len(readings) >= self.settings.fusion_frames):
-                break
-            frame = self.watch.frame()
-            if restarts < LOOK_RESTARTS and self.watch.moved(frame, still):
-                restarts += 1
-                frame = self.settle().frame
-                still, readings = frame, []
-        fused_from = raws[len(raws) - len(readings):]
-        photo = photos[len(photos) - len(readings) + fusion.anchor]
-        if len(fused_from) == 1:
-            return Look(fusion.reading, photo, fused_from[0], tuple(photos), tuple(raws))
+    def fused(self, frames: list[Frame], readings: list[tuple[TableReading, float]], wait: Settled | None) -> Look:
+        """The readings of one still table's frames fused into one (every frame's photo and reading kept)."""
+        photos = [self.photo(frame) for frame in frames]
+        raws = []
+        for (reading, elapsed), photo in zip(readings, photos):
+            raw = reading.to_json()
+            raws.append(Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1)))
+        fusion = fuse([reading for reading, _ in readings], self.settings.fusion)
+        photo = photos[fusion.anchor]
+        if len(raws) == 1:
+            return Look(fusion.reading, photo, raws[0], tuple(photos), tuple(raws), wait)
         data = fusion.reading.to_json()
-        data["fused_from"] = [raw.sha256 for raw in fused_from]
-        elapsed = round(sum(raw.elapsed_ms or 0.0 for raw in fused_from), 1)
+        data["fused_from"] = [raw.sha256 for raw in raws]
+        elapsed = round(sum(raw.elapsed_ms or 0.0 for raw in raws), 1)
         fused = Reading(reading_sha(data), photo.sha256, data, elapsed)
-        return Look(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,))
+        return Look(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,), wait)
 
-    def look(self, frame: Frame, before: TableState) -> tuple[Look, Rebuilt]:
-        """The still table's fused reading, rebuilt on the table before."""
-        seen = self.look_at(frame)
+    def look_at(self, frame: Frame) -> Look:
+        """One frame read as it is, without waiting (the arbiter accepts the table as it lies)."""
+        return self.fused([frame], [self.read_timed(frame)], None)
+
+    def look(self, before: TableState, look_again: bool = False) -> tuple[Look, Rebuilt]:
+        """The settled table's fused reading, rebuilt on the table before. With `look_again` (a turn's
+        table: tiles that lay on it before cannot have left it), tiles seen nowhere now mean the eyes
+        are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands."""
         melds_reading = judging.ruleset_of(self.model).melds_reading()
-        return seen, rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
+        for attempt in range(LOOK_AGAIN + 1):
+            seen = self.look_still()
+            rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
+            codes = " ".join(code for code, _, _ in rebuilt.missing)
+            if rebuilt.missing and look_again and attempt == LOOK_AGAIN:
+                self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before still not seen "
+                                         f"({codes}): judged as read (the audit shows both photos)")
+            if not rebuilt.missing or not look_again or attempt == LOOK_AGAIN:
+                return seen, rebuilt
+            self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before not seen ({codes}): "
+                                     "looking again")
+        raise AssertionError("unreachable")
+
+    # ----------------------------------------------------------------- resume
+
+    def last_settled(self) -> Reference | None:
+        """The last table the records hold a settled photo of (and the tiles last read), the reference
+        of the first wait after a resume; None for a game with none."""
+        decode = getattr(self.photos, "frame", None)
+        if decode is None:
+            return None
+        events = self.records.events(self.game_id)
+        for index in range(len(events) - 1, -1, -1):
+            event = events[index]
+            sha = getattr(event, "photo", None) if isinstance(event, SETTLED_PHOTOS) else None
+            photo = self.records.photo(sha) if sha else None
+            image = decode(photo) if photo is not None else None
+            if image is not None:
+                return _eyes().Reference(image, self._last_outlines(events[: index + 1]))
+        return None
+
+    def _last_outlines(self, events) -> tuple:
+        find = getattr(self.records, "reading", None)
+        for event in reversed(events):
+            sha = getattr(event, "reading", None)
+            raw = find(sha) if find is not None and isinstance(sha, str) else None
+            if raw is not None:
+                return tuple(tuple((float(x), float(y)) for x, y in tile.get("corners", ()))
+                             for tile in raw.reading.get("tiles", ()) if len(tile.get("corners", ())) >= 3)
+        return ()

@@ -21,6 +21,8 @@ from controller.game.reading import TableReading
 
 if TYPE_CHECKING:  # named in the records' protocol only: importing them would open the SQLite module
     from controller.records import Photo, RecordedEvent
+    # the eyes' values (vision.eyes): the watch's words; the loop never loads vision itself
+    from vision.eyes_values import Covered, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
 
 Frame = Any  # one camera image (a numpy array to the adapters; the runner only passes it on)
 
@@ -38,9 +40,19 @@ class Camera(Protocol):
 
 
 class TableWatch(Protocol):
-    """The camera as the runner looks through it: settled frames, the next frame, and whether it moved."""
+    """The camera as the runner looks through it, with the eyes (`vision.eyes`) behind it: a wait begins
+    against the last settled table, offers still frames to read, and settles once the eyes explain
+    what was read on them; besides, the next frame, and whether the table moved."""
 
-    def settle(self, reference: Frame | None, on_wait: Callable[[WaitStatus], None]) -> Settled: ...
+    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None],
+              ask: Callable[[Covered, TimedFrame], bool] | None = None) -> None: ...
+
+    def offered(self) -> ReadFrames: ...
+
+    def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...], ...]
+                ) -> SettledLook | Covered: ...
+
+    def settled(self, look: SettledLook) -> Settled: ...
 
     def frame(self) -> Frame: ...
 
@@ -48,7 +60,8 @@ class TableWatch(Protocol):
 
 
 class PhotoEncoder(Protocol):
-    """A frame as the photo the records keep (encoded, named by its sha256)."""
+    """A frame as the photo the records keep (encoded, named by its sha256). An encoder that can also
+    decode a recorded photo (`frame(photo)`) lets a resumed game compare with its last settled photo."""
 
     def photo(self, frame: Frame) -> Photo: ...
 
@@ -117,6 +130,8 @@ class TableRecords(Protocol):
     def head(self, game_id: int) -> tuple[int, str]: ...
 
     def photo(self, sha: str) -> Photo | None: ...
+
+    def reading(self, sha: str) -> Any: ...
 
     def start_game(self, first: Event, *, state: State, **info: Any) -> int: ...
 

@@ -52,9 +52,17 @@ class DeskWork:
         elif request.action is DeskAction.ACCEPT_RESTORE:
             if model.state is not State.RESTORING:
                 raise DeskError(f"no restore is under way (the game is {model.state.value})")
-            seen, rebuilt = self.look(self.settle().frame, self.model.table)
+            seen, rebuilt = self.look(self.model.table)
             self.accept_restore(seen, rebuilt, request.referee, request.reason)
             said = f"restore accepted by referee {request.referee}"
+        elif request.action is DeskAction.ACCEPT_TABLE:
+            if self.asking is None:
+                raise DeskError("the camera asks no arbiter now: it accepts a table only while it waits for one")
+            covered, image = self.asking
+            self.record_accepted(covered, image, f"referee {request.referee}")
+            self.asking = None
+            self.table_accepted = True
+            said = f"table accepted as the camera sees it by referee {request.referee}"
         elif request.action is DeskAction.OVERRIDE:
             judgement = model.judgement
             if model.state is not State.RESTORING or judgement is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from controller.game import judging
 from controller.game.events import RestoreChecked, TurnJudged
 from controller.game.machine import State
-from controller.game.rebuild import Rebuilt
+from controller.game.rebuild import Rebuilt, rebuild
 
 from .looking import Look
 from .ports import SignalKind
@@ -30,16 +30,18 @@ class Restoring:
         settled = self.settle_after_change()
         if settled is _LEFT_STATE:
             return  # the referee page ended the restore (accepted, overridden)
-        if settled is None:
-            frame = self.reference if self.reference is not None else self.watch.frame()
-            seen, rebuilt = self.look(frame, model.table)
+        if settled is None:  # the arbiter's button: the table as it lies now, without waiting
+            frame = self.reference.image if self.reference is not None else self.watch.frame()
+            seen = self.look_at(frame)
+            rebuilt = rebuild(seen.reading, model.table, self.settings.rebuild,
+                              judging.ruleset_of(model).melds_reading())
             judgement = model.judgement
             if judgement is not None and judgement.penalty and judgement.settlement is None:
                 self.give_up_restore(seen, rebuilt)
                 return
             self.accept_restore(seen, rebuilt)
             return
-        seen, rebuilt = self.look(settled.frame, model.table)
+        seen, rebuilt = self.look(model.table)
         matches, differences = judging.restore_check(model, rebuilt.table)
         if not matches and differences == self.last_restore_differences:
             return  # the same wrong table again: nothing new to record
@@ -73,10 +75,10 @@ class Restoring:
 
     def settle_after_change(self):
         """After a refused restore, wait for the table to change before reading it again. None: the
-        arbiter's button; _LEFT_STATE: the referee page ended the restore meanwhile."""
+        arbiter's button; _LEFT_STATE: the referee page ended the restore meanwhile; True: read it."""
         if self.last_restore_differences is None:
-            return self.settle()
-        reference = self.reference
+            return True
+        reference = self.reference.image if self.reference is not None else None
         while True:
             signal = self.devices.timer.wait(0.01)
             if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == ARBITER:
@@ -85,4 +87,4 @@ class Restoring:
                 return _LEFT_STATE
             frame = self.watch.frame()
             if reference is None or self.watch.moved(frame, reference):
-                return self.settle()
+                return True

@@ -13,7 +13,7 @@ referee page's requests (`referee_desk.py`).
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from controller.game.events import Event, Incident, TimerIncident, TurnJudged
 from controller.game.journal import GameJournal
@@ -22,12 +22,15 @@ from controller.records import Photo, Reading, head_digest
 
 from .looking import Looking
 from .ports import (
-    AdapterError, Frame, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
+    AdapterError, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
 )
 from .referee_desk import DeskWork
 from .restoring import Restoring
 from .settings import ARBITER, LINK_INCIDENTS, WAIT_SLICE, RunnerSettings
 from .turns import TurnFlow
+
+if TYPE_CHECKING:
+    from vision.eyes_values import Reference
 
 Observer = Callable[[GameModel, "Event | None"], None]
 
@@ -44,7 +47,11 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
         # the one write path of the game's events; whoever watches hears of each once it is recorded
         self.journal = GameJournal.resume(records, game_id, observer=self.observer)
         self.watch, self.photos = _watch_and_photos(devices, settings)
-        self.reference: Frame | None = None  # the last settled frame (to tell a hand from the table)
+        # the last settled table (its frame and the tiles read on it): what the eyes compare with; a
+        # resumed game starts from the last settled photo in the records
+        self.reference: Reference | None = self.last_settled()
+        self.asking = None  # (Covered, frame) while the eyes ask the arbiter; the referee page may accept it
+        self.table_accepted = False  # the referee page accepted the table the eyes asked about
         self.timer_turn: int | None = None  # the turn whose countdown this process set up (armed or started)
         self.clock_running = False  # the countdown of `timer_turn` runs (not merely armed)
         self.start_clock_for: int | None = None  # a turn whose player already pressed to start the clock

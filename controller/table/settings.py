@@ -12,7 +12,7 @@ from .ports import Incident, SettleSettings
 ARBITER = "A"
 WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
 NOTICE_WINDOW = 0.05  # seconds the still table waits for the arbiter's button before the next turn starts
-LOOK_RESTARTS = 2  # times a look starts over because the table was touched between its frames
+LOOK_AGAIN = 2  # times the table is looked at again when tiles that cannot leave it are seen nowhere
 # incidents said at the table as well as recorded: the box stopped answering, or answers again
 LINK_INCIDENTS = (Incident.DISCONNECTED, Incident.RECONNECTED)
 
@@ -25,8 +25,7 @@ class RunnerSettings:
     photo_format: str = ".jpg"
     photo_quality: int = 85
     prompt_timeout: float | None = None  # seconds to wait for a button at a prompt (None: forever)
-    # frames of the still table read and fused into one reading: two, and more up to this many
-    # while they disagree (a code or a tile), so that a flicker in one frame never reaches the judge
-    fusion_frames: int = 3
+    # the frames of a settled look (settle.eyes.look_frames, spread over at least half a second) are
+    # each read and fused into one reading, so that a flicker in one frame never reaches the judge
     fusion: FusionSettings = FusionSettings()
     starter: str | None = None  # skip the start draw: this player starts

@@ -32,7 +32,7 @@ class TurnFlow:
         due = judging.who_draws_next(model)
         self.wait_press(f"start order: {', '.join(due)} each draw a tile and lay them left to right in that "
                         f"order; then press a button")
-        seen = self.look_at(self.settle().frame)
+        seen = self.look_still()
         reading = seen.reading
         if len(reading.tiles) != len(due):
             self.devices.display.say(f"start order: {len(reading.tiles)} tiles seen, {len(due)} expected; lay them again")
@@ -127,7 +127,7 @@ class TurnFlow:
 
     def claim_redeal(self, player: str) -> None:
         """The player shows the doubled tiles on the table: the camera reads what is new."""
-        seen = self.look_at(self.settle().frame)
+        seen = self.look_still()
         shown = rack_tiles(seen.reading, self.model.table, self.settings.rebuild, self.settings.rack).codes
         event = judging.redeal_claim(self.model, shown, player)
         self.record(event, photos=seen.photos, readings=seen.raws)
@@ -157,8 +157,8 @@ class TurnFlow:
             self.read_at_alarm()
             return
         started = time.perf_counter()
-        settled = self.settle()
-        seen, rebuilt = self.look(settled.frame, self.model.table)
+        seen, rebuilt = self.look(self.model.table, look_again=True)
+        settled = seen.wait
         self.record(TableRead(purpose=ReadPurpose.TURN, photo=seen.photo.sha256, reading=seen.raw.sha256,
                               tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
                               settled=rebuilt.settled),
@@ -170,7 +170,7 @@ class TurnFlow:
     def read_at_alarm(self) -> None:
         """japan-2017: after the alarm no tile may leave the rack. The first still, clear table after the
         alarm is the table at the alarm; tiles that appear later go back and do not count."""
-        seen, rebuilt = self.look(self.settle().frame, self.model.table)
+        seen, rebuilt = self.look(self.model.table, look_again=True)
         self.record(TableRead(purpose=ReadPurpose.ALARM, photo=seen.photo.sha256, reading=seen.raw.sha256,
                               tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
                               settled=rebuilt.settled),
@@ -208,7 +208,7 @@ class TurnFlow:
         player = model.to_reveal()[0]
         self.wait_press(f"game over: {player}, lay your rack open on the table (away from the sets), "
                         f"then press a button")
-        seen = self.look_at(self.settle().frame)
+        seen = self.look_still()
         rack = rack_tiles(seen.reading, model.table, self.settings.rebuild, self.settings.rack)
         rack_codes, doubts = rack.codes, rack.doubts
         expected = model.rack_of(player)

@@ -30,8 +30,8 @@ from controller.adapters.waiting import WaitReason, WaitStatus
 from controller.game import judging
 from controller.game.events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, Event, GameScored, RackRevealed, ReadPurpose,
-    RedealClaimed, RefereeCorrection, RestoreChecked, TableRead, TableUnrestorable, TimerIncident, TurnEndCause,
-    TurnJudged, TurnStarted, VerdictOverridden,
+    RedealClaimed, RefereeCorrection, RestoreChecked, TableAccepted, TableRead, TableUnrestorable, TimerIncident,
+    TurnEndCause, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State
 from controller.messages import DEFAULT_LANGUAGE, catalogue
@@ -257,7 +257,7 @@ class WebDisplay:
         if isinstance(event, TurnStarted):
             changes["penalty"] = None
             regions.append("penalty")
-        if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted)):
+        if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)):
             frame = self.frame_of(model, event)
             if frame is not None:
                 changes["frame"] = frame
@@ -305,6 +305,9 @@ class WebDisplay:
             if isinstance(event, TurnStarted):
                 shown = photo_data(records, event.photo, placed_boxes(model.table.tiles))
                 caption = ("frame.turn-starts", {"turn": event.turn, "player": event.player})
+            elif isinstance(event, TableAccepted):
+                shown = photo_data(records, event.photo, [])
+                caption = ("frame.table-accepted", {"by": event.by})
             elif isinstance(event, RackRevealed):
                 stored = records.reading(event.reading) if event.reading else None
                 shown = photo_data(records, event.photo, reading_boxes(stored.reading) if stored else [])

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -194,7 +195,7 @@ def test_a_tile_the_chosen_frame_missed_joins_its_set_in_place():
 
 # ------------------------------------------------------------------ the runner's looks
 # The reader is scripted here (its flickers are what is tested); the frames are rendered and go
-# through the real settle loop and the real occluder net.
+# through the real eyes and the real occluder net, 30 frames a second.
 
 
 class ScriptedReader:
@@ -204,15 +205,22 @@ class ScriptedReader:
 
     def read(self, frame):
         self.calls += 1
-        return self.readings.pop(0)
+        return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
 
 
 class Frames:
     def __init__(self, frames):
         self.frames = list(frames)
+        self.taken = 0
 
     def read(self):
+        self.taken += 1
         return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+
+    def read_timed(self):
+        from vision.eyes import TimedFrame
+
+        return TimedFrame(self.read(), self.taken / 30.0)
 
     def close(self):
         pass
@@ -250,40 +258,47 @@ def three_tiles(code_of_middle="K2", confidence=0.95):
     return TableReading((tile("K1", 40, 50), tile(code_of_middle, 85, 50, confidence), tile("K3", 130, 50)), ((0, 1, 2),))
 
 
-def test_the_runner_reads_two_frames_and_stops_when_they_agree(make_runner, still_frames):
+def test_the_runner_reads_every_frame_of_the_settled_look_and_fuses_them(make_runner, still_frames):
     _, _, frames = still_frames
-    runner = make_runner(frames[1:], [three_tiles(), three_tiles(), three_tiles()])
-    seen = runner.look_at(frames[0])
-    assert seen.frames == 2 and runner.devices.reader.calls == 2
-    assert seen.raw.reading["fused_from"] == [raw.sha256 for raw in seen.raws[:2]] and seen.raws[-1] == seen.raw
+    runner = make_runner(frames, [three_tiles()])
+    seen = runner.look_still()
+    from vision.eyes import EyesSettings
+
+    looked = EyesSettings().look_frames
+    assert seen.frames == looked and runner.devices.reader.calls == looked
+    assert seen.raw.reading["fused_from"] == [raw.sha256 for raw in seen.raws[:looked]] and seen.raws[-1] == seen.raw
+    assert seen.wait is not None and seen.wait.frames >= EyesSettings().still_seconds * 30
 
 
-def test_the_runner_reads_a_third_frame_when_two_disagree_and_the_flicker_dies(make_runner, still_frames):
+def test_a_code_one_frame_of_the_look_flickers_to_does_not_survive(make_runner, still_frames):
     _, _, frames = still_frames
-    runner = make_runner(frames[1:], [three_tiles(), three_tiles("B2", 0.97), three_tiles()])
-    seen = runner.look_at(frames[0])
+    runner = make_runner(frames, [three_tiles(), three_tiles("B2", 0.97), three_tiles()])
+    seen = runner.look_still()
     assert seen.frames == 3 and len(seen.raws) == 4  # every frame's reading is recorded, and the fused one
     assert [t.code for t in seen.reading.tiles] == ["K1", "K2", "K3"]
     assert len(seen.raw.reading["tiles"]) == 3 and seen.raw.photo == seen.photo.sha256
 
 
-def test_the_runner_reads_no_more_than_its_setting(make_runner, still_frames):
-    _, _, frames = still_frames
-    runner = make_runner(frames[1:], [three_tiles(), three_tiles("B2"), three_tiles("O2"), three_tiles()])
-    seen = runner.look_at(frames[0])
-    assert seen.frames == runner.settings.fusion_frames == 3
-
-
-def test_a_table_touched_between_frames_is_waited_for_and_read_again(make_runner, still_frames):
+def test_a_table_touched_before_it_settles_is_read_only_once_the_hand_has_gone(make_runner, still_frames):
     renderer, scene, frames = still_frames
     from controller.demo.scene import Scene
+    from vision.eyes import Reference
 
     more = Scene(scene.melds + Scene.of([{"tiles": ["O5", "O6", "O7"], "at": [3, 3]}]).melds)
-    touched = [renderer.frame(more.with_hand(), 10), renderer.frame(more.with_hand(), 11)] + \
-        [renderer.frame(more, i) for i in range(12, 20)]
-    runner = make_runner(touched, [three_tiles()] + [three_tiles("B2")] * 3)
-    runner.reference = frames[0]
-    seen = runner.look_at(frames[0])
-    # the first read was of the table before it was touched: recorded, but not fused
-    assert seen.frames == 3 and seen.raw.reading["fused_from"] == [raw.sha256 for raw in seen.raws[1:3]]
-    assert [t.code for t in seen.reading.tiles] == ["K1", "B2", "K3"]
+    touched = [renderer.frame(more.with_hand(), i) for i in range(10, 40)] + \
+        [renderer.frame(more, i) for i in range(40, 60)]
+    lay = renderer.layout
+
+    def placed(code, row, col):
+        x, y = lay.tile_box(row, col)
+        w, h = lay.tile_width, lay.tile_height
+        return ReadTile(code, 0.95, (x + w / 2, y + h / 2), ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+
+    before = tuple(placed(code, 0, k) for k, code in enumerate(["K1", "K2", "K3"]))
+    laid = TableReading(before + tuple(placed(code, 3, 3 + k) for k, code in enumerate(["O5", "O6", "O7"])),
+                        ((0, 1, 2), (3, 4, 5)))
+    runner = make_runner(touched, [laid])
+    runner.reference = Reference(frames[0], tuple(t.corners for t in before))
+    seen = runner.look_still()
+    assert np.abs(seen.wait.frame.astype(int) - renderer.render(more).astype(int)).mean() < 3
+    assert seen.wait.occluded_frames >= 1  # the hand was seen, and no look rested on it

@@ -10,7 +10,7 @@ from controller.game.errors import GameSetupError, TransitionError
 from controller.game.events import (
     EVENT_TYPES, CountAlert, DealAccepted, Dealt, TableUnrestorable, EventKind, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
-    ClockRecorded, ClockAdjusted, VerdictOverridden, event_from_payload,
+    ClockRecorded, ClockAdjusted, TableAccepted, VerdictOverridden, event_from_payload,
 )
 from controller.game.machine import TILES_IN_GAME, TRANSITIONS, GameModel, State, TableState, apply, fold
 from game_helpers import table
@@ -40,6 +40,7 @@ def sample(kind: EventKind):
         EventKind.CLOCK: ClockRecorded("pressed", "Ann", (("Ann", 1000),), "button 1"),  # never part of a Rummikub game
         EventKind.VERDICT_OVERRIDDEN: VerdictOverridden(1, "Ann", "legal", "Rita", "test"),
         EventKind.CLOCK_ADJUSTED: ClockAdjusted(1, "pause", 0, "Rita", "test"),
+        EventKind.TABLE_ACCEPTED: TableAccepted("ab" * 32, "right edge", "the occluder net", "arbiter button"),
     }[kind]
 
 

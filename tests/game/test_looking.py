@@ -1,0 +1,157 @@
+"""The runner's looking part around the eyes: a cup left at the edge for a whole turn asks the arbiter,
+whose button ends the wait (recorded, and kept through a resume); tiles that vanished are looked
+at again; a resumed runner compares with the last settled photo in the records. Rendered frames,
+30 a second, through the real eyes and the real occluder net; the reader is scripted."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from controller.adapters.display import ConsoleDisplay
+from controller.adapters.signals import SignalKind, TimerSignal
+from controller.demo.scene import Scene, SceneLayout, SceneRenderer
+from controller.game import judging
+from controller.game.events import TableAccepted
+from controller.game.machine import TableState
+from controller.game.reading import ReadTile, TableReading
+from controller.records import Records
+from controller.table import TableDevices, TableRunner
+from controller.table.settings import LOOK_AGAIN
+from vision.eyes import EyesSettings, Reference, TimedFrame
+
+LAYOUT = SceneLayout(width=640, height=400, tile_width=32, seed=3)
+TABLE = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}])
+
+
+class Frames:
+    def __init__(self, frames):
+        self.frames = list(frames)
+        self.taken = 0
+
+    def read(self):
+        self.taken += 1
+        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
+
+    def read_timed(self):
+        return TimedFrame(self.read(), self.taken / 30.0)
+
+    def close(self):
+        pass
+
+
+class Reader:
+    def __init__(self, reading):
+        self.reading = reading
+        self.calls = 0
+
+    def read(self, frame):
+        self.calls += 1
+        return self.reading
+
+
+class ArbiterAfter:
+    """A timer box whose arbiter presses the button once asked `patience` times (other waits: nothing)."""
+
+    def __init__(self, patience=0):
+        self.asked = 0
+        self.patience = patience
+
+    def wait(self, timeout):
+        self.asked += 1
+        return TimerSignal(SignalKind.PRESSED, button="A") if self.asked > self.patience else None
+
+
+def read_tiles(scene: Scene) -> TableReading:
+    tiles = []
+    for meld in scene.melds:
+        for k, code in enumerate(meld.tiles):
+            x, y = LAYOUT.tile_box(meld.row, meld.col + k)
+            w, h = LAYOUT.tile_width, LAYOUT.tile_height
+            tiles.append(ReadTile(code, 0.97, (x + w / 2, y + h / 2), ((x, y), (x + w, y), (x + w, y + h), (x, y + h))))
+    return TableReading(tuple(tiles), (tuple(range(len(tiles))),) if tiles else ())
+
+
+@pytest.fixture()
+def game(tmp_path):
+    records = Records(tmp_path / "looks.sqlite")
+    game_id = records.new_game("classic", ("Ann", "Ben"))
+    records.append(game_id, judging.game_created("classic", ("Ann", "Ben")))
+    yield records, game_id
+    records.close()
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    return SceneRenderer(LAYOUT)
+
+
+def with_cup(image: np.ndarray) -> np.ndarray:
+    image = image.copy()
+    h, w = image.shape[:2]
+    cv2.circle(image, (w - 12, h // 2), 40, (235, 235, 240), -1, cv2.LINE_AA)
+    cv2.circle(image, (w - 12, h // 2), 30, (30, 50, 80), -1, cv2.LINE_AA)
+    return image
+
+
+def test_a_cup_left_at_the_edge_for_the_whole_turn_asks_the_arbiter_whose_button_ends_the_wait(game, renderer):
+    records, game_id = game
+    table = renderer.render(TABLE)
+    cupped = [with_cup(renderer.frame(TABLE, i)) for i in range(6)]
+    said = []
+    display = ConsoleDisplay(quiet=True)
+    display.waiting = said.append
+    timer = ArbiterAfter()
+    devices = TableDevices(Frames(cupped), timer, Reader(read_tiles(TABLE)), display, None)
+    runner = TableRunner(records, game_id, devices)
+    runner.reference = Reference(table, tuple(t.corners for t in read_tiles(TABLE).tiles))
+    seen = runner.look_still()
+    asked = [s for s in said if "press the arbiter button" in s.detail]
+    assert asked and "right edge" in asked[0].detail and timer.asked >= 1
+    accepted = [e for e in records.events(game_id) if isinstance(e, TableAccepted)]
+    assert len(accepted) == 1 and accepted[0].by == "arbiter button" and "right edge" in accepted[0].where
+    assert records.photo(accepted[0].photo) is not None and records.verify(game_id).ok
+    # the look came after the acceptance, at least the arbiter's wait later
+    assert seen.wait.frames >= EyesSettings().ask_after_seconds * 30
+    # a resumed runner compares with the accepted table: the cup no longer holds anything up
+    again = TableRunner(records, game_id, TableDevices(Frames(cupped), ArbiterAfter(10**9),
+                                                       Reader(read_tiles(TABLE)), ConsoleDisplay(quiet=True), None))
+    assert again.reference is not None and again.reference.image.shape == table.shape
+    assert again.look_still().wait.frames <= EyesSettings().still_seconds * 30 + 3
+
+
+def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game, renderer):
+    records, game_id = game
+    frames = [renderer.frame(TABLE, i) for i in range(4)]
+    reader = Reader(read_tiles(TABLE))
+    devices = TableDevices(Frames(frames), ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None)
+    runner = TableRunner(records, game_id, devices)
+    before = TableState(tuple((code, x, y) for code, x, y in
+                              [(t.code, *t.center) for t in read_tiles(TABLE).tiles] + [("O9", 500.0, 300.0)]),
+                        ((0, 1, 2), (3,)))
+    seen, rebuilt = runner.look(before, look_again=True)
+    looks = LOOK_AGAIN + 1
+    assert [code for code, _, _ in rebuilt.missing] == ["O9"]
+    assert reader.calls == looks * EyesSettings().look_frames
+    reader.calls = 0
+    runner.look(before)  # a restore's reading is taken as it is
+    assert reader.calls == EyesSettings().look_frames
+
+
+def test_a_resumed_runner_compares_with_the_last_settled_photo_in_the_records(game, renderer):
+    from controller.adapters.photos import FramePhotos
+    from controller.game.machine import State
+
+    records, game_id = game
+
+    def resumed():
+        return TableRunner(records, game_id, TableDevices(Frames([table]), ArbiterAfter(10**9),
+                                                          Reader(read_tiles(TABLE)), ConsoleDisplay(quiet=True), None))
+
+    table = renderer.render(TABLE)
+    assert resumed().reference is None  # nothing settled yet: a game's first wait
+    photo = FramePhotos().photo(table)
+    records.append(game_id, TableAccepted(photo=photo.sha256, where="right edge", reason="the occluder net",
+                                          by="arbiter button"), photos=(photo,), state=State.SEATING)
+    reference = resumed().reference
+    assert reference is not None and np.abs(reference.image.astype(int) - table.astype(int)).mean() < 3

@@ -1,0 +1,198 @@
+"""The eyes fed frame sequences, as a protocol library is fed bytes: a real table photo (bundled,
+never trained on) with an arm drawn over it entering from an edge, resting with a tremor and
+leaving; a cup left at the edge; a lamp switched on; the first wait of a game with no reference.
+The occluder net is the shipped one unless a test says otherwise."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.eyes import (
+    Covered, Eyes, EyesSettings, Moving, ReadFrames, Reference, SettledLook, TimedFrame,
+)
+from vision.occluders import Occluders
+
+from eyes_scenes import FPS, hand_visit, noisy, still, table_photo, with_cup
+
+SETTINGS = EyesSettings()
+
+
+class Blind:
+    """An occluder net that never sees anything: what remains are the eyes' own checks."""
+
+    def __call__(self, frame, reference):
+        return Occluders((), np.zeros((1, 1), np.float32))
+
+
+def run(eyes: Eyes, frames, tiles=lambda frame: ()):
+    """Feed the frames as a runner does (reading what the eyes offer); every answer, by frame."""
+    answers = []
+    for frame in frames:
+        look = eyes.feed(frame)
+        if isinstance(look, ReadFrames):
+            look = eyes.explain(look.frames, tuple(tiles(f) for f in look.frames))
+        answers.append((frame, look))
+    return answers
+
+
+def first_settled(answers):
+    return next((look for _, look in answers if isinstance(look, SettledLook)), None)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return table_photo()
+
+
+@pytest.mark.parametrize("tremor", [1.0, 0.0], ids=["tremor", "no-tremor"])
+@pytest.mark.parametrize("edge", ["right", "left", "top", "bottom"])
+@pytest.mark.parametrize("net", ["shipped-net", "blind-net"])
+def test_a_hand_that_rests_is_never_settled_on_and_the_table_is_soon_after_it_leaves(table, edge, net, tremor):
+    frames, entered, gone = hand_visit(table, edge, rest_seconds=2.0, seed=3, tremor=tremor)
+    eyes = Eyes(occluders=Blind() if net == "blind-net" else None)
+    eyes.begin(0.0, Reference(table))
+    answers = run(eyes, frames)
+    for frame, look in answers:
+        if isinstance(look, SettledLook):
+            assert all(f.at < entered or f.at >= gone for f in look.frames), (frame.at, [f.at for f in look.frames])
+    after = [(frame, look) for frame, look in answers if frame.at >= gone]
+    settled = first_settled(after)
+    assert settled is not None and settled.at - gone <= 1.0
+    assert all(f.at >= gone for f in settled.frames)
+    assert settled.frames[-1].at - settled.frames[0].at >= SETTINGS.still_seconds
+
+
+def test_a_hand_resting_perfectly_still_is_said_covered_at_its_edge(table):
+    frames, entered, gone = hand_visit(table, "right", rest_seconds=2.0, seed=5, tremor=0.0)
+    eyes = Eyes(occluders=Blind())  # the net misses it: the border still tells
+    eyes.begin(0.0, Reference(table))
+    covered = [look for frame, look in run(eyes, frames) if isinstance(look, Covered)]
+    assert covered and all("right" in look.where for look in covered)
+    assert covered[0].reason == "entered at the right edge and has not left"
+    assert not any(look.ask_arbiter for look in covered)  # two seconds is not long
+
+
+def test_a_settled_look_rests_on_frames_spread_over_half_a_second_and_names_its_checks(table):
+    eyes = Eyes()
+    eyes.begin(0.0, Reference(table))
+    settled = first_settled(run(eyes, still(table, 1.0)))
+    assert len(settled.frames) == SETTINGS.look_frames
+    times = [f.at for f in settled.frames]
+    assert times == sorted(times) and times[-1] - times[0] >= SETTINGS.still_seconds
+    assert times[-1] - times[0] <= SETTINGS.still_seconds + 2 / FPS
+    assert any("occluder net" in check for check in settled.checks)
+    assert any("lies on a tile" in check for check in settled.checks)
+
+
+def test_a_cup_left_at_the_edge_asks_the_arbiter_and_is_never_settled_on_until_accepted(table):
+    cupped = with_cup(table, "right")
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table))
+    answers = run(eyes, still(cupped, SETTINGS.ask_after_seconds + 2.0))
+    assert first_settled(answers) is None
+    covered = [look for _, look in answers if isinstance(look, Covered)]
+    assert covered and all("right edge" in look.where for look in covered)
+    asked = [look for look in covered if look.ask_arbiter]
+    assert asked and asked[0].at - asked[0].since >= SETTINGS.ask_after_seconds
+    assert all(not look.ask_arbiter for look in covered if look.at - look.since < SETTINGS.ask_after_seconds)
+    # the arbiter accepts the table as it is: from then on the cup is part of it
+    last = answers[-1][0]
+    reference = eyes.accept(last)
+    assert reference.image is last.image
+    settled = first_settled(run(eyes, still(cupped, 1.0, start=last.at + 1 / FPS)))
+    assert settled is not None and settled.frames[0].at > last.at
+
+
+def test_a_cup_put_down_in_the_middle_is_a_change_no_tile_explains(table):
+    h, w = table.shape[:2]
+    cupped = table.copy()
+    import cv2
+
+    cv2.circle(cupped, (w // 2, h // 2), h // 8, (230, 230, 235), -1)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table))
+    answers = run(eyes, still(cupped, 2.0))
+    assert first_settled(answers) is None
+    covered = [look for _, look in answers if isinstance(look, Covered)]
+    assert covered and covered[0].reason == "a change no tile explains" and covered[0].where == "middle"
+    # read as a tile there (the reader saw one), the same change is explained
+    outline = ((w / 2 - h / 8, h / 2 - h / 8), (w / 2 + h / 8, h / 2 - h / 8), (w / 2 + h / 8, h / 2 + h / 8),
+               (w / 2 - h / 8, h / 2 + h / 8))
+    eyes.begin(0.0, Reference(table))
+    assert first_settled(run(eyes, still(cupped, 2.0), tiles=lambda frame: (outline,))) is not None
+
+
+@pytest.mark.parametrize("gain, offset", [(1.2, 0), (1.15, 8), (0.8, -5), (0.7, 10)],
+                         ids=["lamp-on", "brighter-and-lifted", "cloud", "dimmer-and-lifted"])
+def test_a_change_of_light_alone_does_not_hold_the_table_up(table, gain, offset):
+    lit = np.clip(table.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table))
+    frames = still(table, 0.3) + still(lit, 1.2, start=0.3)
+    settled = first_settled(run(eyes, frames))
+    assert settled is not None and settled.frames[0].at >= 0.3 and settled.at <= 0.3 + 1.0
+
+
+def test_the_first_wait_without_a_reference_settles_on_a_clear_table(table):
+    eyes = Eyes()
+    eyes.begin(0.0, None)
+    settled = first_settled(run(eyes, still(table, 1.0)))
+    assert settled is not None and settled.at <= SETTINGS.still_seconds + 2 / FPS
+    assert "the border as when the wait began" in settled.checks
+
+
+@pytest.mark.parametrize("edge", ["right", "bottom"])
+def test_the_first_wait_without_a_reference_waits_for_a_hand_that_entered_to_leave(table, edge):
+    frames, entered, gone = hand_visit(table, edge, rest_seconds=2.0, seed=11, tremor=0.0)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, None)
+    answers = run(eyes, frames[int(0.2 * FPS):])  # the wait begins on the clear table
+    for _, look in answers:
+        if isinstance(look, SettledLook):
+            assert all(f.at < entered or f.at >= gone for f in look.frames)
+    settled = first_settled([(frame, look) for frame, look in answers if frame.at >= gone])
+    assert settled is not None and settled.at - gone <= 1.0
+
+
+def test_a_first_wait_that_begins_with_a_hand_over_the_edge_settles_once_the_net_sees_it_gone(table):
+    frames, entered, gone = hand_visit(table, "right", rest_seconds=1.0, seed=2)
+    resting = [f for f in frames if entered + 0.4 <= f.at < gone]
+    eyes = Eyes()
+    eyes.begin(resting[0].at, None)
+    answers = run(eyes, resting + [f for f in frames if f.at >= gone])
+    settled = first_settled(answers)
+    assert settled is not None and all(f.at >= gone for f in settled.frames)
+
+
+def test_a_still_table_covered_for_long_at_a_first_wait_asks_the_arbiter(table):
+    h, w = table.shape[:2]
+    seen = []
+
+    def net_that_sees_a_sleeve(frame, reference):
+        from vision.occluders import OccluderRegion
+
+        seen.append(reference is None)
+        region = OccluderRegion(0.1, (0.0, 0.0, w / 4, h / 2), ("left",), 0.9)
+        return Occluders((region,), np.ones((1, 1), np.float32))
+
+    eyes = Eyes(occluders=net_that_sees_a_sleeve)
+    eyes.begin(0.0, None)
+    answers = run(eyes, still(table, SETTINGS.ask_after_seconds + 1.0))
+    assert first_settled(answers) is None and all(seen)
+    asked = [look for _, look in answers if isinstance(look, Covered) and look.ask_arbiter]
+    assert asked and asked[0].reason == "the occluder net" and asked[0].where == "left edge"
+
+
+def test_frames_before_the_wait_began_do_not_count(table):
+    eyes = Eyes()
+    eyes.begin(5.0, Reference(table))
+    looks = [eyes.feed(frame) for frame in still(table, 1.0)]
+    assert all(isinstance(look, Moving) and look.where == "before the wait" for look in looks)
+
+
+def test_explain_refuses_tiles_that_do_not_match_the_frames(table):
+    eyes = Eyes()
+    eyes.begin(0.0, Reference(table))
+    frame = TimedFrame(noisy(table, 0), 0.0)
+    with pytest.raises(ValueError, match="2 frames but 1 tile lists"):
+        eyes.explain((frame, frame), ((),))

@@ -1,0 +1,84 @@
+"""What goes into the eyes (`vision.eyes`) and what comes out: frames with their times, the last
+settled table, the eyes' thresholds, and the four answers (moving, covered, read these, settled)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+TileOutline = tuple[tuple[float, float], ...]  # a read tile's 4 corners in frame pixels
+
+
+@dataclass(frozen=True)
+class TimedFrame:
+    image: np.ndarray  # BGR frame
+    at: float  # seconds: the camera's timestamp (a video file: index / fps)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The last settled table: its frame and the outlines of the tiles read on it."""
+
+    image: np.ndarray
+    tiles: tuple[TileOutline, ...] = ()
+
+
+@dataclass(frozen=True)
+class EyesSettings:
+    """Every threshold of the eyes, in seconds and grey levels (0..255), never in frames: a camera at
+    15 frames a second and one at 60 wait the same time."""
+
+    still_level: float = 8.0  # grey levels a cell may change by between frames and still be still
+    still_seconds: float = 0.5  # the frames a look rests on span at least this, with no motion between
+    look_frames: int = 3  # frames offered for reading, spread over the still span
+    ask_after_seconds: float = 10.0  # covered this long (or a first wait that cannot settle): ask the arbiter
+    edge_cells: int = 1  # the border band, in cells (a cell is 1/40 of the frame's width)
+    change_level: float = 20.0  # grey levels a cell must differ from the reference by (light matched) to count as changed
+    least_unexplained_share: float = 0.004  # changed cells outside every tile, as a share of all cells, that mean "covered"
+    tile_margin_cells: int = 1  # a tile's outline explains the cells this far around it (its shadow, its side)
+
+
+@dataclass(frozen=True)
+class Moving:
+    """The table is moving (or still for less than `still_seconds`: `still_for` says how long)."""
+
+    at: float
+    where: str  # "right edge", "middle", "" (still so far)
+    still_for: float = 0.0
+
+
+@dataclass(frozen=True)
+class Covered:
+    """Something is over the table, or a change no tile explains: no verdict may rest on it."""
+
+    at: float
+    where: str  # "right edge", "top and left edges", "middle"
+    since: float  # when this wait first saw the table covered
+    reason: str  # "the occluder net", "entered at the right edge and has not left", "a change no tile explains"
+    ask_arbiter: bool  # covered at least ask_after_seconds: the arbiter is asked to clear it or accept the table
+
+    def describe(self) -> str:
+        return f"something over the table, {self.where}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ReadFrames:
+    """Still frames spread over at least `still_seconds`, each clear to the occluder net: read them all,
+    then call `Eyes.explain` with their tiles."""
+
+    frames: tuple[TimedFrame, ...]
+
+
+@dataclass(frozen=True)
+class SettledLook:
+    """A look a verdict may rest on: its frames and the checks they passed, in words."""
+
+    frames: tuple[TimedFrame, ...]
+    checks: tuple[str, ...]
+
+    @property
+    def at(self) -> float:
+        return self.frames[-1].at
+
+
+Look = Moving | Covered | ReadFrames

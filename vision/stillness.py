@@ -1,0 +1,87 @@
+"""One way of comparing camera frames: a small grey copy, averaged into cells.
+
+Cells, not the whole frame: one tile taken away, or an arm over a corner, changes a few cells a
+lot and the frame's mean hardly at all; sensor noise averages out inside a cell. The settle wait
+and the eyes (`vision.eyes`) compare frames only through these functions.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+WORK_WIDTH = 240  # pixels: plenty to see a moving tile, cheap to compare
+CELL = 6  # pixels of that copy averaged into one cell (1/40 of the width: a tile covers a cell or more)
+
+
+def small_grey(frame: np.ndarray) -> np.ndarray:
+    """A small grey copy to compare frames by (int16, so differences do not wrap)."""
+    h, w = frame.shape[:2]
+    size = (WORK_WIDTH, max(1, int(round(h * WORK_WIDTH / float(w)))))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    if small.ndim == 3:
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return small.astype(np.int16)
+
+
+def cells(grey: np.ndarray) -> np.ndarray:
+    """The mean grey of each CELL x CELL block of a small grey copy (float32)."""
+    h, w = grey.shape
+    return cv2.resize(grey.astype(np.float32), (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
+
+
+def frame_cells(frame: np.ndarray) -> np.ndarray:
+    return cells(small_grey(frame))
+
+
+def colour_cells(frame: np.ndarray) -> np.ndarray:
+    """The mean B, G, R of each cell (float32, cells x 3): skin and wood can be one grey and two colours."""
+    h, w = frame.shape[:2]
+    sh = max(1, int(round(h * WORK_WIDTH / float(w))))
+    small = cv2.resize(frame, (WORK_WIDTH, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    grid = cv2.resize(small, (max(1, WORK_WIDTH // CELL), max(1, sh // CELL)), interpolation=cv2.INTER_AREA)
+    return grid if grid.ndim == 3 else np.repeat(grid[..., None], 3, axis=2)
+
+
+def grey_of(colour: np.ndarray) -> np.ndarray:
+    """Grey cells from colour cells (the weights of cv2's BGR to grey; a mean of means is a mean)."""
+    return colour @ np.float32([0.114, 0.587, 0.299])
+
+
+def grey_difference(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest change of a cell's mean between two small grey copies; infinite when their shapes differ."""
+    if a.shape != b.shape:
+        return float("inf")
+    return float(np.abs(cells(a) - cells(b)).max())
+
+
+def frame_difference(frame: np.ndarray, other: np.ndarray) -> float:
+    """The largest change of a cell's mean grey (0..255) between two frames; infinite when their shapes differ."""
+    return grey_difference(small_grey(frame), small_grey(other))
+
+
+def matched_difference(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """|now - before| per cell after matching `now`'s overall light to `before`'s; for colour cells, the
+    largest over the three channels, each matched on its own.
+
+    A cloud or a lamp switched on changes every cell by about the same factor and offset; a hand
+    changes a part. So gain and offset are fitted over all cells, then again over the cells that
+    fitted (the hand's cells left out), and what is left is what changed."""
+    if now.shape != before.shape:
+        return np.full(before.shape[:2], np.inf, np.float32)
+    if now.ndim == 3:
+        return np.max([_matched(now[..., c], before[..., c]) for c in range(now.shape[2])], axis=0)
+    return _matched(now, before)
+
+
+def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    x, y = now.ravel().astype(np.float64), before.ravel().astype(np.float64)
+    keep = np.ones(x.shape, bool)
+    for _ in range(2):
+        if keep.sum() < 8 or np.ptp(x[keep]) < 1e-6:
+            gain, offset = 1.0, float(np.median(y - x))
+        else:
+            gain = min(max(float(np.polyfit(x[keep], y[keep], 1)[0]), 0.4), 2.5)  # a lamp, not a black frame
+            offset = float(np.median(y[keep] - gain * x[keep]))
+        residual = np.abs(gain * x + offset - y)
+        keep = residual <= max(4.0, float(np.percentile(residual, 60)) * 3)
+    return np.abs(gain * now + offset - before).astype(np.float32)

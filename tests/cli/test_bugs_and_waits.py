@@ -325,9 +325,9 @@ def test_play_says_on_the_console_what_happens_as_the_game_goes(tmp_path):
     renderer = SceneRenderer(SceneLayout(seed=5))
     opening = Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])
     hand = renderer.render(opening.with_hand())
-    for n in range(1, 6):  # a hand held still over the table first
+    for n in range(1, 31):  # a hand held still over the table for a second first (a folder gives 30 a second)
         cv2.imwrite(str(frames / f"{n:04d}.png"), hand)
-    cv2.imwrite(str(frames / "0006.png"), renderer.render(opening))
+    cv2.imwrite(str(frames / "0031.png"), renderer.render(opening))
     process = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer",
                                 "emulator", "--players", "Ann,Ben", "--starter", "Ann", "--turn-seconds", "3",
                                 "--db", str(tmp_path / "g.sqlite")],

@@ -189,10 +189,13 @@ def scene_arm(rng: np.random.Generator, edge: str) -> tuple[np.ndarray, np.ndarr
 
 def arm_sprite(rng: np.random.Generator, edge: str, table: np.ndarray | None = None, sleeve: bool = False,
                scene_share: float = 1 / 3) -> Sprite:
+    """An arm from `edge`: one of the recorded games' arms `scene_share` of the time, else a composited
+    one (in `table`'s colour when given, in a sleeve when `sleeve`)."""
     if table is None and not sleeve and rng.random() < scene_share:
         colour, alpha, shade, name = scene_arm(rng, edge)
     else:
-        colour, alpha, shade, name = composited_arm(rng, edge, None if table is None else cv2.resize(table, (WIDTH // 2, HEIGHT // 2)), sleeve)
+        small = None if table is None else cv2.resize(table, (WIDTH // 2, HEIGHT // 2), interpolation=cv2.INTER_AREA)
+        colour, alpha, shade, name = composited_arm(rng, edge, small, sleeve)
     return sprite_from_layer(colour, alpha, shade, edge, name)
 
 
@@ -237,8 +240,9 @@ def cup_sprite(rng: np.random.Generator) -> Sprite:
 @dataclass(frozen=True)
 class Track:
     """How far a sprite lies out of place along its edge's normal over time: keyframes (seconds, pixels
-    out), eased between; before the first and after the last it keeps their distance. While two
-    keyframes in a row are both at rest (0 pixels out) it trembles by up to `tremor` pixels."""
+    out), eased between (slowing as it comes in, speeding up as it goes out); before the first and
+    after the last it keeps their distance. While two keyframes in a row are both at rest (0 pixels
+    out) it trembles by up to `tremor` pixels."""
     keys: tuple[tuple[float, float], ...]
     tremor: int = 0
 
@@ -249,7 +253,8 @@ class Track:
         for (t0, d0), (t1, d1) in zip(keys, keys[1:]):
             if at <= t1:
                 u = (at - t0) / max(t1 - t0, 1e-9)
-                u = u * u * (3 - 2 * u)
+                # a hand slows down to rest and speeds up to leave; it does not linger at the frame's edge
+                u = u * u if d1 > d0 else 1 - (1 - u) ** 2
                 return d0 + (d1 - d0) * u
         return keys[-1][1]
 

@@ -34,6 +34,7 @@ Printed per kind and overall (targets of the club's test):
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -49,11 +50,12 @@ from benchmarks.watch_scenes import KINDS, Sequence, plan  # noqa: E402
 from controller.adapters.reader import convert  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
-from models.realdata import DEFAULT_DATASET, Photo, load_splits  # noqa: E402
+from models.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
 from vision.pipeline import read_image  # noqa: E402
 
+DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"  # beside this repository, whichever eyes are measured
 LATE_AFTER = 1.0  # seconds after the last occluder left: a clear table judged later is late
 CLEAR_BEFORE_ASK = 1.5  # seconds the table lay clear before an ask: a false ask
 QUICK_SEQUENCES = 20
@@ -195,7 +197,7 @@ def ms(times: list[float], q: float) -> str:
     return f"{1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.1f}"
 
 
-def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int) -> bool:
+def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, load: tuple[float, ...]) -> bool:
     head = (f"{'kind':<24} {'seqs':>4} {'judged':>6} {'covered':>7} {'false pen':>9} {'late >1s':>8} "
             f"{'no look':>7} {'median delay':>12} {'asked':>5} {'false ask':>9}")
     print(head)
@@ -239,7 +241,8 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int) -
     for line, meets in checks:
         print(f"{line}: {'meets' if meets else 'MISSES'}")
     print(f"Eyes.explain per call: median {ms(costs.explain, 0.5)} ms, p95 {ms(costs.explain, 0.95)} ms over "
-          f"{len(costs.explain)} calls")
+          f"{len(costs.explain)} calls; feed and explain together, spread over every frame fed: "
+          f"{1000 * (sum(costs.feed) + sum(costs.explain)) / max(frames, 1):.1f} ms a frame on average")
     print(f"occluder net per call (inside feed/explain): median {ms(costs.net, 0.5)} ms, p95 {ms(costs.net, 0.95)} ms, "
           f"run on {len(costs.net)} of {frames} frames fed")
     print(f"reading a 1920x1080 frame (apart from the eyes): median {ms(costs.read, 0.5)} ms, p95 {ms(costs.read, 0.95)} ms "
@@ -252,7 +255,8 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int) -
             print(f"    {o.kind} ({o.design}) on {o.photo}: {o.note}"
                   + (f", judged {o.delay:.2f} s after it left" if o.delay is not None else "")
                   + (", a false ask" if o.false_ask else ""))
-    print(f"{len(outcomes)} sequences, {frames} frames fed, in {elapsed / 60:.1f} min")
+    print(f"{len(outcomes)} sequences, {frames} frames fed, in {elapsed / 60:.1f} min on {os.cpu_count()} cores; "
+          f"load average {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (costs rise with it)")
     return all(meets for _, meets in checks)
 
 
@@ -262,7 +266,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_SEQUENCES} sequences, to try the bench out")
-    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    parser.add_argument("--dataset", type=Path, default=DATASET)
     args = parser.parse_args(argv)
     if not args.dataset.is_dir():
         print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
@@ -277,6 +281,7 @@ def main(argv=None) -> int:
     clear: dict[str, ClearTable] = {}
     outcomes: list[Outcome] = []
     started = time.perf_counter()
+    load = os.getloadavg()
     print(f"{count} sequences over {len(photos)} train-split photos at {args.fps:g} fps, seed {args.seed}; "
           f"eyes: still {settings.still_seconds} s, ask after {settings.ask_after_seconds} s")
     for sequence in plan(photos, count, args.seed, args.fps, settings.ask_after_seconds):
@@ -285,8 +290,10 @@ def main(argv=None) -> int:
             clear[stem] = clear_table(sequence, costs)
         outcomes.append(watch(sequence, clear[stem], settings, costs))
         if len(outcomes) % 25 == 0:
-            print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min", file=sys.stderr)
-    report(outcomes, costs, time.perf_counter() - started, len(clear))
+            print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
+                  f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
+                  f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
+    report(outcomes, costs, time.perf_counter() - started, len(clear), load)
     return 0
 
 

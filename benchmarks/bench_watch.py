@@ -1,6 +1,6 @@
 """Never judge a table it cannot see: the eyes (vision/eyes.py) over hands, sleeves, phones and cups.
 
-    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick]
+    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...]
 
 Builds `--sequences` waits (benchmarks/watch_scenes.py) from the shared real photos of the
 train split: each photo turned landscape, scaled to cover 1920x1080 and cropped in the middle,
@@ -84,6 +84,7 @@ class Costs:
 
 @dataclass(frozen=True)
 class Outcome:
+    index: int  # in the plan (`--only` runs it again)
     kind: str
     design: str
     photo: str
@@ -174,7 +175,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
                 break
     if look is None:
         note = "asked the arbiter" if asked else "no look"
-        return Outcome(sequence.kind, sequence.design, sequence.photo.stem, fed, False, False, False, not clear.steady,
+        return Outcome(sequence.index, sequence.kind, sequence.design, sequence.photo.stem, fed, False, False, False, not clear.steady,
                        None, False, asked, false_ask, note)
     indices = [round(frame.at * sequence.fps) for frame in look.frames]
     covered = [i for i in indices if sequence.covered(i)]
@@ -186,7 +187,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     shares = ", ".join(f"{i} ({100 * sequence.covered_pixels(i) / (1920 * 1080):.2f}% covered)" for i in covered)
     note = "; ".join(filter(None, [f"judged from frame(s) {shares}" if covered else "",
                                    f"read {wrong[0]}" if wrong else ""]))
-    return Outcome(sequence.kind, sequence.design, sequence.photo.stem, fed, True, bool(covered), bool(wrong),
+    return Outcome(sequence.index, sequence.kind, sequence.design, sequence.photo.stem, fed, True, bool(covered), bool(wrong),
                    not clear.steady, delay, before, asked, false_ask, note)
 
 
@@ -252,7 +253,7 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     for o in outcomes:
         if o.note and (o.judged_covered or o.false_penalty or (o.delay or 0) > LATE_AFTER or o.false_ask
                        or (not o.judged and o.kind != "cup at the edge") or (o.kind == "cup at the edge" and not o.asked)):
-            print(f"    {o.kind} ({o.design}) on {o.photo}: {o.note}"
+            print(f"    #{o.index} {o.kind} ({o.design}) on {o.photo}: {o.note}"
                   + (f", judged {o.delay:.2f} s after it left" if o.delay is not None else "")
                   + (", a false ask" if o.false_ask else ""))
     print(f"{len(outcomes)} sequences, {frames} frames fed, in {elapsed / 60:.1f} min on {os.cpu_count()} cores; "
@@ -267,6 +268,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_SEQUENCES} sequences, to try the bench out")
     parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument("--only", type=int, nargs="+", metavar="INDEX",
+                        help="run just these sequences of the plan (as numbered in the list of misses)")
     args = parser.parse_args(argv)
     if not args.dataset.is_dir():
         print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
@@ -284,12 +287,16 @@ def main(argv=None) -> int:
     load = os.getloadavg()
     print(f"{count} sequences over {len(photos)} train-split photos at {args.fps:g} fps, seed {args.seed}; "
           f"eyes: still {settings.still_seconds} s, ask after {settings.ask_after_seconds} s")
-    for sequence in plan(photos, count, args.seed, args.fps, settings.ask_after_seconds):
+    only = None if args.only is None else frozenset(args.only)
+    if only is not None and not all(0 <= i < count for i in only):
+        print(f"bench_watch: --only {sorted(only)} names sequences outside the plan's 0..{count - 1}", file=sys.stderr)
+        return 2
+    for sequence in plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only):
         stem = sequence.photo.stem
         if stem not in clear:
             clear[stem] = clear_table(sequence, costs)
         outcomes.append(watch(sequence, clear[stem], settings, costs))
-        if len(outcomes) % 25 == 0:
+        if len(outcomes) % 25 == 0 and only is None:
             print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
                   f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
                   f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)

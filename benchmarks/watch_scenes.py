@@ -468,13 +468,15 @@ def build_sequence(index: int, kind: str, photo: Photo, seed: int, fps: float = 
     return Sequence(index, kind, photo, fps, last + SETTLE_TAIL, movers, has_reference, seed, light, start)
 
 
-def plan(photos: list[Photo], count: int, seed: int, fps: float = 30.0,
-         ask_after: float = 10.0) -> Iterator[Sequence]:
-    """`count` sequences, the kinds in turn, each over a photo drawn from `photos`; built one at a time."""
+def plan(photos: list[Photo], count: int, seed: int, fps: float = 30.0, ask_after: float = 10.0,
+         only: frozenset[int] | None = None) -> Iterator[Sequence]:
+    """`count` sequences, the kinds in turn, each over a photo drawn from `photos`; built one at a time.
+    `only`: just the sequences of these indices (the same as in the whole plan: to look at one again)."""
     if not photos:
         raise ValueError("no table photos to build sequences from")
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(photos))
     for index in range(count):
-        photo = photos[int(order[index % len(photos)])]
-        yield build_sequence(index, KINDS[index % len(KINDS)], photo, seed * 100_003 + index, fps, ask_after)
+        if only is None or index in only:
+            photo = photos[int(order[index % len(photos)])]
+            yield build_sequence(index, KINDS[index % len(KINDS)], photo, seed * 100_003 + index, fps, ask_after)

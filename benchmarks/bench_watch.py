@@ -59,6 +59,7 @@ DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"  # beside this
 LATE_AFTER = 1.0  # seconds after the last occluder left: a clear table judged later is late
 CLEAR_BEFORE_ASK = 1.5  # seconds the table lay clear before an ask: a false ask
 QUICK_SEQUENCES = 20
+COVER_BINS = (0.0005, 0.002, 0.01)  # shares of the frame: a fingertip at the border, a finger, a hand's part
 CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear reading
 
 
@@ -91,6 +92,7 @@ class Outcome:
     frames_fed: int
     judged: bool  # a settled look came
     judged_covered: bool  # ... resting on a covered frame
+    covered_share: float  # the largest share of the frame covered on a frame the look rests on
     false_penalty: bool  # ... whose fused or per-frame reading lacks tiles or reads other codes
     unsteady_photo: bool  # the photo's clear frames already read unsteadily
     delay: float | None  # the look's last frame minus when the last occluder left (None: no look, or left never)
@@ -173,22 +175,23 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             false_ask = scene.at - clear_since >= CLEAR_BEFORE_ASK
             if left_at is None:  # a cup: the runner now waits for the arbiter
                 break
+    known = dict(index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
+                 frames_fed=fed, unsteady_photo=not clear.steady, asked=asked, false_ask=false_ask)
     if look is None:
-        note = "asked the arbiter" if asked else "no look"
-        return Outcome(sequence.index, sequence.kind, sequence.design, sequence.photo.stem, fed, False, False, False, not clear.steady,
-                       None, False, asked, false_ask, note)
-    indices = [round(frame.at * sequence.fps) for frame in look.frames]
-    covered = [i for i in indices if sequence.covered(i)]
+        return Outcome(**known, judged=False, judged_covered=False, covered_share=0.0, false_penalty=False, delay=None,
+                       before_occluder=False, note="asked the arbiter" if asked else "no look")
+    covered = [i for i in (round(frame.at * sequence.fps) for frame in look.frames) if sequence.covered(i)]
+    shares = {i: sequence.covered_pixels(i) / (1920 * 1080) for i in covered}
     wrong = [w for w in [wrong_reading(fuse(readings).reading, clear)] + [wrong_reading(r, clear) for r in readings] if w]
     last = max(frame.at for frame in look.frames)
-    entered = sequence.entered_at
-    before = entered is not None and last < entered
-    delay = None if (left_at is None or before) else last - left_at
-    shares = ", ".join(f"{i} ({100 * sequence.covered_pixels(i) / (1920 * 1080):.2f}% covered)" for i in covered)
-    note = "; ".join(filter(None, [f"judged from frame(s) {shares}" if covered else "",
-                                   f"read {wrong[0]}" if wrong else ""]))
-    return Outcome(sequence.index, sequence.kind, sequence.design, sequence.photo.stem, fed, True, bool(covered), bool(wrong),
-                   not clear.steady, delay, before, asked, false_ask, note)
+    before = sequence.entered_at is not None and last < sequence.entered_at
+    note = "; ".join(filter(None, [
+        ("judged from frame(s) " + ", ".join(f"{i} ({100 * share:.2f}% covered)" for i, share in shares.items())
+         if covered else ""),
+        f"read {wrong[0]}" if wrong else ""]))
+    delay = None if (left_at is None or before or last < left_at) else last - left_at  # none while still covered
+    return Outcome(**known, judged=True, judged_covered=bool(covered), covered_share=max(shares.values(), default=0.0),
+                   false_penalty=bool(wrong), delay=delay, before_occluder=before, note=note)
 
 
 def ms(times: list[float], q: float) -> str:
@@ -241,6 +244,13 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     ]
     for line, meets in checks:
         print(f"{line}: {'meets' if meets else 'MISSES'}")
+    if judged_covered:
+        shares = [o.covered_share for o in outcomes if o.judged_covered]
+        bins = [(f"under {COVER_BINS[0]:.2%}", lambda x: x < COVER_BINS[0])] + [
+            (f"{lo:.2%}-{hi:.2%}", lambda x, lo=lo, hi=hi: lo <= x < hi) for lo, hi in zip(COVER_BINS, COVER_BINS[1:])] + [
+            (f"{COVER_BINS[-1]:.0%} or more", lambda x: x >= COVER_BINS[-1])]
+        print("    the covered frames they rest on, by the share of the frame covered: "
+              + ", ".join(f"{name}: {sum(map(test, shares))}" for name, test in bins))
     print(f"Eyes.explain per call: median {ms(costs.explain, 0.5)} ms, p95 {ms(costs.explain, 0.95)} ms over "
           f"{len(costs.explain)} calls; feed and explain together, spread over every frame fed: "
           f"{1000 * (sum(costs.feed) + sum(costs.explain)) / max(frames, 1):.1f} ms a frame on average")

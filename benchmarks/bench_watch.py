@@ -222,6 +222,7 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     judged_covered = sum(o.judged_covered for o in outcomes)
     false_penalties = sum(o.false_penalty for o in outcomes)
     unsteady = sum(o.false_penalty and o.unsteady_photo for o in outcomes)
+    with_covered = sum(o.false_penalty and o.judged_covered for o in outcomes)
     late = sum(1 for o in outcomes if o.delay is not None and o.delay > LATE_AFTER)
     no_look = sum(1 for o in outcomes if not o.judged and o.kind != "cup at the edge")
     false_asks = sum(o.false_ask for o in outcomes)
@@ -234,7 +235,8 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     checks = [
         (f"turns judged from a covered frame: {judged_covered} of {len(outcomes)} sequences", judged_covered == 0),
         (f"false penalties (fused or per-frame reading lacks tiles or reads other codes): {false_penalties}"
-         f" ({unsteady} on photos whose clear frames already read unsteadily)", false_penalties == 0),
+         f" ({with_covered} resting on a covered frame; {unsteady} on photos whose clear frames already read unsteadily)",
+         false_penalties == 0),
         (f"clear tables judged more than {LATE_AFTER:.0f} s after the last occluder left: {late}, and never judged: "
          f"{no_look}", late == no_look == 0),
         (f"arbiter asked for after the table lay clear {CLEAR_BEFORE_ASK} s or more: {false_asks}", false_asks == 0),

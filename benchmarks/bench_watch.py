@@ -1,0 +1,320 @@
+"""Never judge a table it cannot see: the eyes (vision/eyes.py) over hands, sleeves, phones and cups.
+
+    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...]
+
+Builds `--sequences` waits (benchmarks/watch_scenes.py) from the shared real photos of the
+train split: each photo turned landscape, scaled to cover 1920x1080 and cropped in the middle,
+at `--fps` timestamps, with occluders of the project's own making sliding in from an edge and
+out again (no photographed hand: none that may be credited is available offline). The kinds
+take turns: a hand or forearm from each of the four edges, a sleeve in the table's colour, a
+phone put down and taken away, a cup left at the table's edge, a hand resting through a resume
+(the reference is the clear table, the first frames are covered already), a hand at a game's
+first wait (no reference), a light change while a hand rests.
+
+The eyes are driven as the runner drives them: `begin(0, reference)`, then every frame to
+`feed`; frames it asks to be read go through the real reader (vision.pipeline.read_image, each
+tile's four corners as its outline) and back to `explain`; a settled look ends the wait, its
+readings fused as the runner fuses them (controller.game.fusion). Each frame's truth is
+whether an occluder's composited mask covers any of it, and each sequence knows when the last
+occluder left. The clear table's reading, per photo, is the fusion of three noisy clear frames.
+
+Printed per kind and overall (targets of the club's test):
+- turns judged from a covered frame: a settled look resting on any covered frame (target 0);
+- false penalties: the look's fused reading, or one of its frames' readings, has fewer tiles
+  than the clear table's or other codes, so a verdict could be wrong (target 0); those on
+  photos whose clear frames already read unsteadily are counted apart;
+- clear tables judged late: the look's last frame more than 1 s after the last occluder left,
+  or no look at all before the sequence ends (target 0);
+- false asks: the arbiter asked for while the table had lain clear for 1.5 s or more (target 0);
+- cups never asked about: a cup stays at the edge for the whole wait and the arbiter is never
+  asked (target 0: the eyes never settle with it there, and never wait for ever);
+- the cost per 1920x1080 frame of `Eyes.feed` (median and p95; target <= 30 ms on 2 cores), of
+  `explain`, and apart from it of reading a frame (the eyes ask for a few frames per look only).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks.watch_scenes import KINDS, Sequence, plan  # noqa: E402
+from controller.adapters.reader import convert  # noqa: E402
+from controller.game.fusion import fuse  # noqa: E402
+from controller.game.reading import TableReading  # noqa: E402
+from models.realdata import Photo, load_splits  # noqa: E402
+from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
+from vision.occluders import find_occluders  # noqa: E402
+from vision.pipeline import read_image  # noqa: E402
+
+DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"  # beside this repository, whichever eyes are measured
+LATE_AFTER = 1.0  # seconds after the last occluder left: a clear table judged later is late
+CLEAR_BEFORE_ASK = 1.5  # seconds the table lay clear before an ask: a false ask
+QUICK_SEQUENCES = 20
+COVER_BINS = (0.0005, 0.002, 0.01)  # shares of the frame: a fingertip at the border, a finger, a hand's part
+CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear reading
+
+
+@dataclass(frozen=True)
+class ClearTable:
+    """What the reader makes of a photo's table with nothing over it."""
+    reading: TableReading  # fused from CLEAR_FRAMES noisy clear frames
+    outlines: tuple[tuple[tuple[float, float], ...], ...]  # of the first clear frame's tiles (the reference's)
+    steady: bool  # every clear frame read the same codes
+
+    @property
+    def codes(self) -> Counter:
+        return Counter(t.code for t in self.reading.tiles)
+
+
+@dataclass
+class Costs:
+    feed: list[float] = field(default_factory=list)  # seconds per frame
+    explain: list[float] = field(default_factory=list)  # seconds per call
+    read: list[float] = field(default_factory=list)  # seconds per frame read
+    net: list[float] = field(default_factory=list)  # seconds per occluder net call (inside feed or explain)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    index: int  # in the plan (`--only` runs it again)
+    kind: str
+    design: str
+    photo: str
+    frames_fed: int
+    judged: bool  # a settled look came
+    judged_covered: bool  # ... resting on a covered frame
+    covered_share: float  # the largest share of the frame covered on a frame the look rests on
+    false_penalty: bool  # ... whose fused or per-frame reading lacks tiles or reads other codes
+    unsteady_photo: bool  # the photo's clear frames already read unsteadily
+    delay: float | None  # the look's last frame minus when the last occluder left (None: no look, or left never)
+    before_occluder: bool  # the look came before anything was over the table (nothing measured)
+    asked: bool  # the arbiter was asked
+    false_ask: bool  # ... while the table had lain clear for CLEAR_BEFORE_ASK s or more
+    note: str  # what a reader of the figures may want to look at
+
+
+def outline(tile) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in tile.corners)
+
+
+def clear_table(sequence: Sequence, costs: Costs) -> ClearTable:
+    readings = []
+    for k in range(CLEAR_FRAMES):
+        frame = sequence.clear_frame(k)
+        start = time.perf_counter()
+        readings.append(read_image(frame))
+        costs.read.append(time.perf_counter() - start)
+    converted = [convert(r, 1920, 1080) for r in readings]
+    steady = len({tuple(sorted(t.code for t in r.tiles)) for r in converted}) == 1
+    return ClearTable(fuse(converted).reading, tuple(outline(t) for t in readings[0].tiles), steady)
+
+
+def wrong_reading(reading: TableReading, clear: ClearTable) -> str:
+    """'' when `reading` holds the clear table's tiles and codes; else what differs."""
+    codes = Counter(t.code for t in reading.tiles)
+    if codes == clear.codes:
+        return ""
+    missing, extra = clear.codes - codes, codes - clear.codes
+    return f"{len(reading.tiles)} tiles for {len(clear.reading.tiles)}" + (
+        f", missing {' '.join(sorted(missing.elements()))}" if missing else "") + (
+        f", extra {' '.join(sorted(extra.elements()))}" if extra else "")
+
+
+def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: Costs) -> Outcome:
+    """Drive a fresh Eyes over the sequence as the runner does, until a settled look or the last frame."""
+
+    def occluders(frame, reference):
+        image = getattr(frame, "image", frame)
+        reference = getattr(reference, "image", reference)
+        start = time.perf_counter()
+        found = find_occluders(image, reference)
+        costs.net.append(time.perf_counter() - start)
+        return found
+
+    eyes = Eyes(settings, occluders)
+    reference = Reference(sequence.clear_frame(0), clear.outlines) if sequence.has_reference else None
+    eyes.begin(0.0, reference)
+    left_at = sequence.left_at
+    last_covered = None  # time of the last covered frame fed
+    asked = false_ask = False
+    look = None
+    readings: list[TableReading] = []
+    fed = 0
+    for scene in sequence.frames():
+        fed += 1
+        if scene.covered:
+            last_covered = scene.at
+        start = time.perf_counter()
+        seen = eyes.feed(TimedFrame(scene.image, scene.at))
+        costs.feed.append(time.perf_counter() - start)
+        if isinstance(seen, ReadFrames):
+            raw = []
+            for frame in seen.frames:
+                start = time.perf_counter()
+                raw.append(read_image(frame.image))
+                costs.read.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            seen = eyes.explain(seen.frames, tuple(tuple(outline(t) for t in r.tiles) for r in raw))
+            costs.explain.append(time.perf_counter() - start)
+            if isinstance(seen, SettledLook):
+                look = seen
+                readings = [convert(r, 1920, 1080) for r in raw]
+                break
+        if isinstance(seen, Covered) and seen.ask_arbiter and not asked:
+            asked = True
+            clear_since = 0.0 if last_covered is None else last_covered + 1 / sequence.fps
+            false_ask = scene.at - clear_since >= CLEAR_BEFORE_ASK
+            if left_at is None:  # a cup: the runner now waits for the arbiter
+                break
+    known = dict(index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
+                 frames_fed=fed, unsteady_photo=not clear.steady, asked=asked, false_ask=false_ask)
+    if look is None:
+        return Outcome(**known, judged=False, judged_covered=False, covered_share=0.0, false_penalty=False, delay=None,
+                       before_occluder=False, note="asked the arbiter" if asked else "no look")
+    covered = [i for i in (round(frame.at * sequence.fps) for frame in look.frames) if sequence.covered(i)]
+    shares = {i: sequence.covered_pixels(i) / (1920 * 1080) for i in covered}
+    wrong = [w for w in [wrong_reading(fuse(readings).reading, clear)] + [wrong_reading(r, clear) for r in readings] if w]
+    last = max(frame.at for frame in look.frames)
+    before = sequence.entered_at is not None and last < sequence.entered_at
+    note = "; ".join(filter(None, [
+        ("judged from frame(s) " + ", ".join(f"{i} ({100 * share:.2f}% covered)" for i, share in shares.items())
+         if covered else ""),
+        f"read {wrong[0]}" if wrong else ""]))
+    delay = None if (left_at is None or before or last < left_at) else last - left_at  # none while still covered
+    return Outcome(**known, judged=True, judged_covered=bool(covered), covered_share=max(shares.values(), default=0.0),
+                   false_penalty=bool(wrong), delay=delay, before_occluder=before, note=note)
+
+
+def ms(times: list[float], q: float) -> str:
+    if not times:
+        return "n/a"
+    ordered = sorted(times)
+    return f"{1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.1f}"
+
+
+def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, load: tuple[float, ...]) -> bool:
+    head = (f"{'kind':<24} {'seqs':>4} {'judged':>6} {'covered':>7} {'false pen':>9} {'late >1s':>8} "
+            f"{'no look':>7} {'median delay':>12} {'asked':>5} {'false ask':>9}")
+    print(head)
+    print("-" * len(head))
+    groups = [(kind, [o for o in outcomes if o.kind == kind]) for kind in KINDS] + [("all", outcomes)]
+    for name, group in groups:
+        if not group:
+            continue
+        if name == "all":
+            print("-" * len(head))
+        delays = [o.delay for o in group if o.delay is not None]
+        late = sum(1 for o in group if o.delay is not None and o.delay > LATE_AFTER)
+        no_look = sum(1 for o in group if not o.judged and o.kind != "cup at the edge")
+        print(f"{name:<24} {len(group):>4} {sum(o.judged for o in group):>6} {sum(o.judged_covered for o in group):>7} "
+              f"{sum(o.false_penalty for o in group):>9} {late:>8} {no_look:>7} "
+              f"{(f'{statistics.median(delays):.2f} s' if delays else 'n/a'):>12} {sum(o.asked for o in group):>5} "
+              f"{sum(o.false_ask for o in group):>9}")
+    judged_covered = sum(o.judged_covered for o in outcomes)
+    false_penalties = sum(o.false_penalty for o in outcomes)
+    unsteady = sum(o.false_penalty and o.unsteady_photo for o in outcomes)
+    with_covered = sum(o.false_penalty and o.judged_covered for o in outcomes)
+    late = sum(1 for o in outcomes if o.delay is not None and o.delay > LATE_AFTER)
+    no_look = sum(1 for o in outcomes if not o.judged and o.kind != "cup at the edge")
+    false_asks = sum(o.false_ask for o in outcomes)
+    cups = [o for o in outcomes if o.kind == "cup at the edge"]
+    cups_not_asked = sum(1 for o in cups if not o.asked)
+    before = sum(o.before_occluder for o in outcomes)
+    feed_median = statistics.median(costs.feed) * 1000 if costs.feed else float("nan")
+    frames = len(costs.feed)
+    print()
+    checks = [
+        (f"turns judged from a covered frame: {judged_covered} of {len(outcomes)} sequences", judged_covered == 0),
+        (f"false penalties (fused or per-frame reading lacks tiles or reads other codes): {false_penalties}"
+         f" ({with_covered} resting on a covered frame; {unsteady} on photos whose clear frames already read unsteadily)",
+         false_penalties == 0),
+        (f"clear tables judged more than {LATE_AFTER:.0f} s after the last occluder left: {late}, and never judged: "
+         f"{no_look}", late == no_look == 0),
+        (f"arbiter asked for after the table lay clear {CLEAR_BEFORE_ASK} s or more: {false_asks}", false_asks == 0),
+        (f"cups left at the edge the arbiter was never asked about: {cups_not_asked} of {len(cups)}", cups_not_asked == 0),
+        (f"Eyes.feed per 1920x1080 frame: median {feed_median:.1f} ms, p95 {ms(costs.feed, 0.95)} ms over {frames} frames"
+         f" (target <= 30 ms)", feed_median <= 30),
+    ]
+    for line, meets in checks:
+        print(f"{line}: {'meets' if meets else 'MISSES'}")
+    if judged_covered:
+        shares = [o.covered_share for o in outcomes if o.judged_covered]
+        bins = [(f"under {COVER_BINS[0]:.2%}", lambda x: x < COVER_BINS[0])] + [
+            (f"{lo:.2%}-{hi:.2%}", lambda x, lo=lo, hi=hi: lo <= x < hi) for lo, hi in zip(COVER_BINS, COVER_BINS[1:])] + [
+            (f"{COVER_BINS[-1]:.0%} or more", lambda x: x >= COVER_BINS[-1])]
+        print("    the covered frames they rest on, by the share of the frame covered: "
+              + ", ".join(f"{name}: {sum(map(test, shares))}" for name, test in bins))
+    print(f"Eyes.explain per call: median {ms(costs.explain, 0.5)} ms, p95 {ms(costs.explain, 0.95)} ms over "
+          f"{len(costs.explain)} calls; feed and explain together, spread over every frame fed: "
+          f"{1000 * (sum(costs.feed) + sum(costs.explain)) / max(frames, 1):.1f} ms a frame on average")
+    print(f"occluder net per call (inside feed/explain): median {ms(costs.net, 0.5)} ms, p95 {ms(costs.net, 0.95)} ms, "
+          f"run on {len(costs.net)} of {frames} frames fed")
+    print(f"reading a 1920x1080 frame (apart from the eyes): median {ms(costs.read, 0.5)} ms, p95 {ms(costs.read, 0.95)} ms "
+          f"over {len(costs.read)} frames read ({CLEAR_FRAMES} per photo for its clear reading, {photos} photos)")
+    if before:
+        print(f"{before} look(s) came before anything was over the table (nothing measured there)")
+    for o in outcomes:
+        if o.note and (o.judged_covered or o.false_penalty or (o.delay or 0) > LATE_AFTER or o.false_ask
+                       or (not o.judged and o.kind != "cup at the edge") or (o.kind == "cup at the edge" and not o.asked)):
+            print(f"    #{o.index} {o.kind} ({o.design}) on {o.photo}: {o.note}"
+                  + (f", judged {o.delay:.2f} s after it left" if o.delay is not None else "")
+                  + (", a false ask" if o.false_ask else ""))
+    print(f"{len(outcomes)} sequences, {frames} frames fed, in {elapsed / 60:.1f} min on {os.cpu_count()} cores; "
+          f"load average {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (costs rise with it)")
+    return all(meets for _, meets in checks)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sequences", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_SEQUENCES} sequences, to try the bench out")
+    parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument("--only", type=int, nargs="+", metavar="INDEX",
+                        help="run just these sequences of the plan (as numbered in the list of misses)")
+    args = parser.parse_args(argv)
+    if not args.dataset.is_dir():
+        print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
+        return 2
+    if args.sequences < 1 or args.fps <= 0:
+        print(f"bench_watch: --sequences and --fps must be positive, got {args.sequences} and {args.fps}", file=sys.stderr)
+        return 2
+    count = QUICK_SEQUENCES if args.quick else args.sequences
+    photos: list[Photo] = load_splits(args.dataset)["train"]
+    settings = EyesSettings()
+    costs = Costs()
+    clear: dict[str, ClearTable] = {}
+    outcomes: list[Outcome] = []
+    started = time.perf_counter()
+    load = os.getloadavg()
+    print(f"{count} sequences over {len(photos)} train-split photos at {args.fps:g} fps, seed {args.seed}; "
+          f"eyes: still {settings.still_seconds} s, ask after {settings.ask_after_seconds} s")
+    only = None if args.only is None else frozenset(args.only)
+    if only is not None and not all(0 <= i < count for i in only):
+        print(f"bench_watch: --only {sorted(only)} names sequences outside the plan's 0..{count - 1}", file=sys.stderr)
+        return 2
+    for sequence in plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only):
+        stem = sequence.photo.stem
+        if stem not in clear:
+            clear[stem] = clear_table(sequence, costs)
+        outcomes.append(watch(sequence, clear[stem], settings, costs))
+        if len(outcomes) % 25 == 0 and only is None:
+            print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
+                  f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
+                  f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
+    report(outcomes, costs, time.perf_counter() - started, len(clear), load)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

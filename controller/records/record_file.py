@@ -73,6 +73,12 @@ def export_record(records: Records, game_id: int, *, photos: bool = True, report
         "photos": photo_rows,
         "readings": reading_rows,
     }
+    # frames read for a look the eyes then refused are kept in the database for the audit, but a record
+    # holds only what its events rest on (the rule every reader of a record checks)
+    kept_photos, kept_readings = record_checks.evidence_names(document)
+    document["photos"] = [row for row in photo_rows if row["sha256"] in kept_photos]
+    document["readings"] = [row for row in reading_rows
+                            if row["sha256"] in kept_readings and (row["photo"] is None or row["photo"] in kept_photos)]
     document.update(derived(recorded))
     return document
 

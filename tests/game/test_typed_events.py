@@ -119,6 +119,8 @@ FIELD_STRATEGIES = {
     "bool | None": st.none() | st.booleans(),
     "tuple[str, ...]": st.lists(names, max_size=4), "tuple[str, ...] | None": st.none() | st.lists(names, max_size=4),
     "tuple[tuple[int, ...], ...]": st.lists(st.lists(ints, max_size=4), max_size=3),
+    "tuple[str | None, str | None, str | None] | None": st.none() | st.lists(maybe_names, min_size=3, max_size=3),
+    "tuple[tuple[int, int], ...] | None": st.none() | st.lists(st.lists(ints, min_size=2, max_size=2).map(sorted), max_size=3),
     "tuple[tuple[str, ...], ...]": st.lists(st.lists(names, max_size=4), max_size=3),
     "tuple[tuple[str, Any], ...]": rows(names, scalars),
     "tuple[PlacedTile, ...]": rows(names, pixels, pixels),
@@ -161,7 +163,7 @@ def payloads(draw, kind: EventKind):
             del payload["ruleset"]
             payload["pool_out_ends_at_last_draw"] = draw(st.booleans())
             payload["count_mismatch_disqualifies"] = draw(st.booleans())
-        for name in ("table_key", "key_id"):
+        for name in ev.GameCreated.KEY_FIELDS:  # left out of the payload when None
             if payload[name] is None:
                 del payload[name]
     return payload

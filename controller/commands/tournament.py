@@ -27,6 +27,7 @@ from controller.game.events import EventKind
 from controller.records import Records
 from controller.records.errors import RecordsError
 from controller.commands.argtypes import COUNT, GAME_ID, SEED
+from controller.commands.printing import register_print
 from controller.commands.records import add_accept_option, add_public_key_option
 from controller.tournament.errors import InputFileError
 from controller.tournament.model import RummikubGameResult
@@ -263,6 +264,7 @@ def _db(parser) -> None:
 def register(subparsers) -> None:
     tournament = subparsers.add_parser("tournament", help="run an event: draws, results, standings")
     sub = tournament.add_subparsers(dest="tournament_command", metavar="SUBCOMMAND", required=True)
+    register_print(sub)
 
     p = sub.add_parser("formats", help="list the event formats")
     p.set_defaults(handler=cmd_formats)

@@ -1,0 +1,55 @@
+"""Printing for the tables: the round's pairing sheet, a table card per table (with a QR code of
+its live page), result slips and the standings, as HTML or as PDF (Chromium, headless).
+
+`write_printable(event, kind, out, ...)` is what `tileref tournament print` calls: the suffix
+of `out` says which (`.html` always works; `.pdf` needs Chromium).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model import Event
+from .errors import (
+    ChromiumFailedError,
+    ChromiumMissingError,
+    LiveUrlError,
+    PrintError,
+    PrintTargetError,
+)
+from .pages import KINDS, printable_html, rules_line
+from .pdf import find_chromium, html_to_pdf
+from .qr import live_url, qr_code
+
+SUFFIXES = (".html", ".pdf")
+
+
+def check_target(out: str | Path) -> str:
+    """The kind of file `out` names, refused before anything is read or drawn."""
+    suffix = Path(out).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise PrintTargetError(f"--out {str(out)!r}: expected a file ending in .html or .pdf")
+    return suffix
+
+
+def write_printable(event: Event, kind: str, out: str | Path, *, round_number: int | None = None,
+                    live_url_template: str | None = None) -> Path:
+    """Render one printable of `event` and write it to `out` (.html, or .pdf through Chromium)."""
+    suffix = check_target(out)
+    if suffix == ".pdf":
+        find_chromium()  # no Chromium: say so before drawing anything
+    html = printable_html(event, kind, round_number=round_number, live_url_template=live_url_template)
+    out = Path(out)
+    if suffix == ".pdf":
+        return html_to_pdf(html, out)
+    try:
+        out.write_text(html, encoding="utf-8")
+    except OSError as error:
+        raise PrintTargetError(f"cannot write {str(out)!r}: {error.strerror}") from None
+    return out
+
+
+__all__ = [
+    "KINDS", "SUFFIXES", "write_printable", "printable_html", "check_target", "rules_line", "live_url", "qr_code",
+    "find_chromium", "html_to_pdf", "PrintError", "PrintTargetError", "LiveUrlError", "ChromiumMissingError",
+    "ChromiumFailedError",
+]

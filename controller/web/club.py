@@ -3,9 +3,11 @@
 Each row is a game a table is playing into the club database (and the last few finished ones):
 the table, the players, whose turn it is, the time left of the running turn (from when the turn
 started as recorded), the last verdict and the alerts (tile counts that do not add up, timer
-incidents, a restore or a referee awaited, a table silent for ten minutes). The page is rendered
-server-side by Jinja2 with autoescaping; a little plain JavaScript (`static/club.js`) polls
-`/api/tables` and updates the rows with text only. Each table's name links to that game's page,
+incidents, a restore or a referee awaited, a table silent for ten minutes). Below them, each
+running event of the tournament director: its standings as the results come in and the tables of
+its latest round once drawn (`club_events.py`). The page is rendered server-side by Jinja2 with
+autoescaping; a little plain JavaScript (`static/club.js`) polls `/api/tables` and `/api/events`
+and updates the rows with text only. Each table's name links to that game's page,
 which this server serves too (with its turns' audits, replay and photos, as `tileref serve` does);
 `--table-base URL` points the links at another server instead (`table_link`).
 """
@@ -26,6 +28,7 @@ from controller.records.club import ClubBoard, TableLive
 from controller.records.errors import RecordsError, ServerUnavailableError
 from controller.records.store import Records
 
+from .club_events import EventBoard
 from .guard import GuardedStarlette
 
 STATIC = Path(__file__).with_name("static")
@@ -81,6 +84,7 @@ class _Board:
 
 def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> Starlette:
     board = _Board(db, table_base)
+    events = EventBoard(db)
     env = _environment()
     shown = board.records.path if board.records is not None else db
 
@@ -91,10 +95,12 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         import anyio
 
         tables, problem = await anyio.to_thread.run_sync(board.read)
+        shown_events, events_problem = await anyio.to_thread.run_sync(events.read)
         html = env.get_template("club.html").render(
             title=title, database=str(shown), tables=tables, problem=problem, updated=now_text(),
-            api=str(request.url_for("club_tables").path), script=str(request.url_for("club_js").path),
-            every_ms=POLL_MS)
+            events=shown_events, events_problem=events_problem,
+            api=str(request.url_for("club_tables").path), events_api=str(request.url_for("club_events").path),
+            script=str(request.url_for("club_js").path), every_ms=POLL_MS)
         return HTMLResponse(html)
 
     async def api(request: Request) -> JSONResponse:
@@ -104,6 +110,13 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         return JSONResponse({"tables": [t.as_json() for t in tables], "problem": problem, "updated": now_text()},
                             headers={"Cache-Control": "no-store"})
 
+    async def events_api(request: Request) -> JSONResponse:
+        import anyio
+
+        shown_events, events_problem = await anyio.to_thread.run_sync(events.read)
+        return JSONResponse({"events": shown_events, "problem": events_problem, "updated": now_text()},
+                            headers={"Cache-Control": "no-store"})
+
     async def script(request: Request) -> Response:
         return Response((STATIC / "club.js").read_text(encoding="utf-8"), media_type="text/javascript")
 
@@ -111,12 +124,14 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
     async def lifespan(app):
         yield
         board.close()
+        events.close()
 
     from .app import create_app as records_app
 
     app = GuardedStarlette(routes=[
         Route("/", page, name="club_board"),
         Route("/api/tables", api, name="club_tables"),
+        Route("/api/events", events_api, name="club_events"),
         Route("/static/club.js", script, name="club_js"),
         # every game's own pages (game, audit of each turn, replay, photos) from the same database,
         # where the board's links point (`table_link`)

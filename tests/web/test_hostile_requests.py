@@ -35,7 +35,8 @@ from web_helpers import ROOT, TOKEN, URL, Tileref, wait_until
 NAMED_PAGE = b"<!DOCTYPE html><script>document.title='pwned'</script>" + b" " * 16
 UNNAMED_PAGE = b"<html><script>document.title='pwned'</script></html>"
 TEMPLATE_FOLDERS = [ROOT / "controller" / "web" / "templates", ROOT / "controller" / "records" / "templates",
-                    ROOT / "controller" / "tournament" / "templates"]
+                    ROOT / "controller" / "tournament" / "templates",
+                    ROOT / "controller" / "tournament" / "printing" / "templates"]
 OUT_OF_RANGE = ["/games/99999999999999999999", "/api/games/9223372036854775808", "/games/" + "9" * 5000,
                 "/api/games/" + "9" * 5000, "/games/1/turns/99999999999999999999", "/games/1/replay/" + "9" * 40,
                 "/api/games/1/turns/" + "9" * 5000, "/api/games/-1", "/games/1e3"]

@@ -1,8 +1,11 @@
-// The club board: polls the JSON of every table and updates the rows in place (text only, never HTML).
+// The club board: polls the JSON of every table and of every running event and updates the page
+// in place (text only, never HTML).
 (function () {
   "use strict";
   var script = document.currentScript;
   var api = script.getAttribute("data-api");
+  var eventsApi = script.getAttribute("data-events-api");
+  var lastEvents = null;
   var every = parseInt(script.getAttribute("data-every"), 10) || 2000;
   var body = document.querySelector("#tables tbody");
   var template = document.getElementById("row");
@@ -54,10 +57,67 @@
     document.getElementById("problem").textContent = data.problem || "";
   }
 
+  function element(tag, text, className) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (className) node.className = className;
+    return node;
+  }
+
+  function tableOf(headings, rows) {
+    var table = element("table");
+    var head = element("tr");
+    headings.forEach(function (h) { head.appendChild(element("th", h)); });
+    table.appendChild(element("thead")).appendChild(head);
+    var tbody = table.appendChild(element("tbody"));
+    rows.forEach(function (row) { tbody.appendChild(row); });
+    return table;
+  }
+
+  function eventNode(e) {
+    var article = element("article", null, "event");
+    article.setAttribute("data-event", e.name);
+    article.appendChild(element("h2", e.name));
+    article.appendChild(element("p", e.game + " \u00b7 " + e.format + " \u00b7 " + e.state, "state"));
+    var columns = article.appendChild(element("div", null, "columns"));
+    var standings = columns.appendChild(element("div", null, "standings"));
+    standings.appendChild(element("h3", e.standings.title));
+    standings.appendChild(tableOf(e.standings.columns, e.standings.rows.map(function (cells) {
+      var tr = element("tr");
+      cells.forEach(function (cell) { tr.appendChild(element("td", cell)); });
+      return tr;
+    })));
+    if (e.round) {
+      var draw = columns.appendChild(element("div", null, "draw"));
+      draw.appendChild(element("h3", e.round.stage));
+      draw.appendChild(tableOf(["table", "players in seat order", "results"], e.round.tables.map(function (t) {
+        var tr = element("tr", null, t.disqualified ? "out" : "");
+        tr.appendChild(element("td", t.number + (t.bracket ? " (" + t.bracket + ")" : "")));
+        tr.appendChild(element("td", t.seats.map(function (p, i) { return (i + 1) + ". " + p; }).join(", "), "seats"));
+        tr.appendChild(element("td", t.results + "/" + t.games, "n"));
+        return tr;
+      })));
+    }
+    return article;
+  }
+
+  function renderEvents(data) {
+    document.getElementById("events-problem").textContent = data.problem || "";
+    var text = JSON.stringify(data.events);
+    if (text === lastEvents) return;  // unchanged: the page is left as it is
+    lastEvents = text;
+    var list = document.getElementById("event-list");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    data.events.forEach(function (e) { list.appendChild(eventNode(e)); });
+    if (!data.events.length) list.appendChild(element("p", "No event is running.", "none"));
+  }
+
+  function get(url) {
+    return fetch(url, {cache: "no-store"}).then(function (r) { return r.json(); });
+  }
+
   function poll() {
-    fetch(api, {cache: "no-store"})
-      .then(function (r) { return r.json(); })
-      .then(render)
+    Promise.all([get(api).then(render), get(eventsApi).then(renderEvents)])
       .catch(function () { document.getElementById("problem").textContent = "the club server does not answer"; })
       .finally(function () { setTimeout(poll, every); });
   }

@@ -159,3 +159,21 @@ def test_bad_requests_exit_2_in_one_line_and_write_nothing(db, tmp_path, capsys,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and complaint in err
     assert list(tmp_path.iterdir()) == []
+
+
+ENTRIES = {"kuwana": 12, "warsaw": 19, "ron-cup": 16, "health-mahjong": 8, "knockout": 6}
+
+
+@pytest.mark.parametrize("format_name", sorted(ENTRIES))
+def test_every_format_prints_a_card_and_a_slip_per_table(format_name):
+    from controller.tournament import FORMATS
+
+    assert set(ENTRIES) == set(FORMATS)  # a new format is added here too
+    event = draw_next_round(create_event("E", format_name, [f"P{i}" for i in range(ENTRIES[format_name])]), 5)
+    tables = event.rounds[0].tables
+    cards = printable_html(event, "cards", live_url_template=LIVE_URL)
+    slips = printable_html(event, "slips")
+    assert cards.count('<section class="page card">') == len(tables) == len(parsed(cards).qr_paths)
+    assert slips.count('<section class="slip">') == len(tables)
+    for table in tables:
+        assert all(f"R1-T{table.number}-G{g}" in slips for g in range(1, table.games + 1))

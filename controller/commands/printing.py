@@ -12,8 +12,8 @@ def cmd_print(args) -> int:
     check_target(args.out)
     with TournamentStore(args.db, read_only=True) as store:
         event = store.load(args.name)
-    written = write_printable(event, args.kind, args.out, round_number=args.round, live_url_template=args.live_url)
-    print(f"wrote {written}")
+    write_printable(event, args.kind, args.out, round_number=args.round, live_url_template=args.live_url)
+    print(f"wrote {args.out}")
     return 0
 
 

@@ -151,6 +151,7 @@ def test_html_prints_without_chromium_and_a_pdf_without_it_is_refused_in_one_lin
     (["pairings", "--out", "pairings.txt"], "expected a file ending in .html or .pdf"),
     (["slips", "--round", "2", "--out", "slips.html"], "round 2 has not been drawn"),
     (["cards", "--live-url", "http://x/", "--out", "cards.html"], "has no {table}"),
+    (["standings", "--out", "missing/standings.html"], "does not exist"),
 ])
 def test_bad_requests_exit_2_in_one_line_and_write_nothing(db, tmp_path, capsys, argv, complaint):
     kind, *rest = argv

@@ -28,6 +28,8 @@ def check_target(out: str | Path) -> str:
     suffix = Path(out).suffix.lower()
     if suffix not in SUFFIXES:
         raise PrintTargetError(f"--out {str(out)!r}: expected a file ending in .html or .pdf")
+    if not Path(out).parent.is_dir():
+        raise PrintTargetError(f"--out {str(out)!r}: the folder {str(Path(out).parent)!r} does not exist")
     return suffix
 
 

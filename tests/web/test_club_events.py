@@ -138,3 +138,21 @@ def test_the_board_in_chromium_redraws_the_standings_and_the_next_draw(club_db):
     finally:
         close_chromium(driver)
         server.stop()
+
+
+def test_the_events_read_from_a_postgresql_club_database(postgres_url):
+    Records(postgres_url).close()
+    with TournamentStore(postgres_url) as store:
+        store.create(create_event(EVENT, "kuwana", PLAYERS))
+        store.draw_next(EVENT, seed=45)
+        first = store.load(EVENT).round(1)
+    board = EventBoard(postgres_url)
+    try:
+        [view], problem = board.read()
+        assert problem is None and view["state"].endswith("0 of 6 results in")
+        enter(postgres_url, game_id(1, 1, 1))
+        [view], problem = board.read()
+        assert view["state"].endswith("1 of 6 results in")
+        assert points_of(view)[first.tables[0].seats[0]] == "100"
+    finally:
+        board.close()

@@ -95,7 +95,7 @@ def test_every_response_of_the_records_pages_is_guarded(records_file):
 def test_every_response_of_the_club_board_is_guarded(records_file):
     db, _ = records_file
     with TestClient(create_club_app(str(db))) as client:
-        for path in ["/", "/api/tables", "/static/club.js", "/nothing", "/x" * 3000]:
+        for path in ["/", "/api/tables", "/api/events", "/static/club.js", "/nothing", "/x" * 3000]:
             response = client.get(path)
             assert response.status_code < 500, (path, response.status_code)
             assert_guarded(response)

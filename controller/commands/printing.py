@@ -2,17 +2,14 @@
 cards, result slips, standings) as HTML, or as PDF through Chromium (controller/tournament/printing)."""
 from __future__ import annotations
 
-from controller.tournament import DEFAULT_DB, TournamentStore
-from controller.tournament.printing import KINDS, check_target, write_printable
+from controller.tournament import DEFAULT_DB
+from controller.tournament.printing import KINDS, print_event
 
 from .argtypes import COUNT
 
 
 def cmd_print(args) -> int:
-    check_target(args.out)
-    with TournamentStore(args.db, read_only=True) as store:
-        event = store.load(args.name)
-    write_printable(event, args.kind, args.out, round_number=args.round, live_url_template=args.live_url)
+    print_event(args.db, args.name, args.kind, args.out, round_number=args.round, live_url_template=args.live_url)
     print(f"wrote {args.out}")
     return 0
 

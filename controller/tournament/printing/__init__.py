@@ -1,8 +1,9 @@
 """Printing for the tables: the round's pairing sheet, a table card per table (with a QR code of
 its live page), result slips and the standings, as HTML or as PDF (Chromium, headless).
 
-`write_printable(event, kind, out, ...)` is what `tileref tournament print` calls: the suffix
-of `out` says which (`.html` always works; `.pdf` needs Chromium).
+`print_event(db, name, kind, out, ...)` is what `tileref tournament print` calls: the event as the
+database holds it, through `write_printable(event, kind, out, ...)`; the suffix of `out` says
+which file (`.html` always works; `.pdf` needs Chromium).
 """
 from __future__ import annotations
 
@@ -50,8 +51,19 @@ def write_printable(event: Event, kind: str, out: str | Path, *, round_number: i
     return out
 
 
+def print_event(db: str | Path, name: str, kind: str, out: str | Path, *, round_number: int | None = None,
+                live_url_template: str | None = None) -> Path:
+    """One printable of the event `name` in the database `db` (a file or postgresql://...), read only."""
+    from ..storage import TournamentStore
+
+    check_target(out)
+    with TournamentStore(db, read_only=True) as store:
+        event = store.load(name)
+    return write_printable(event, kind, out, round_number=round_number, live_url_template=live_url_template)
+
+
 __all__ = [
-    "KINDS", "SUFFIXES", "write_printable", "printable_html", "check_target", "rules_line", "live_url", "qr_code",
+    "KINDS", "SUFFIXES", "print_event", "write_printable", "printable_html", "check_target", "rules_line", "live_url", "qr_code",
     "find_chromium", "html_to_pdf", "PrintError", "PrintTargetError", "LiveUrlError", "ChromiumMissingError",
     "ChromiumFailedError",
 ]

@@ -148,6 +148,7 @@ STEPS: dict[State, Callable[[TableRunner], None]] = {
     State.TURN_READING: TableRunner.step_turn_reading,
     State.REFEREE_CHECK: TableRunner.step_referee_check,
     State.TURN_JUDGING: TableRunner.step_turn_judging,
+    State.PENALTY_HELD: TableRunner.step_penalty_held,
     State.RESTORING: TableRunner.step_restoring,
     State.REVEALING: TableRunner.step_revealing,
     State.SCORING: TableRunner.step_scoring,

@@ -60,6 +60,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
         self.last_restore_differences: tuple[str, ...] | None = None
         self.timings: list[dict] = []
         self.doubts_announced: int | None = None  # the turn whose doubts were said to wait for the referee page
+        self.held_announced = False  # the held penalty was said to wait for the referee
 
     # ------------------------------------------------------------- recording
 

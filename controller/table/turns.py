@@ -196,9 +196,7 @@ class TurnFlow:
         held = judging.held_penalty(model, event)
         if held is not None:  # the camera cannot tell a tile taken back from one it does not see
             self.record(held)
-            codes = " ".join(tile.code for tile in held.vanished)
-            self.devices.display.say(f"turn {model.turn}: a penalty for {model.player} rests on tile(s) seen nowhere "
-                                     f"({codes}): it waits for the referee, who confirms it or says the tiles are there")
+            self.held_announced = False
             return
         self.record(event)
         if self.pressed_at is not None and self.timings:
@@ -216,6 +214,11 @@ class TurnFlow:
         model = self.model
         held = model.held
         assert held is not None
+        if not self.held_announced:  # once a hold (a resumed game's too)
+            self.held_announced = True
+            codes = " ".join(tile.code for tile in held.vanished)
+            self.devices.display.say(f"turn {model.turn}: a penalty for {model.player} rests on tile(s) seen nowhere "
+                                     f"({codes}): it waits for the referee, who confirms it or says the tiles are there")
         if self.devices.desk is not None and getattr(self.devices.referee, "on_page", False):
             self.attend_desk(WAIT_SLICE)
             return

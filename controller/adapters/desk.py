@@ -28,6 +28,8 @@ class DeskAction(str, enum.Enum):
     PAUSE = "pause"  # pause (or, with `resume`, resume) the running turn's countdown
     EXTEND = "extend"  # give the running turn extra seconds
     ACCEPT_TABLE = "accept-table"  # the camera asks the arbiter: the table as it sees it now becomes its reference
+    CONFIRM_PENALTY = "confirm-penalty"  # a penalty resting on tiles seen nowhere: the tiles did leave, record it
+    TILES_THERE = "tiles-there"  # a penalty resting on tiles seen nowhere: they are there (read again, or these codes)
 
 
 class DeskError(AdapterError):
@@ -102,3 +104,6 @@ class PageReferee:
 
     def notice_table(self, model, table):
         return (), "a set noticed: correct it on the referee page"
+
+    def held_penalty(self, model, held):
+        raise DeskError("a held penalty is answered on the referee page")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from typing import Protocol, TextIO
 
-from controller.game.events import Doubt
-from controller.game.machine import GameModel, TableState
+from controller.game.events import Doubt, HeldAnswer
+from controller.game.machine import GameModel, HeldPenalty, TableState
 from controller.rules.errors import RulesError
 from controller.rules.tiles import parse_tile
 
@@ -33,6 +33,11 @@ class Referee(Protocol):
     def notice_table(self, model: GameModel, table: TableState) -> tuple[tuple[tuple[int, str], ...], str]:
         """The arbiter's button between turns: an invalid set was noticed. The tiles of the accepted
         table that are not what was read ((tile index, code), ...; empty: nothing), and a note."""
+        ...
+
+    def held_penalty(self, model: GameModel, held: HeldPenalty) -> tuple[str, tuple[tuple[int, str], ...], str]:
+        """A penalty rests on tiles seen nowhere: "confirmed", or "tiles-there" with the table read's
+        tiles the referee names ((tile index, code), ...; none: read the table again); and a note."""
         ...
 
 
@@ -72,6 +77,27 @@ class ConsoleReferee:
             raise RefereeError(f"not 'index code' pairs: {answer!r} ({error})") from None
         return changes, "an invalid set noticed at the table"
 
+    def held_penalty(self, model, held):
+        table = model.pending
+        gone = " ".join(f"{tile.code} at ({tile.x:.0f}, {tile.y:.0f})" for tile in held.vanished)
+        sets = "  ".join(f"[{' '.join(f'{i}:{table.tiles[i][0]}' for i in s)}]" for s in table.sets) if table else ""
+        while True:
+            answer = self._ask(f"referee: turn {held.turn}: a penalty for {held.player} rests on tiles seen nowhere "
+                               f"({gone}); the table is read as {sets or '(empty)'}. Type c to confirm the penalty, "
+                               f"Enter if the tiles are there (the table is read again), or 'index code' pairs "
+                               f"for tiles read wrong: ")
+            if answer.lower() in ("c", "confirm"):
+                return HeldAnswer.CONFIRMED, (), "confirmed by the referee at the table"
+            words = answer.split()
+            try:
+                changes = tuple((int(words[k]), parse_tile(words[k + 1]).code) for k in range(0, len(words), 2)) \
+                    if len(words) % 2 == 0 else None
+            except (ValueError, RulesError):
+                changes = None
+            if changes is not None:
+                return HeldAnswer.TILES_THERE, changes, "the tiles are there, says the referee at the table"
+            print(f"  not c, Enter or 'index code' pairs: {answer!r}", file=self.out)
+
     def check_rack(self, player, codes, expected, doubts):
         answer = self._ask(f"referee: {player}'s rack read as {' '.join(codes) or '(empty)'} "
                            f"({len(codes)} tiles, {expected} expected). Enter to accept, or type the codes: ")
@@ -85,14 +111,30 @@ class ConsoleReferee:
 
 class ScriptedReferee:
     """Answers from a script: {"table": {turn: {tile index: code}}, "racks": {player: [codes]},
-    "notices": {turn: [[code as read, code it is], ...]}} (a notice names tiles by code, the first
-    tile of the accepted table read so, because a script cannot know the reader's tile order)."""
+    "notices": {turn: [[code as read, code it is], ...]}, "held": {turn: ["confirmed" | "tiles-there",
+    ...]}} (a notice names tiles by code, the first tile of the accepted table read so, because a script
+    cannot know the reader's tile order; a held penalty's answers are taken in turn)."""
 
-    def __init__(self, table: dict | None = None, racks: dict | None = None, notices: dict | None = None) -> None:
+    def __init__(self, table: dict | None = None, racks: dict | None = None, notices: dict | None = None,
+                 held: dict | None = None) -> None:
         self.table = {int(k): {int(i): c for i, c in v.items()} for k, v in (table or {}).items()}
         self.racks = dict(racks or {})
         self.notices = {int(k): [tuple(pair) for pair in v] for k, v in (notices or {}).items()}
+        self.held = {int(k): list(v) for k, v in (held or {}).items()}
         self.asked: list[str] = []
+
+    def held_penalty(self, model, held):
+        self.asked.append(f"held turn {held.turn}")
+        answers = self.held.get(held.turn) or []
+        if not answers:
+            raise RefereeError(f"turn {held.turn}: a penalty rests on tiles seen nowhere "
+                               f"({' '.join(t.code for t in held.vanished)}) and the script has no answer")
+        given = answers.pop(0)
+        try:
+            answer = HeldAnswer(given)
+        except ValueError:
+            raise RefereeError(f"turn {held.turn}: the script's answer {given!r} is not 'confirmed' or 'tiles-there'") from None
+        return answer, (), f"{answer.value} (scripted referee)"
 
     def notice_table(self, model, table):
         self.asked.append(f"notice turn {model.turn}")

@@ -48,6 +48,8 @@ class EventKind(str, enum.Enum):
     VERDICT_OVERRIDDEN = "verdict-overridden"  # the referee page overrides a verdict (who and why)
     CLOCK_ADJUSTED = "clock-adjusted"  # the referee page pauses, resumes or extends the running turn
     TABLE_ACCEPTED = "table-accepted"  # the arbiter accepts the table as the camera sees it, though something seems over it
+    PENALTY_HELD = "penalty-held"  # a penalty resting on tiles seen nowhere waits for the referee
+    HELD_PENALTY_ANSWERED = "held-penalty-answered"  # the referee confirms it, or says the tiles are there
 
 
 # ------------------------------------------------------------------ closed sets of values
@@ -96,6 +98,13 @@ class Override(enum.StrEnum):
     """What a referee may turn a verdict into (VerdictOverridden.outcome)."""
 
     LEGAL = "legal"  # a penalty withdrawn before its restore: the turn stands as the table was read
+
+
+class HeldAnswer(enum.StrEnum):
+    """The referee's answer to a penalty that rests on tiles seen nowhere (HeldPenaltyAnswered.answer)."""
+
+    CONFIRMED = "confirmed"  # the tiles really left the table: the penalty is recorded as judged
+    TILES_THERE = "tiles-there"  # the tiles are on the table: read it again, or take the referee's codes
 
 
 class ClockAdjustment(enum.StrEnum):
@@ -698,12 +707,56 @@ class TableAccepted(Event):
     by: str
 
 
+@dataclasses.dataclass(frozen=True)
+class PenaltyHeld(Event):
+    """The verdict on a turn is a penalty that rests on tiles of the table before the turn that the
+    camera sees nowhere now (looked at again, still gone): it is not recorded until the referee answers.
+    turn, player: the turn. vanished: PlacedTile(code, x, y) each, where the tile lay on the photo of
+    the turn's start. violations: BrokenRule(rule, detail) of the verdict held. photo_before: sha256 of
+    the photo at the turn's start; photo: of the table as read now."""
+
+    kind: ClassVar[EventKind] = EventKind.PENALTY_HELD
+    turn: int
+    player: str
+    vanished: tuple[PlacedTile, ...]  # where each lay on the photo at the turn's start
+    violations: tuple[BrokenRule, ...]
+    photo_before: str | None  # sha256 of the photo at the turn's start
+    photo: str | None  # sha256 of the photo of the table as read now
+
+    def __post_init__(self) -> None:
+        self._rows("vanished", PlacedTile)
+        self._rows("violations", BrokenRule)
+
+
+@dataclasses.dataclass(frozen=True)
+class HeldPenaltyAnswered(Event):
+    """The referee's answer to a held penalty (PenaltyHeld). turn, player: the turn. answer: a
+    HeldAnswer ("confirmed": the penalty is recorded as judged; "tiles-there": the table is read again,
+    or, with `changes`, the table read takes the referee's codes, TileChange(index, code) each, and is
+    judged again). referee: who ("arbiter at the table", or the name on the referee page). at: when,
+    UTC "YYYY-MM-DDTHH:MM:SSZ" (under the signature, unlike the row's wall clock). reason: why."""
+
+    kind: ClassVar[EventKind] = EventKind.HELD_PENALTY_ANSWERED
+    turn: int
+    player: str
+    answer: HeldAnswer
+    changes: tuple[TileChange, ...]  # tiles-there: the table read's tiles the referee names (may be none)
+    referee: str  # who
+    at: str  # when, UTC
+    reason: str  # why
+
+    def __post_init__(self) -> None:
+        self._enum("answer", HeldAnswer)
+        self._rows("changes", TileChange)
+
+
 EVENT_TYPES: dict[EventKind, type[Event]] = {
     cls.kind: cls
     for cls in (
         GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
         TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
         DealAccepted, TableUnrestorable, ClockRecorded, VerdictOverridden, ClockAdjusted, TableAccepted,
+        PenaltyHeld, HeldPenaltyAnswered,
     )
 }
 

@@ -15,8 +15,8 @@ from controller.rules.tiles import parse_tile, parse_tiles
 from controller.rules.variants import RuleSet, get_ruleset
 
 from .events import (
-    BrokenRule, GameCreated, GameScored, PlayerPoints, RedealClaimed, StartDraw, StartOrderDrawn, TableUnrestorable,
-    TurnEndCause, TurnJudged,
+    BrokenRule, GameCreated, GameScored, PenaltyHeld, PlacedTile, PlayerPoints, RedealClaimed, StartDraw, StartOrderDrawn,
+    TableUnrestorable, TurnEndCause, TurnJudged,
 )
 from .machine import GameModel, TableState
 
@@ -69,6 +69,40 @@ def judge(model: GameModel, after: TableState) -> TurnJudged:
         restore_to_rack=tuple(t.code for t in restore.to_rack) if restore else (),
         restore_table=tuple(tuple(codes) for codes in restore.table.codes()) if restore else (),
     )
+
+
+def held_penalty(model: GameModel, verdict: TurnJudged) -> PenaltyHeld | None:
+    """A penalty that rests on tiles of the table before the turn that are seen nowhere now (the rule
+    `table-tile-taken`, with others or alone) is held for the referee, unless they confirmed it already:
+    the camera cannot tell a tile taken back from a tile it does not see. None: record the verdict."""
+    held = model.held
+    if held is not None and held.confirmed and held.turn == model.turn:
+        return None
+    if verdict.outcome is not rules_judge.Outcome.PENALTY or not any(
+            rule is rules_judge.Rule.TABLE_TILE_TAKEN for rule, _ in verdict.violations):
+        return None
+    after = model.pending or model.table
+    vanished = vanished_tiles(model.table, after, verdict.taken)
+    if not vanished:
+        return None
+    return PenaltyHeld(turn=model.turn, player=model.player, vanished=vanished, violations=verdict.violations,
+                       photo_before=model.turn_photo, photo=model.pending_photo)
+
+
+def vanished_tiles(before: TableState, after: TableState, taken: tuple[str, ...]) -> tuple[PlacedTile, ...]:
+    """Where the tiles `taken` lay on the table before: of each code's copies, those farthest from any
+    tile of that code now (the ones that are gone, not the ones that stayed)."""
+    out: list[PlacedTile] = []
+    for code in dict.fromkeys(taken):
+        count = taken.count(code)
+        now = [(x, y) for c, x, y in after.tiles if c == code]
+        copies = [PlacedTile(c, x, y) for c, x, y in before.tiles if c == code]
+
+        def distance(tile: PlacedTile) -> float:
+            return min((((tile.x - u) ** 2 + (tile.y - v) ** 2) ** 0.5 for u, v in now), default=float("inf"))
+
+        out.extend(sorted(copies, key=distance, reverse=True)[:count])
+    return tuple(out)
 
 
 def same_table(a: TableState | tuple, b: TableState | tuple,

@@ -24,7 +24,7 @@ from .events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated,
     GameScored, Outcome, Override, PlacedTile, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged,
-    TurnStarted, VerdictOverridden,
+    TurnStarted, VerdictOverridden, HeldAnswer, HeldPenaltyAnswered, PenaltyHeld,
 )
 
 TILES_IN_GAME = 106
@@ -42,6 +42,7 @@ class State(str, enum.Enum):
     TURN_READING = "turn-reading"  # button pressed or time out: read the table
     REFEREE_CHECK = "referee-check"  # a read the rules could not settle waits for the referee
     TURN_JUDGING = "turn-judging"
+    PENALTY_HELD = "penalty-held"  # a penalty resting on tiles seen nowhere waits for the referee's answer
     RESTORING = "restoring"  # penalty: the table must be put back as it was
     REVEALING = "revealing"  # the game is over: losers lay their racks open
     SCORING = "scoring"
@@ -99,6 +100,20 @@ class Judgement:
 
 
 @dataclass(frozen=True)
+class HeldPenalty:
+    """A penalty that rests on tiles seen nowhere, held for the referee (PenaltyHeld), or confirmed by
+    them (`confirmed`: the verdict is now recorded as judged)."""
+
+    turn: int
+    player: str
+    vanished: tuple[PlacedTile, ...]
+    photo_before: str | None
+    photo: str | None
+    violations: tuple = ()  # BrokenRule rows of the verdict held
+    confirmed: bool = False
+
+
+@dataclass(frozen=True)
 class GameModel:
     state: State = State.NEW
     variant: str = ""
@@ -126,6 +141,8 @@ class GameModel:
     rejudge_from: "GameModel | None" = None
     pending: TableState | None = None  # table read after the turn, before judging
     pending_doubts: tuple = ()
+    pending_photo: str | None = None  # the photo the pending table was read from
+    held: HeldPenalty | None = None  # a penalty on tiles seen nowhere, waiting for (or confirmed by) the referee
     judgement: Judgement | None = None
     passes: int = 0  # turns in a row with nothing played while the pool is empty
     end: GameEnd | None = None
@@ -177,7 +194,8 @@ def _set(model: GameModel, index: int, values: tuple, value) -> tuple:
 
 def _next_seat(model: GameModel) -> GameModel:
     return replace(model, current=(model.current + 1) % len(model.players), state=State.TURN_READY,
-                   pending=None, pending_doubts=(), judgement=None, turn_photo=None, at_alarm=None)
+                   pending=None, pending_doubts=(), pending_photo=None, held=None, judgement=None, turn_photo=None,
+                   at_alarm=None)
 
 
 def _draw(model: GameModel, index: int, count: int) -> GameModel:
@@ -299,7 +317,7 @@ def on_table_read(model: GameModel, event: TableRead) -> GameModel:
             raise TransitionError(model.state, event.kind, f"a table read at the alarm, but the turn ended by {model.ended_by and model.ended_by.value!r}")
         return replace(model, at_alarm=table)  # the turn's own read follows once the table is still
     state = State.REFEREE_CHECK if event.doubts else State.TURN_JUDGING
-    return replace(model, state=state, pending=table, pending_doubts=tuple(event.doubts))
+    return replace(model, state=state, pending=table, pending_doubts=tuple(event.doubts), pending_photo=event.photo)
 
 
 def on_table_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
@@ -322,13 +340,52 @@ def on_late_correction(model: GameModel, event: RefereeCorrection) -> GameModel:
     return replace(model, table=model.table.with_codes(event.changes))
 
 
+def _check_turn(model: GameModel, event: Event, what: str) -> None:
+    turn, player = getattr(event, "turn"), getattr(event, "player")
+    if player != model.player or turn != model.turn:
+        raise TransitionError(model.state, event.kind,
+                              f"{what} for {player!r} turn {turn} but turn {model.turn} is {model.player!r}'s")
+
+
+def on_penalty_held(model: GameModel, event: PenaltyHeld) -> GameModel:
+    """The verdict is a penalty resting on tiles seen nowhere: nothing of it is recorded until the referee answers."""
+    _check_turn(model, event, "a penalty held")
+    if not event.vanished:
+        raise TransitionError(model.state, event.kind, "a held penalty names the tiles seen nowhere")
+    held = HeldPenalty(event.turn, event.player, tuple(event.vanished), event.photo_before, event.photo,
+                       tuple(event.violations))
+    return replace(model, state=State.PENALTY_HELD, held=held)
+
+
+def on_held_penalty_answered(model: GameModel, event: HeldPenaltyAnswered) -> GameModel:
+    """confirmed: the verdict is judged again and recorded as it stands; tiles-there: with the referee's
+    codes the table read is judged again, without them the table is read again."""
+    _check_turn(model, event, "an answer")
+    if event.answer not in tuple(HeldAnswer):
+        raise TransitionError(model.state, event.kind, f"unknown answer {event.answer!r}")
+    if not event.referee.strip() or not event.at.strip():
+        raise TransitionError(model.state, event.kind, "an answer names the referee and when")
+    held = model.held
+    assert held is not None  # PENALTY_HELD is only entered with a held penalty
+    if event.answer is HeldAnswer.CONFIRMED:
+        if event.changes:
+            raise TransitionError(model.state, event.kind, "a confirmed penalty changes no tile of the table read")
+        return replace(model, state=State.TURN_JUDGING, held=replace(held, confirmed=True))
+    if event.changes:
+        assert model.pending is not None  # a held penalty rests on a table read
+        return replace(model, state=State.TURN_JUDGING, held=None, pending=model.pending.with_codes(event.changes))
+    return replace(model, state=State.TURN_READING, held=None, pending=None, pending_doubts=(), pending_photo=None)
+
+
 def on_turn_judged(model: GameModel, event: TurnJudged) -> GameModel:
     index = model.current
-    if event.player != model.player or event.turn != model.turn:
-        raise TransitionError(model.state, event.kind,
-                              f"verdict for {event.player!r} turn {event.turn} but turn {model.turn} is {model.player!r}'s")
+    _check_turn(model, event, "verdict")
     if event.outcome not in tuple(Outcome):
         raise TransitionError(model.state, event.kind, f"unknown outcome {event.outcome!r}")
+    if model.held is not None and model.held.confirmed and event.outcome is not Outcome.PENALTY:
+        raise TransitionError(model.state, event.kind,
+                              f"the referee confirmed a penalty for turn {model.turn}, the verdict says {event.outcome.value!r}")
+    model = replace(model, held=None)
     if event.restore_required:
         judgement = Judgement(index, event.outcome is Outcome.PENALTY, event.draw, event.penalty_points,
                               len(event.played), len(event.taken), bool(event.opened_now),
@@ -469,8 +526,8 @@ def on_game_scored(model: GameModel, event: GameScored) -> GameModel:
 
 S, E = State, EventKind
 _LIVE = (S.SEATING, S.DEALING, S.REDEAL_WINDOW, S.TURN_READY, S.TURN_RUNNING, S.TURN_READING, S.REFEREE_CHECK, S.TURN_JUDGING,
-         S.RESTORING, S.REVEALING, S.SCORING)
-_IN_PLAY = (S.TURN_READY, S.TURN_RUNNING, S.TURN_READING, S.REFEREE_CHECK, S.TURN_JUDGING, S.RESTORING)
+         S.PENALTY_HELD, S.RESTORING, S.REVEALING, S.SCORING)
+_IN_PLAY = (S.TURN_READY, S.TURN_RUNNING, S.TURN_READING, S.REFEREE_CHECK, S.TURN_JUDGING, S.PENALTY_HELD, S.RESTORING)
 
 TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     (S.NEW, E.GAME_CREATED): Transition(on_game_created, (S.SEATING,)),
@@ -486,6 +543,8 @@ TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     (S.TURN_READING, E.TABLE_READ): Transition(on_table_read, (S.TURN_READING, S.TURN_JUDGING, S.REFEREE_CHECK)),
     (S.REFEREE_CHECK, E.REFEREE_CORRECTION): Transition(on_table_corrected, (S.TURN_JUDGING,)),
     (S.TURN_JUDGING, E.TURN_JUDGED): Transition(on_turn_judged, (S.TURN_READY, S.RESTORING, S.REVEALING)),
+    (S.TURN_JUDGING, E.PENALTY_HELD): Transition(on_penalty_held, (S.PENALTY_HELD,)),
+    (S.PENALTY_HELD, E.HELD_PENALTY_ANSWERED): Transition(on_held_penalty_answered, (S.TURN_JUDGING, S.TURN_READING)),
     (S.RESTORING, E.TABLE_UNRESTORABLE): Transition(on_table_unrestorable, (S.RESTORING,)),
     (S.RESTORING, E.RESTORE_CHECKED): Transition(on_restore_checked, (S.RESTORING, S.TURN_READY, S.REVEALING)),
     (S.RESTORING, E.VERDICT_OVERRIDDEN): Transition(on_verdict_overridden, (S.TURN_READY, S.REVEALING)),

@@ -12,7 +12,7 @@ Shapes (every list in record order):
   "played", "draw", "penalty_points", "overridden"}]}
 * `audit_data`: {"game", "turn", "player", "variant", "players", "chain", "photos": {"before",
   "after"}, "table_before", "table_after", "changes": {"gone", "new"}, "doubts", "settled",
-  "verdicts", "overrides", "restores", "unrestorable", "events"}; a photo is {"sha256", "width",
+  "verdicts", "overrides", "held", "held_answers", "restores", "unrestorable", "events"}; a photo is {"sha256", "width",
   "height", "tiles": [{"index", "code", "confidence", "points", "doubt"}]} or None.
 * `replay_data`: {"game", "chain", "steps": [{"step", "turn", "title", "lines", "photo"}]}
 """
@@ -24,6 +24,7 @@ from controller.game.events import (
     ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
     Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted,
     TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+    HeldPenaltyAnswered, PenaltyHeld,
 )
 from controller.game.machine import TableState
 from controller.rules.errors import RulesError
@@ -31,7 +32,7 @@ from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
 
 from .store import ChainReport, Records
-from .views import describe_restore, replay_lines, table_changes, turn_record, turns
+from .views import describe_restore, held_answer_words, held_words, replay_lines, table_changes, turn_record, turns
 
 SURE = 0.85  # a read at least this confident stands on its own (game.rebuild.RebuildSettings.sure)
 DEFAULT_TILE = 40.0  # px: a tile's width when nothing on the table tells it
@@ -125,6 +126,10 @@ def event_words(event: Event) -> str:
         return text
     if isinstance(event, RestoreChecked):
         return "restore check: " + describe_restore(event)
+    if isinstance(event, PenaltyHeld):
+        return held_words(event)
+    if isinstance(event, HeldPenaltyAnswered):
+        return held_answer_words(event)
     if isinstance(event, VerdictOverridden):
         return f"verdict of turn {event.turn} overridden by referee {event.referee}: {event.player}'s turn stands " \
                f"({event.outcome}); why: {event.reason}"
@@ -281,6 +286,10 @@ def audit_data(records: Records, game_id: int, turn: int, report: ChainReport | 
         "verdicts": [verdict_data(e) for e in events if isinstance(e, TurnJudged)],
         "overrides": [{"outcome": e.outcome, "referee": e.referee, "reason": e.reason, "words": event_words(e)}
                       for e in events if isinstance(e, VerdictOverridden)],
+        "held": [held_data(records, e) for e in events if isinstance(e, PenaltyHeld)],
+        "held_answers": [{"answer": e.answer, "referee": e.referee, "at": e.at, "reason": e.reason,
+                          "changes": [list(c) for c in e.changes], "words": event_words(e)}
+                         for e in events if isinstance(e, HeldPenaltyAnswered)],
         "restores": [{"matches": e.matches, "by_referee": e.by_referee, "accepted_mismatch": e.accepted_mismatch,
                       "differences": list(e.differences), "referee": e.referee, "note": e.note,
                       "words": describe_restore(e), "photo": read_photo(records, e)}
@@ -291,6 +300,15 @@ def audit_data(records: Records, game_id: int, turn: int, report: ChainReport | 
         "events": [{"seq": r.seq, "kind": r.event.kind.value, "words": event_words(r.event), "hash": r.hash[:12],
                     "recorded_at": r.recorded_at} for r in record.events],
     }
+
+
+def held_data(records: Records, event: PenaltyHeld) -> dict[str, Any]:
+    """A held penalty: the tiles seen nowhere ringed on the photo of the turn's start, and the photo then."""
+    rings = [{**box, "cls": "vanished", "label": box["code"]} for box in placed_boxes(event.vanished)]
+    return {"vanished": [list(tile) for tile in event.vanished],
+            "rules": [{"rule": rule, "detail": detail} for rule, detail in event.violations],
+            "before": photo_data(records, event.photo_before, rings), "now": photo_data(records, event.photo, []),
+            "words": event_words(event)}
 
 
 # -------------------------------------------------------------------- replay

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 from controller.game.events import (
     ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
     RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable,
-    TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
+    TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden, HeldPenaltyAnswered, PenaltyHeld,
 )
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.rules.melds import SetChanges, classify, set_changes
@@ -141,6 +141,10 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.append(f"    record head {head_digest(recorded.hash)} (event {recorded.seq}, as the table showed)")
         elif isinstance(event, RestoreChecked):
             block.append("  restore: " + describe_restore(event))
+        elif isinstance(event, PenaltyHeld):
+            block.append(f"  {held_words(event)}")
+        elif isinstance(event, HeldPenaltyAnswered):
+            block.append(f"  {held_answer_words(event)}")
         elif isinstance(event, VerdictOverridden):
             block.append(f"  verdict overridden by referee {event.referee}: the turn stands ({event.outcome}); "
                          f"why: {event.reason}")
@@ -170,6 +174,22 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
     block.append(f"state: {model.state.value}; racks " + ", ".join(
         f"{p} {n}" for p, n in zip(model.players, model.racks)) + f"; pool {model.pool}")
     yield block
+
+
+def held_words(event: PenaltyHeld) -> str:
+    gone = " ".join(tile.code for tile in event.vanished)
+    rules = ", ".join(str(rule) for rule, _ in event.violations)
+    return f"penalty held for the referee: tile(s) of the table before seen nowhere ({gone}); rests on {rules}"
+
+
+def held_answer_words(event: HeldPenaltyAnswered) -> str:
+    if event.answer == "confirmed":
+        what = "confirms the penalty"
+    elif event.changes:
+        what = "says the tiles are there: " + ", ".join(f"tile {index} is {code}" for index, code in event.changes)
+    else:
+        what = "says the tiles are there: the table is read again"
+    return f"referee {event.referee} {what} at {event.at}; why: {event.reason}"
 
 
 def _clock_line(event) -> str:

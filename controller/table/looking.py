@@ -174,7 +174,7 @@ class Looking:
             codes = " ".join(code for code, _, _ in rebuilt.missing)
             if rebuilt.missing and look_again and attempt == LOOK_AGAIN:
                 self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before still not seen "
-                                         f"({codes}): judged as read (the audit shows both photos)")
+                                         f"({codes}): taken as read (a penalty resting on them waits for the referee)")
             if not rebuilt.missing or not look_again or attempt == LOOK_AGAIN:
                 return seen, rebuilt
             self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before not seen ({codes}): "

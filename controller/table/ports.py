@@ -16,7 +16,7 @@ from controller.adapters.errors import AdapterError
 from controller.adapters.signals import Incident, SignalKind, TimerSignal
 from controller.adapters.waiting import Settled, SettleSettings, WaitStatus
 from controller.game.events import Doubt, Event, GameScored, TableUnrestorable, TurnJudged
-from controller.game.machine import GameModel, State, TableState
+from controller.game.machine import GameModel, HeldPenalty, State, TableState
 from controller.game.reading import TableReading
 
 if TYPE_CHECKING:  # named in the records' protocol only: importing them would open the SQLite module
@@ -109,6 +109,8 @@ class Referee(Protocol):
                    ) -> tuple[tuple[str, ...] | None, str]: ...
 
     def notice_table(self, model: GameModel, table: TableState) -> tuple[tuple[tuple[int, str], ...], str]: ...
+
+    def held_penalty(self, model: GameModel, held: HeldPenalty) -> tuple[str, tuple[tuple[int, str], ...], str]: ...
 
 
 class RefereeDesk(Protocol):

@@ -7,7 +7,7 @@ import time
 from controller.adapters.errors import TimerError
 from controller.game.errors import GameError
 from controller.game.events import (
-    ClockAdjusted, ClockAdjustment, CorrectionTarget, Override, RefereeCorrection, VerdictOverridden,
+    ClockAdjusted, ClockAdjustment, CorrectionTarget, HeldAnswer, Override, RefereeCorrection, VerdictOverridden,
 )
 from controller.game.machine import State, apply
 from controller.rules.errors import RulesError
@@ -63,6 +63,12 @@ class DeskWork:
             self.asking = None
             self.table_accepted = True
             said = f"table accepted as the camera sees it by referee {request.referee}"
+        elif request.action in (DeskAction.CONFIRM_PENALTY, DeskAction.TILES_THERE):
+            if model.state is not State.PENALTY_HELD:
+                raise DeskError(f"no penalty waits for the referee (the game is {model.state.value})")
+            answer = HeldAnswer.CONFIRMED if request.action is DeskAction.CONFIRM_PENALTY else HeldAnswer.TILES_THERE
+            self.record_held_answer(answer, tuple(request.changes), request.referee, request.reason)
+            said = f"turn {model.turn}: held penalty answered by referee {request.referee}: {answer.value}"
         elif request.action is DeskAction.OVERRIDE:
             judgement = model.judgement
             if model.state is not State.RESTORING or judgement is None:

@@ -60,6 +60,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
         self.last_restore_differences: tuple[str, ...] | None = None
         self.timings: list[dict] = []
         self.doubts_announced: int | None = None  # the turn whose doubts were said to wait for the referee page
+        self.held_announced = False  # the held penalty was said to wait for the referee
 
     # ------------------------------------------------------------- recording
 
@@ -148,6 +149,7 @@ STEPS: dict[State, Callable[[TableRunner], None]] = {
     State.TURN_READING: TableRunner.step_turn_reading,
     State.REFEREE_CHECK: TableRunner.step_referee_check,
     State.TURN_JUDGING: TableRunner.step_turn_judging,
+    State.PENALTY_HELD: TableRunner.step_penalty_held,
     State.RESTORING: TableRunner.step_restoring,
     State.REVEALING: TableRunner.step_revealing,
     State.SCORING: TableRunner.step_scoring,

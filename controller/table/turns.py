@@ -6,8 +6,8 @@ import time
 
 from controller.game import judging
 from controller.game.events import (
-    CountAlert, DealAccepted, Dealt, Incident, RackRevealed, ReadPurpose, RefereeCorrection, StartOrderDrawn, TableRead,
-    TimerIncident, TurnEndCause, TurnEnded, TurnStarted,
+    CountAlert, DealAccepted, Dealt, HeldAnswer, HeldPenaltyAnswered, Incident, RackRevealed, ReadPurpose,
+    RefereeCorrection, StartOrderDrawn, TableRead, TimerIncident, TurnEndCause, TurnEnded, TurnStarted,
 )
 from controller.game.machine import TILES_IN_GAME, State
 from controller.game.racks import rack_tiles
@@ -193,6 +193,11 @@ class TurnFlow:
         model = self.model
         assert model.pending is not None
         event = judging.judge(model, model.pending)
+        held = judging.held_penalty(model, event)
+        if held is not None:  # the camera cannot tell a tile taken back from one it does not see
+            self.record(held)
+            self.held_announced = False
+            return
         self.record(event)
         if self.pressed_at is not None and self.timings:
             self.timings[-1]["press_to_verdict_ms"] = (time.perf_counter() - self.pressed_at) * 1000
@@ -202,6 +207,37 @@ class TurnFlow:
             self.show_restore(event)
         self.timer_turn = None
         self.clock_running = False
+
+    def step_penalty_held(self) -> None:
+        """The referee answers a held penalty: on the referee page (the runner waits on the desk), else
+        at the table (the console, or a script)."""
+        model = self.model
+        held = model.held
+        assert held is not None
+        if not self.held_announced:  # once a hold (a resumed game's too)
+            self.held_announced = True
+            codes = " ".join(tile.code for tile in held.vanished)
+            self.devices.display.say(f"turn {model.turn}: a penalty for {model.player} rests on tile(s) seen nowhere "
+                                     f"({codes}): it waits for the referee, who confirms it or says the tiles are there")
+        if self.devices.desk is not None and getattr(self.devices.referee, "on_page", False):
+            self.attend_desk(WAIT_SLICE)
+            return
+        answer, changes, note = self.devices.referee.held_penalty(model, held)
+        self.record_held_answer(HeldAnswer(answer), tuple(changes), "arbiter at the table", note)
+
+    def record_held_answer(self, answer: HeldAnswer, changes: tuple[tuple[int, str], ...], referee: str,
+                           reason: str) -> None:
+        model = self.model
+        after = self.record(HeldPenaltyAnswered(turn=model.turn, player=model.player, answer=answer,
+                                                changes=changes, referee=referee,
+                                                at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), reason=reason))
+        if answer is HeldAnswer.CONFIRMED:
+            said = "confirmed: the penalty is recorded as judged"
+        elif changes:
+            said = "the tiles are there, as the referee reads them: the turn is judged again"
+        else:
+            said = "the tiles are there: the table is read again"
+        self.devices.display.say(f"turn {after.turn}: {referee} answers the held penalty: {said}")
 
     def step_revealing(self) -> None:
         model = self.model

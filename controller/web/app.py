@@ -394,6 +394,8 @@ def answer_words(words, request: RefereeRequest, recorded) -> str:
         return words.text("answer.resume" if request.resume else "answer.pause", referee=who)
     if request.action is DeskAction.EXTEND:
         return words.text("answer.extend", referee=who, seconds=request.seconds)
+    if request.action is DeskAction.TILES_THERE:
+        return words.text("answer.tiles-there-read" if request.changes else "answer.tiles-there", referee=who)
     return words.text(f"answer.{request.action.value}", referee=who)
 
 
@@ -443,6 +445,18 @@ def parse_request(action: DeskAction, body: Any) -> RefereeRequest:
             raise BadRequest("'tiles': the rack's codes, e.g. 'R5 K13 J'")
         return RefereeRequest(action, referee, reason, target=RefereeCorrection.rack_target(target[5:].strip()),
                               rack=tuple(parse_tile(str(c)).code for c in codes))
+    if action is DeskAction.TILES_THERE:
+        changes = body.get("changes", "")
+        if not isinstance(changes, str):
+            raise BadRequest("'changes': 'index code' pairs, e.g. '3 R5 7 K13', or nothing (the table is read again)")
+        words = changes.replace(",", " ").split()
+        if len(words) % 2:
+            raise BadRequest("'changes': 'index code' pairs, e.g. '3 R5 7 K13'")
+        try:
+            parsed = tuple((int(words[k]), parse_tile(words[k + 1]).code) for k in range(0, len(words), 2))
+        except ValueError:
+            raise BadRequest("'changes': a tile index is a whole number") from None
+        return RefereeRequest(action, referee, reason, changes=parsed)
     if action is DeskAction.OVERRIDE:
         outcome = _text(body, "outcome", required=False) or Override.LEGAL
         if outcome not in tuple(Override):

@@ -30,8 +30,8 @@ from controller.adapters.waiting import WaitReason, WaitStatus
 from controller.game import judging
 from controller.game.events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, Event, GameScored, RackRevealed, ReadPurpose,
-    RedealClaimed, RefereeCorrection, RestoreChecked, TableAccepted, TableRead, TableUnrestorable, TimerIncident,
-    TurnEndCause, TurnJudged, TurnStarted, VerdictOverridden,
+    HeldAnswer, HeldPenaltyAnswered, PenaltyHeld, RedealClaimed, RefereeCorrection, RestoreChecked, TableAccepted,
+    TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State
 from controller.messages import DEFAULT_LANGUAGE, catalogue
@@ -54,6 +54,7 @@ REGIONS = {
     "alerts": "regions/alerts.html",
     "history": "regions/history.html",
     "frame": "regions/frame.html",
+    "held": "regions/held.html",
     "log": "regions/log.html",
     "clockgame": "regions/clockgame.html",
 }
@@ -62,7 +63,7 @@ KEEP_ALERTS, KEEP_LOG = 6, 40
 # what else is drawn again when a region's data changes: the words of "what to do now", the
 # referee's choices and whether a countdown is shown all follow where the game stands
 FOLLOWS = {"status": ("prompt", "actions", "clock"), "penalty": ("prompt", "actions"), "verdict": ("prompt",),
-           "scores": ("prompt", "status", "clock"), "frame": ("actions",)}
+           "scores": ("prompt", "status", "clock"), "frame": ("actions",), "held": ("prompt", "actions")}
 # sent only when they change: the referee may be picking tiles in them
 KEPT_WHILE_SAME = frozenset({"actions"})
 
@@ -78,7 +79,7 @@ class LiveTable:
         self.state: dict[str, Any] = {
             "kind": kind, "game": None, "variant": "", "players": [], "turn": 0, "phase": "", "pool": None,
             "waiting": None, "scores": None, "clock": None, "verdict": None, "penalty": None, "alerts": [],
-            "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang,
+            "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang, "held": None,
         }
         self._drawn: dict[str, str] = {}
         self.seq = 0
@@ -286,6 +287,12 @@ class WebDisplay:
                 if verdict.get("turn") == event.turn:
                     verdict["overridden"] = history[-1]["overridden"] if history else None
                     changes["verdict"] = verdict
+        if model.state is State.PENALTY_HELD and isinstance(event, (PenaltyHeld, type(None))):
+            changes["held"] = self.held_of(model)  # a resumed game shows its held penalty too
+            regions.append("held")
+        elif isinstance(event, (HeldPenaltyAnswered, TurnStarted)):
+            changes["held"] = None
+            regions.append("held")
         if isinstance(event, GameScored):
             changes["scores"] = scores_of(event)
             regions.append("scores")
@@ -297,6 +304,26 @@ class WebDisplay:
         if alert is not None:
             key, level, values = alert
             self.live.alert(key, level, **values)
+
+    def held_of(self, model: GameModel) -> dict[str, Any]:
+        """A held penalty as the referee page shows it: both photos, the tiles seen nowhere ringed on the
+        photo of the turn's start (where they lay), the rules the penalty rests on."""
+        event = model.held
+        assert event is not None
+        held: dict[str, Any] = {"turn": event.turn, "player": event.player,
+                                "vanished": [tile.code for tile in event.vanished],
+                                "rules": [{"rule": str(rule), "detail": detail} for rule, detail in event.violations],
+                                "before": None, "now": None}
+        if self.live.db is None:
+            return held
+        width = tile_width(model.table.tiles)
+        rings = [{**box, "cls": "vanished", "label": box["code"]}
+                 for box in placed_boxes(event.vanished, set(), width)]
+        now = placed_boxes(model.pending.tiles) if model.pending is not None else []
+        with Records(self.live.db, create=False, read_only=True) as records:
+            held["before"] = photo_data(records, event.photo_before, rings)
+            held["now"] = photo_data(records, event.photo, now)
+        return held
 
     def frame_of(self, model: GameModel, event: Event) -> dict | None:
         if self.live.db is None:
@@ -343,8 +370,8 @@ def scores_of(event: GameScored) -> dict[str, Any]:
 # the next turn starts (the last turn is then judged again)
 TABLE_CORRECTABLE = (State.REFEREE_CHECK, State.TURN_READY)
 RACKS_CORRECTABLE = (State.REVEALING, State.SCORING, State.FINISHED)
-PLAYING = (State.TURN_RUNNING, State.TURN_READING, State.REFEREE_CHECK, State.TURN_JUDGING, State.RESTORING,
-           State.TURN_READY)
+PLAYING = (State.TURN_RUNNING, State.TURN_READING, State.REFEREE_CHECK, State.TURN_JUDGING, State.PENALTY_HELD,
+           State.RESTORING, State.TURN_READY)
 
 
 def status_of(model: GameModel) -> dict[str, Any]:
@@ -398,6 +425,12 @@ def alert_of(event: Event | None) -> tuple[str, str, dict[str, Any]] | None:
         if event.matches:
             return "alert.restored", "info", {}
         return "alert.not-restored", "warn", {"differences": list(event.differences)}
+    if isinstance(event, PenaltyHeld):
+        return "alert.penalty-held", "warn", {"turn": event.turn, "player": event.player,
+                                              "tiles": " ".join(tile.code for tile in event.vanished)}
+    if isinstance(event, HeldPenaltyAnswered):
+        key = "alert.held-confirmed" if event.answer is HeldAnswer.CONFIRMED else "alert.held-tiles-there"
+        return key, "referee", {"referee": event.referee, "turn": event.turn, "reason": event.reason}
     if isinstance(event, RedealClaimed):
         return ("alert.redeal-granted" if event.granted else "alert.redeal-refused", "info",
                 {"player": event.player, "tiles": " ".join(event.shown)})

@@ -10,7 +10,7 @@ from controller.game.errors import GameSetupError, TransitionError
 from controller.game.events import (
     EVENT_TYPES, CountAlert, DealAccepted, Dealt, TableUnrestorable, EventKind, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
-    ClockRecorded, ClockAdjusted, TableAccepted, VerdictOverridden, event_from_payload,
+    ClockRecorded, ClockAdjusted, TableAccepted, VerdictOverridden, event_from_payload, HeldPenaltyAnswered, PenaltyHeld,
 )
 from controller.game.machine import TILES_IN_GAME, TRANSITIONS, GameModel, State, TableState, apply, fold
 from game_helpers import table
@@ -41,6 +41,9 @@ def sample(kind: EventKind):
         EventKind.VERDICT_OVERRIDDEN: VerdictOverridden(1, "Ann", "legal", "Rita", "test"),
         EventKind.CLOCK_ADJUSTED: ClockAdjusted(1, "pause", 0, "Rita", "test"),
         EventKind.TABLE_ACCEPTED: TableAccepted("ab" * 32, "right edge", "the occluder net", "arbiter button"),
+        EventKind.PENALTY_HELD: PenaltyHeld(1, "Ann", (("R5", 10.0, 20.0),), (("table-tile-taken", "R5 left"),), None, None),
+        EventKind.HELD_PENALTY_ANSWERED: HeldPenaltyAnswered(1, "Ann", "confirmed", (), "Rita", "2026-11-26T02:00:00Z",
+                                                             "test"),
     }[kind]
 
 

@@ -134,7 +134,7 @@ FIELD_STRATEGIES = {
     "tuple[ClockTime, ...]": rows(names, ints),
     "TurnEndCause": _of(TurnEndCause), "Incident": _of(Incident), "ReadPurpose": _of(ReadPurpose),
     "Outcome": _of(Outcome), "GameEnd": _of(GameEnd), "ClockFact": _of(ClockFact), "Override": _of(Override),
-    "ClockAdjustment": _of(ClockAdjustment),
+    "ClockAdjustment": _of(ClockAdjustment), "HeldAnswer": _of(ev.HeldAnswer),
 }
 
 

@@ -23,7 +23,7 @@ from controller.game.events import (
     ClockAdjusted, ClockAdjustment, ClockFact, ClockRecorded, GameCreated, GameScored, RefereeCorrection,
     TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
-from controller.game.machine import GameModel, State, apply
+from controller.game.machine import GameModel, apply
 from controller.records.store import RecordedEvent
 from controller.records.turn_data import verdict_data
 

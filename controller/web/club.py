@@ -7,7 +7,9 @@ incidents, a restore or a referee awaited, a table silent for ten minutes). The 
 server-side by Jinja2 with autoescaping; a little plain JavaScript (`static/club.js`) polls
 `/api/tables` and updates the rows with text only. Each table's name links to that game's page,
 which this server serves too (with its turns' audits, replay and photos, as `tileref serve` does);
-`--table-base URL` points the links at another server instead (`table_link`).
+`--table-base URL` points the links at another server instead (`table_link`). `/watch` lists the
+tables with their spectator feeds (`/watch/<game>`, held back by the delay) and stream overlays
+(`/overlay/table/<game>`), docs/broadcast.md.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ from starlette.routing import Mount, Route
 from controller.records.club import ClubBoard, TableLive
 from controller.records.errors import RecordsError, ServerUnavailableError
 from controller.records.store import Records
+
+from controller.adapters.time_source import SYSTEM_TIME, TimeSource
 
 from .guard import GuardedStarlette
 
@@ -79,7 +83,10 @@ class _Board:
             self.records.close()
 
 
-def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> Starlette:
+def create_app(db: str, *, table_base: str = "", title: str = "Club board", watch_delay: int = 0,
+               time_source: TimeSource = SYSTEM_TIME) -> Starlette:
+    """`watch_delay`, `time_source`: the spectator feed's (controller/web/broadcast.py); each table's
+    overlay is /overlay/table/<game> and its feed /watch/<game>, served by the records' app below."""
     board = _Board(db, table_base)
     env = _environment()
     shown = board.records.path if board.records is not None else db
@@ -104,6 +111,15 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         return JSONResponse({"tables": [t.as_json() for t in tables], "problem": problem, "updated": now_text()},
                             headers={"Cache-Control": "no-store"})
 
+    async def watch_list(request: Request) -> HTMLResponse:
+        """The tables and where their feeds are: names and players only, nothing of where a game stands."""
+        import anyio
+
+        tables, problem = await anyio.to_thread.run_sync(board.read)
+        html = env.get_template("club_watch.html").render(title=title, tables=tables, problem=problem,
+                                                          delay=watch_delay)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
     async def script(request: Request) -> Response:
         return Response((STATIC / "club.js").read_text(encoding="utf-8"), media_type="text/javascript")
 
@@ -117,18 +133,19 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
     app = GuardedStarlette(routes=[
         Route("/", page, name="club_board"),
         Route("/api/tables", api, name="club_tables"),
+        Route("/watch", watch_list, name="club_watch"),
         Route("/static/club.js", script, name="club_js"),
         # every game's own pages (game, audit of each turn, replay, photos) from the same database,
         # where the board's links point (`table_link`)
-        Mount("", app=records_app(db)),
+        Mount("", app=records_app(db, watch_delay=watch_delay, time_source=time_source)),
     ], lifespan=lifespan)
     app.state.board = board
     return app
 
 
-def serve(db: str, host: str, port: int, *, table_base: str = "") -> None:
+def serve(db: str, host: str, port: int, *, table_base: str = "", watch_delay: int = 0) -> None:
     import uvicorn
 
-    app = create_app(db, table_base=table_base)
+    app = create_app(db, table_base=table_base, watch_delay=watch_delay)
     print(f"club board on http://{host}:{port}/ (database {db})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

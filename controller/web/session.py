@@ -41,6 +41,8 @@ class TableWeb:
         self.server.start()
         print(f"web: {self.url}/ (table display {self.url}/table"
               + (f", referee page {self.url}/referee)" if self.desk else ")"), file=out, flush=True)
+        print(f"web: stream overlay {self.url}/overlay/table, spectators {self.url}/watch (docs/broadcast.md)",
+              file=out, flush=True)
         if self.desk is not None:
             print(f"web: referee token {self.token} (or open {self.url}/referee#token={self.token})", file=out,
                   flush=True)

@@ -10,6 +10,7 @@ import time
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from controller.cli import main
 from controller.game import judging
@@ -76,9 +77,10 @@ def first_message(client: TestClient, path: str) -> dict:
         return socket.receive_json()
 
 
-@pytest.fixture
-def staged(tmp_path):
-    db = tmp_path / "r.sqlite"
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    """The staged game with a 30-second delay (read only: every test but the tampering one shares it)."""
+    db = tmp_path_factory.mktemp("staged") / "r.sqlite"
     return db, staged_game(db, delay=30)
 
 
@@ -167,3 +169,19 @@ def test_a_delay_outside_the_range_is_refused_on_one_line(command, capsys):
     assert stopped.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--watch-delay" in error and "'3601' is outside 0..3600" in error
+
+
+def test_a_tampered_game_is_refused_by_the_feed_and_the_overlay(tmp_path):
+    db = tmp_path / "r.sqlite"
+    game = staged_game(db, delay=30)
+    with Records(db, create=False) as records:
+        records.db.execute("UPDATE events SET payload=replace(payload, '\"Ben\"', '\"Bob\"') WHERE game_id=? AND seq=8",
+                           (game,))
+    client = TestClient(create_app(db, time_source=SetClock(T0 + 10_000)))
+    for path in (f"/watch/{game}", f"/overlay/table/{game}", f"/overlay/table/{game}?delay=1"):
+        response = client.get(path)
+        assert response.status_code == 409 and "Bob" not in response.text, path
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        first_message(client, f"/ws/watch/{game}")
+    assert closed.value.code == 1011

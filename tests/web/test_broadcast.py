@@ -185,3 +185,32 @@ def test_a_tampered_game_is_refused_by_the_feed_and_the_overlay(tmp_path):
     with pytest.raises(WebSocketDisconnect) as closed:
         first_message(client, f"/ws/watch/{game}")
     assert closed.value.code == 1011
+
+
+def test_a_clock_game_shows_its_clocks_live_and_from_the_record(tmp_path):
+    from controller.clock.rules import ClockGame, default_rules
+    from controller.game.events import ClockRecorded, GameCreated
+    from controller.clock.journal import RecordState
+    from controller.web.live import ClockBoard, LiveTable
+
+    db = tmp_path / "r.sqlite"
+    rules = default_rules(ClockGame.SHOGI)
+    with Records(db) as records:
+        game = records.start_game(GameCreated(
+            variant="clock-shogi", players=PLAYERS, turn_seconds=rules.seconds,
+            ruleset=(*rules.pairs(), ("event", "shogi"), ("game", "R1-T1-G1"))), state=RecordState.CLOCK)
+        records.append(game, ClockRecorded("started", None, (("Ann", 1_800_000), ("Ben", 1_800_000)), "Ann first"),
+                       state=RecordState.CLOCK)
+        records.append(game, ClockRecorded("pressed", "Ann", (("Ann", 1_790_250),), "Ann hands over to Ben"),
+                       state=RecordState.CLOCK)
+    recorded = TestClient(create_app(db)).get(f"/overlay/table/{game}").text
+    assert re.search(r'data-player="Ann">\s*<span class="name">Ann</span>\s*<span class="time" data-ms="1790250">29:51',
+                     recorded)
+    assert 'class="bc-side to-move" data-player="Ben"' in recorded and "R1-T1-G1" in recorded
+
+    live = LiveTable("clock", db)
+    board = ClockBoard(live, "shogi", "R1-T1-G1", "DUEL", PLAYERS, "Ann", 600)
+    board.tick(1, 587)
+    page = TestClient(create_app(db, live)).get("/overlay/table").text
+    assert 'data-socket="/ws/table"' in page  # the live table's own socket
+    assert 'data-ms="587000">9:47' in page and 'class="bc-side to-move" data-player="Ann"' in page

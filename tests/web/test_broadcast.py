@@ -154,6 +154,7 @@ def test_the_club_server_serves_each_tables_overlay_and_feed(staged):
     db, game = staged
     clock = SetClock(T0 + EVERY_S * 2 + 30 + 1)
     client = TestClient(club.create_app(str(db), time_source=clock))
+    assert 'href="/watch"' in client.get("/").text  # the board links to the feeds
     listing = client.get("/watch")
     assert listing.status_code == 200
     assert f'href="/watch/{game}"' in listing.text and f'href="/overlay/table/{game}?delay=1"' in listing.text

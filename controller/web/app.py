@@ -13,6 +13,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
+import math
 import re
 import secrets
 import threading
@@ -303,18 +304,30 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         with reader.open() as records:
             return records.latest_game(with_events=True)
 
+    drawn_feeds: dict[tuple[int, bool], tuple[tuple, tuple[dict[str, Any], dict[str, str]]]] = {}
+    feeds_lock = threading.Lock()
+
     def feed(game_id: int, delayed: bool) -> tuple[dict[str, Any], dict[str, str]]:
         """The feed's state and regions now: with `delayed`, only what the record held `delay` seconds
-        ago by the server's clock; without, everything recorded."""
+        ago by the server's clock; without, everything recorded. The present is taken in whole seconds,
+        rounded down (never later than it is), so every socket of a feed shares one drawing a second."""
+        now = math.floor(time_source.now())
         with reader.open() as records:
+            head = records.head(game_id)
+            key = (head, now)
+            with feeds_lock:
+                known = drawn_feeds.get((game_id, delayed))
+            if known is not None and known[0] == key:
+                return known[1]
             reader.report(records, game_id)  # a tampered game is refused, never shown
             recorded = records.recorded(game_id)
-        now = time_source.now()
         delay = effective_delay(recorded, watch_delay) if delayed else 0
         until = now - delay if delayed else None
         state = broadcast_state(game_id, recorded, until, now - delay, delay)
         context = {"s": state, "t": words.text, "maybe": words.maybe, "LOW_TIME_S": LOW_TIME_S}
         regions = {name: env.get_template(REGIONS[name]).render(**context) for name in BROADCAST_REGIONS}
+        with feeds_lock:
+            drawn_feeds[(game_id, delayed)] = (key, (state, regions))
         return state, regions
 
     def wants_delay(request: Request) -> bool:

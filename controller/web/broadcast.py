@@ -172,10 +172,10 @@ def clock_game_state(created: GameCreated, shown: Sequence[RecordedEvent]) -> di
     seats = tuple(created.players)
     limit = rules.get("seconds")
     limit_ms = int(limit) * 1000 if isinstance(limit, int) else None
+    games = [value for name, value in created.ruleset if name == "game"]  # the clock's game, then the drawn game
     data: dict[str, Any] = {
-        "game": str(rules.get("game", created.variant.removeprefix(CLOCK_PREFIX))),
-        "game_id": next((str(v) for k, v in reversed(created.ruleset) if k == "game"), "") if
-        sum(1 for k, _ in created.ruleset if k == "game") > 1 else "",
+        "game": str(games[0]) if games else created.variant.removeprefix(CLOCK_PREFIX),
+        "game_id": str(games[-1]) if len(games) > 1 else "",
         "mode": "DUEL" if duel else "SESSION", "to_move": None, "phase": "running", "result": None, "facts": [],
         "sides": [{"name": name, "ms_left": limit_ms if duel else None, "flag": False}
                   for name in (seats[:2] if duel else seats)],

@@ -10,6 +10,7 @@ from typing import Callable
 
 SQLITE_MAX = 2**63 - 1  # the largest INTEGER SQLite stores
 BOX_MAX_SECONDS = 86_400  # the longest countdown the timer box takes (PROTOCOL.md, CONF)
+MAX_WATCH_DELAY = 3600  # the longest the spectator feed stays behind the table (docs/broadcast.md)
 
 
 def whole(low: int, high: int, what: str = "a whole number") -> Callable[[str], int]:
@@ -37,3 +38,4 @@ GAME_ID = whole(1, SQLITE_MAX, "a game id (a whole number from 1)")
 COUNT = whole(1, 1_000_000, "a whole number from 1")
 SEED = whole(0, SQLITE_MAX, "a whole number from 0")
 TURN_SECONDS = whole(1, BOX_MAX_SECONDS, "a number of seconds")
+WATCH_DELAY = whole(0, MAX_WATCH_DELAY, "a number of seconds")

@@ -43,6 +43,9 @@ def register(subparsers) -> None:
     serve.add_argument("--port", type=int, default=8700)
     serve.add_argument("--table-base", metavar="URL", default="",
                        help="where each table's own pages are served (default: links relative to this server)")
+    from .web import add_watch_delay_option
+
+    add_watch_delay_option(serve, recorded=False)
     serve.set_defaults(handler=run_club_serve)
 
 
@@ -84,5 +87,5 @@ def run_import(args: argparse.Namespace) -> int:
 def run_club_serve(args: argparse.Namespace) -> int:
     from controller.web.club import serve
 
-    serve(args.db, args.host, args.port, table_base=args.table_base)
+    serve(args.db, args.host, args.port, table_base=args.table_base, watch_delay=args.watch_delay or 0)
     return 0

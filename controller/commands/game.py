@@ -18,7 +18,7 @@ from controller.rules.judge import Outcome
 
 from .argtypes import COUNT, GAME_ID, TURN_SECONDS
 from .records import add_private_key_option, add_public_key_option, verified_game
-from .web import add_web_option, linger
+from .web import add_watch_delay_option, add_web_option, linger
 
 ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 
@@ -54,6 +54,7 @@ def register(subparsers) -> None:
     play.add_argument("--clock-rate", type=float, default=1.0, help="emulator only: box seconds per real second")
     play.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
     add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
+    add_watch_delay_option(play, recorded=True)
     add_private_key_option(play)
     play.set_defaults(handler=run_play)
 
@@ -96,6 +97,7 @@ def register(subparsers) -> None:
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
     add_web_option(demo, "the table display and the referee page while the game plays (they stay up after it)")
+    add_watch_delay_option(demo, recorded=True)
     demo.add_argument("--pace", type=float, default=0.0, metavar="S",
                       help="hold the game S seconds after each verdict and restore plan (to watch it on --web)")
     add_private_key_option(demo)
@@ -163,7 +165,7 @@ def run_play(args: argparse.Namespace) -> int:
     link = tournament_seats(args) if args.event is not None and not args.resume else None
     players = None if args.resume else (link.seats if link else _players(args.players))
     rules = load_ruleset(args.rules) if args.rules and not args.resume else _variant(args.variant, link)
-    first = None if args.resume else judging.game_created(rules, players, args.turn_seconds)
+    first = None if args.resume else judging.game_created(rules, players, args.turn_seconds, args.watch_delay)
     if first is not None:
         apply(GameModel(), first)  # refuse bad settings before anything is opened or written
         if args.starter is not None and args.starter not in players:
@@ -174,7 +176,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     photo_dir = (db.parent if not parse_db(args.db).is_server else Path(".")) / "restore-photos"
     console = ConsoleDisplay(photo_dir=photo_dir)
-    web = _bind_web(args.web, args.db, console, args.lang)  # a bad --web or a port in use stops before anything opens
+    web = _bind_web(args.web, args.db, console, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything opens
     try:
         opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera
     except BaseException:
@@ -260,7 +262,7 @@ def _emulator_keys(timer, players: tuple[str, ...]):
     return EmulatorKeys(timer.emulator.press, how=how)
 
 
-def _bind_web(spec, db, console, lang: str = "en"):
+def _bind_web(spec, db, console, lang: str = "en", watch_delay: int | None = None):
     """`--web`: the live pages of this table with their address bound (None without --web). Called
     before anything is recorded: a malformed address or a port in use is bad input (exit 2) and no
     game is started."""
@@ -268,7 +270,7 @@ def _bind_web(spec, db, console, lang: str = "en"):
         return None
     from controller.web.session import TableWeb
 
-    return TableWeb(spec, db, inner=console, lang=lang)
+    return TableWeb(spec, db, inner=console, lang=lang, watch_delay=watch_delay or 0)
 
 
 def _start_web(web, records, game_id: int, timer) -> None:
@@ -428,7 +430,7 @@ def run_demo(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
         raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
     display = console = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
-    web = _bind_web(args.web, db, display, args.lang)  # a bad --web or a port in use stops before anything is recorded
+    web = _bind_web(args.web, db, display, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything is recorded
     try:
         records = Records(db, key=key)
     except BaseException:
@@ -441,7 +443,8 @@ def run_demo(args: argparse.Namespace) -> int:
                 ring.trust(key.public, "demo table")
                 print(f"demo: the keyring of {db} trusts this table's key {key.public.fingerprint} as 'demo table' "
                       "(docs/trust.md)", flush=True)
-            return GameJournal.start(records, judging.game_created(script.variant, script.players)).game_id
+            return GameJournal.start(records, judging.game_created(script.variant, script.players,
+                                                                   watch_delay=args.watch_delay)).game_id
 
         try:
             game_id = _open_game(records, args.resume, None, create, finished_ok=True)

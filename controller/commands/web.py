@@ -22,6 +22,15 @@ def add_web_option(parser: argparse.ArgumentParser, what: str) -> None:
     add_lang_option(parser)
 
 
+def add_watch_delay_option(parser: argparse.ArgumentParser, recorded: bool) -> None:
+    from .argtypes import MAX_WATCH_DELAY, WATCH_DELAY
+
+    where = ("recorded with a new game, and " if recorded else "") + "the least delay this server's /watch pages keep"
+    parser.add_argument("--watch-delay", type=WATCH_DELAY, default=None, metavar="SECONDS",
+                        help=f"how far the spectator feed (/watch) stays behind the table, 0..{MAX_WATCH_DELAY} s: "
+                        f"{where} (a game's recorded delay is never shortened); see docs/broadcast.md")
+
+
 def add_lang_option(parser: argparse.ArgumentParser) -> None:
     from controller.messages import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -45,6 +54,7 @@ def register(subparsers) -> None:
     serve.add_argument("--web", default=DEFAULT_WEB, metavar="HOST:PORT",
                        help=f"where to serve (default {DEFAULT_WEB}; port 0 picks a free one)")
     serve.add_argument("--key", metavar="PUB", help="the table's public key file: games must be signed by it")
+    add_watch_delay_option(serve, recorded=False)
     serve.set_defaults(handler=run_serve)
 
 
@@ -58,7 +68,7 @@ def run_serve(args: argparse.Namespace) -> int:
     db = Path(args.db)
     Records(db, create=False).close()  # no such file, or not records: exit 2 naming it
     key = public_key(args.key)
-    server = WebServer(create_app(db, key=key), address).start()
+    server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0), address).start()
     print(f"serving the records of {db} at {server.url}/ (Ctrl-C to stop)", flush=True)
     try:
         while True:

@@ -269,6 +269,7 @@ class GameCreated(Event):
     (base64) and fingerprint; every later event is signed with it (None: recorded before signing).
     table_and_event: (table name, tournament event, tournament game) the result belongs to;
     unsigned_before: the database's unsigned games when this one was created (see the fields).
+    watch_delay: seconds the spectator feed stays behind the table (None: not set; docs/broadcast.md).
     """
 
     kind: ClassVar[EventKind] = EventKind.GAME_CREATED
@@ -297,7 +298,11 @@ class GameCreated(Event):
     # id) ranges (usually none): what proves an unsigned game there predates signing rather than
     # had its signatures stripped (records/store.py). None in games recorded before it was signed.
     unsigned_before: tuple[tuple[int, int], ...] | None = dataclasses.field(default=None, compare=False)
+    # How many seconds the spectator feed (/watch) stays behind the table, as the organiser set it
+    # (0..3600); left out of the payload while None (no delay set), so older games keep their shape.
+    watch_delay: int | None = None
 
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("watch_delay",)
     LEGACY_FIELDS: ClassVar[tuple[str, ...]] = ("pool_out_ends_at_last_draw", "count_mismatch_disqualifies")
     KEY_FIELDS: ClassVar[tuple[str, ...]] = ("table_key", "key_id", "table_and_event", "unsigned_before")
 

@@ -30,14 +30,17 @@ def ruleset_of(model_or_variant: GameModel | RuleSet | str) -> RuleSet:
     return get_ruleset(model_or_variant)
 
 
-def game_created(rules: RuleSet | str, players: tuple[str, ...], turn_seconds: int | None = None) -> GameCreated:
-    """The first event of a game: the whole rule set (a bundled variant or a club's own) goes into it."""
+def game_created(rules: RuleSet | str, players: tuple[str, ...], turn_seconds: int | None = None,
+                 watch_delay: int | None = None) -> GameCreated:
+    """The first event of a game: the whole rule set (a bundled variant or a club's own) goes into it,
+    and the spectator feed's delay where the organiser set one."""
     ruleset = get_ruleset(rules)
     return GameCreated(
         variant=ruleset.name,
         players=tuple(players),
         turn_seconds=int(turn_seconds or ruleset.seconds_per_turn),
         ruleset=tuple(sorted(ruleset.to_dict().items())),
+        watch_delay=watch_delay,
     )
 
 

@@ -105,6 +105,7 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
         if isinstance(event, GameCreated):
             block.append(f"rule set {event.variant} (recorded whole); players {', '.join(event.players)}; "
                          f"{event.turn_seconds} s a turn"
+                         + (f"; spectators {event.watch_delay} s behind" if event.watch_delay else "")
                          + (f"; signed by table key {event.key_id}" if event.key_id else "; unsigned"))
         elif isinstance(event, StartOrderDrawn):
             draws = ", ".join(f"{p} {c}" for p, c in event.draws) or "(given)"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
+import math
 import re
 import secrets
 import threading
@@ -28,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.adapters.desk import DeskAction, DeskError, RefereeDesk, RefereeRequest
 from controller.adapters.errors import AdapterError
+from controller.adapters.time_source import SYSTEM_TIME, TimeSource
 from controller.game.errors import GameError
 from controller.game.events import Override, RefereeCorrection
 from controller.records import Records
@@ -44,14 +47,17 @@ from controller import json_text
 
 from controller.messages import catalogue
 
+from .broadcast import broadcast_state, effective_delay
 from .guard import GuardedStarlette
-from .live import LiveTable
-from .templating import environment
+from .live import REGIONS, LiveTable
+from .templating import LOW_TIME_S, environment
 
 STATIC = Path(__file__).parent / "static"
 ACTION_TIMEOUT_S = 20.0  # how long a referee action waits for the table to carry it out
 MAX_ACTION_BODY = 256 * 1024  # a referee action's JSON is a few hundred bytes
 SHA = re.compile(r"^[0-9a-f]{64}$")
+BROADCAST_REGIONS = ("broadcast", "broadcast-clock")
+FEED_EVERY_S = 0.5  # how often a feed's socket looks at the record (a delayed feed's present moves on)
 
 
 def new_token() -> str:
@@ -100,19 +106,22 @@ class RecordsReader:
 
 
 def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk | None = None,
-               token: str | None = None, key=None) -> Starlette:
+               token: str | None = None, key=None, watch_delay: int = 0,
+               time_source: TimeSource = SYSTEM_TIME) -> Starlette:
+    """`watch_delay`: the least delay of the spectator feed (a game's recorded one is never shortened);
+    `time_source`: the present the feed's delay counts from (controller/adapters/time_source.py)."""
     reader = RecordsReader(db, key)
     env = environment()
 
     words = live.words if live is not None else catalogue()
 
-    def page(name: str, status: int = 200, **context) -> HTMLResponse:
+    def page(name: str, status: int = 200, headers: dict[str, str] | None = None, **context) -> HTMLResponse:
         context.setdefault("live", live is not None)
         context.setdefault("kind", live.kind if live is not None else None)
         context.setdefault("t", words.text)
         context.setdefault("maybe", words.maybe)
         context.setdefault("lang", words.language)
-        return HTMLResponse(env.get_template(name).render(**context), status_code=status)
+        return HTMLResponse(env.get_template(name).render(**context), status_code=status, headers=headers)
 
     def problem(error: Exception) -> HTMLResponse:
         if isinstance(error, GameNotFoundError):
@@ -285,6 +294,104 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         finally:
             live.unsubscribe(client)
 
+    # -- the stream overlay and the spectator feed (controller/web/broadcast.py) ------------------
+    def feed_game(request: Request) -> int:
+        """The game a feed without a game number shows: the table's, or the last one recorded."""
+        if "game" in request.path_params:
+            return int(request.path_params["game"])
+        if live is not None and live.state.get("game"):
+            return int(live.state["game"])
+        with reader.open() as records:
+            return records.latest_game(with_events=True)
+
+    drawn_feeds: dict[tuple[int, bool], tuple[tuple, tuple[dict[str, Any], dict[str, str]]]] = {}
+    feeds_lock = threading.Lock()
+
+    def feed(game_id: int, delayed: bool) -> tuple[dict[str, Any], dict[str, str]]:
+        """The feed's state and regions now: with `delayed`, only what the record held `delay` seconds
+        ago by the server's clock; without, everything recorded. The present is taken in whole seconds,
+        rounded down (never later than it is), so every socket of a feed shares one drawing a second."""
+        now = math.floor(time_source.now())
+        with reader.open() as records:
+            head = records.head(game_id)
+            key = (head, now)
+            with feeds_lock:
+                known = drawn_feeds.get((game_id, delayed))
+            if known is not None and known[0] == key:
+                return known[1]
+            reader.report(records, game_id)  # a tampered game is refused, never shown
+            recorded = records.recorded(game_id)
+        delay = effective_delay(recorded, watch_delay) if delayed else 0
+        until = now - delay if delayed else None
+        state = broadcast_state(game_id, recorded, until, now - delay, delay)
+        context = {"s": state, "t": words.text, "maybe": words.maybe, "LOW_TIME_S": LOW_TIME_S}
+        regions = {name: env.get_template(REGIONS[name]).render(**context) for name in BROADCAST_REGIONS}
+        with feeds_lock:
+            drawn_feeds[(game_id, delayed)] = (key, (state, regions))
+        return state, regions
+
+    def wants_delay(request: Request) -> bool:
+        return request.query_params.get("delay", "") not in ("", "0", "no", "false")
+
+    def overlay_page(request: Request):
+        delayed = wants_delay(request)
+        if live is not None and "game" not in request.path_params and not delayed:  # the table itself, live
+            return page("overlay.html", title=words.text("page.table"), live=False, socket="/ws/table", delay=0,
+                        regions={k: Markup(v) for k, v in live.regions(BROADCAST_REGIONS).items()})
+        try:
+            game_id = feed_game(request)
+            state, regions = feed(game_id, delayed)
+        except (RecordsError, GameError) as error:
+            return problem(error)
+        socket = f"/ws/overlay/{game_id}" + ("?delay=1" if delayed else "")
+        return page("overlay.html", title=f"Game {game_id}", live=False, socket=socket, delay=state["delay"],
+                    regions={k: Markup(v) for k, v in regions.items()})
+
+    def watch_page(request: Request):
+        try:
+            game_id = feed_game(request)
+            state, regions = feed(game_id, delayed=True)
+        except (RecordsError, GameError) as error:
+            return problem(error)
+        return page("watch.html", title=words.text("broadcast.watch-title"), live=False,
+                    socket=f"/ws/watch/{game_id}", delay=state["delay"], shown=bool(state["shown_seq"]),
+                    regions={k: Markup(v) for k, v in regions.items()}, headers={"Cache-Control": "no-store"})
+
+    async def feed_socket(websocket: WebSocket, delayed: bool) -> None:
+        """Every FEED_EVERY_S the feed's regions as they are now; the ones that changed are sent."""
+        game_id = int(websocket.path_params["game"])
+        await websocket.accept()
+        sent: dict[str, str] = {}
+
+        async def receive() -> None:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
+
+        gone = asyncio.create_task(receive())
+        try:
+            while not gone.done():
+                try:
+                    _, regions = await asyncio.to_thread(feed, game_id, delayed)
+                except (RecordsError, GameError):
+                    await websocket.close(code=1011)
+                    return
+                changed = {name: html for name, html in regions.items() if sent.get(name) != html}
+                if changed:
+                    await websocket.send_text(json.dumps({"regions": changed}))
+                    sent.update(changed)
+                await asyncio.wait({gone}, timeout=FEED_EVERY_S)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            gone.cancel()
+
+    async def overlay_socket(websocket: WebSocket):
+        await feed_socket(websocket, delayed=websocket.query_params.get("delay", "") not in ("", "0", "no", "false"))
+
+    async def watch_socket(websocket: WebSocket):
+        await feed_socket(websocket, delayed=True)
+
     # -- referee actions ---------------------------------------------------------------------
     def authorised(request: Request) -> bool:
         given = request.headers.get("x-tileref-token", "")
@@ -355,6 +462,12 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         Route("/api/table", api_table),
         Route("/api/referee/{action:str}", referee_action, methods=["POST"]),
         WebSocketRoute("/ws/table", table_socket),
+        Route("/overlay/table", overlay_page),
+        Route("/overlay/table/{game:record_id}", overlay_page),
+        Route("/watch", watch_page),
+        Route("/watch/{game:record_id}", watch_page),
+        WebSocketRoute("/ws/overlay/{game:record_id}", overlay_socket),
+        WebSocketRoute("/ws/watch/{game:record_id}", watch_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = GuardedStarlette(routes=routes)

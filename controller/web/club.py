@@ -9,7 +9,9 @@ its latest round once drawn (`club_events.py`). The page is rendered server-side
 autoescaping; a little plain JavaScript (`static/club.js`) polls `/api/tables` and `/api/events`
 and updates the rows with text only. Each table's name links to that game's page,
 which this server serves too (with its turns' audits, replay and photos, as `tileref serve` does);
-`--table-base URL` points the links at another server instead (`table_link`).
+`--table-base URL` points the links at another server instead (`table_link`). `/watch` lists the
+tables with their spectator feeds (`/watch/<game>`, held back by the delay) and stream overlays
+(`/overlay/table/<game>`), docs/broadcast.md.
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ from controller.records.errors import RecordsError, ServerUnavailableError
 from controller.records.store import Records
 
 from .club_events import EventBoard
+from controller.adapters.time_source import SYSTEM_TIME, TimeSource
+
 from .guard import GuardedStarlette
 
 STATIC = Path(__file__).with_name("static")
@@ -82,7 +86,10 @@ class _Board:
             self.records.close()
 
 
-def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> Starlette:
+def create_app(db: str, *, table_base: str = "", title: str = "Club board", watch_delay: int = 0,
+               time_source: TimeSource = SYSTEM_TIME) -> Starlette:
+    """`watch_delay`, `time_source`: the spectator feed's (controller/web/broadcast.py); each table's
+    overlay is /overlay/table/<game> and its feed /watch/<game>, served by the records' app below."""
     board = _Board(db, table_base)
     events = EventBoard(db)
     env = _environment()
@@ -116,6 +123,14 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         shown_events, events_problem = await anyio.to_thread.run_sync(events.read)
         return JSONResponse({"events": shown_events, "problem": events_problem, "updated": now_text()},
                             headers={"Cache-Control": "no-store"})
+    async def watch_list(request: Request) -> HTMLResponse:
+        """The tables and where their feeds are: names and players only, nothing of where a game stands."""
+        import anyio
+
+        tables, problem = await anyio.to_thread.run_sync(board.read)
+        html = env.get_template("club_watch.html").render(title=title, tables=tables, problem=problem,
+                                                          delay=watch_delay)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     async def script(request: Request) -> Response:
         return Response((STATIC / "club.js").read_text(encoding="utf-8"), media_type="text/javascript")
@@ -132,18 +147,19 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board") -> S
         Route("/", page, name="club_board"),
         Route("/api/tables", api, name="club_tables"),
         Route("/api/events", events_api, name="club_events"),
+        Route("/watch", watch_list, name="club_watch"),
         Route("/static/club.js", script, name="club_js"),
         # every game's own pages (game, audit of each turn, replay, photos) from the same database,
         # where the board's links point (`table_link`)
-        Mount("", app=records_app(db)),
+        Mount("", app=records_app(db, watch_delay=watch_delay, time_source=time_source)),
     ], lifespan=lifespan)
     app.state.board = board
     return app
 
 
-def serve(db: str, host: str, port: int, *, table_base: str = "") -> None:
+def serve(db: str, host: str, port: int, *, table_base: str = "", watch_delay: int = 0) -> None:
     import uvicorn
 
-    app = create_app(db, table_base=table_base)
+    app = create_app(db, table_base=table_base, watch_delay=watch_delay)
     print(f"club board on http://{host}:{port}/ (database {db})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

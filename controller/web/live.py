@@ -57,13 +57,17 @@ REGIONS = {
     "held": "regions/held.html",
     "log": "regions/log.html",
     "clockgame": "regions/clockgame.html",
+    "broadcast": "regions/broadcast.html",  # the stream overlay (/overlay/table, controller/web/broadcast.py)
+    "broadcast-clock": "regions/broadcast_clock.html",
 }
 CLOCK_EVERY_S = 0.1  # at most this often a tick of the box is sent on (each change of state at once)
 KEEP_ALERTS, KEEP_LOG = 6, 40
 # what else is drawn again when a region's data changes: the words of "what to do now", the
 # referee's choices and whether a countdown is shown all follow where the game stands
-FOLLOWS = {"status": ("prompt", "actions", "clock"), "penalty": ("prompt", "actions"), "verdict": ("prompt",),
-           "scores": ("prompt", "status", "clock"), "frame": ("actions",), "held": ("prompt", "actions")}
+FOLLOWS = {"status": ("prompt", "actions", "clock", "broadcast", "broadcast-clock"), "penalty": ("prompt", "actions"),
+           "verdict": ("prompt", "broadcast"), "scores": ("prompt", "status", "clock", "broadcast", "broadcast-clock"),
+           "frame": ("actions",), "held": ("prompt", "actions"), "clock": ("broadcast-clock",),
+           "clockgame": ("broadcast", "broadcast-clock")}
 # sent only when they change: the referee may be picking tiles in them
 KEPT_WHILE_SAME = frozenset({"actions"})
 
@@ -80,6 +84,7 @@ class LiveTable:
             "kind": kind, "game": None, "variant": "", "players": [], "turn": 0, "phase": "", "pool": None,
             "waiting": None, "scores": None, "clock": None, "verdict": None, "penalty": None, "alerts": [],
             "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang, "held": None,
+            "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang, "table_melds": [],
         }
         self._drawn: dict[str, str] = {}
         self.seq = 0
@@ -393,7 +398,8 @@ def status_of(model: GameModel) -> dict[str, Any]:
             "player": model.player if model.players else None,
             "due": list(judging.who_draws_next(model)) if model.state is State.SEATING and model.players else [],
             "ended_by": model.ended_by.value if model.ended_by is not None else None,
-            "winner": model.winner, "table_tiles": tiles, "open_racks": racks}
+            "winner": model.winner, "table_tiles": tiles, "open_racks": racks,
+            "table_melds": [list(m) for m in model.table.melds]}
 
 
 def alert_of(event: Event | None) -> tuple[str, str, dict[str, Any]] | None:

@@ -25,14 +25,15 @@ from .server import WebServer, parse_address
 
 class TableWeb:
     def __init__(self, spec: str, db: str | Path, kind: str = "table", inner: Display | None = None,
-                 token: str | None = None, lang: str = DEFAULT_LANGUAGE) -> None:
+                 token: str | None = None, lang: str = DEFAULT_LANGUAGE, watch_delay: int = 0) -> None:
         address = parse_address(spec)
         self.db = db
         self.live = LiveTable(kind, self.db, lang)
         self.display = WebDisplay(self.live, inner)
         self.desk = RefereeDesk() if kind == "table" else None
         self.token = token or new_token()
-        self.server = WebServer(create_app(self.db, self.live, self.desk, self.token if self.desk else None), address)
+        self.server = WebServer(create_app(self.db, self.live, self.desk, self.token if self.desk else None,
+                                           watch_delay=watch_delay), address)
         self.url = self.server.url
 
     def start(self, out: TextIO | None = None) -> "TableWeb":
@@ -40,6 +41,8 @@ class TableWeb:
         self.server.start()
         print(f"web: {self.url}/ (table display {self.url}/table"
               + (f", referee page {self.url}/referee)" if self.desk else ")"), file=out, flush=True)
+        print(f"web: stream overlay {self.url}/overlay/table, spectators {self.url}/watch (docs/broadcast.md)",
+              file=out, flush=True)
         if self.desk is not None:
             print(f"web: referee token {self.token} (or open {self.url}/referee#token={self.token})", file=out,
                   flush=True)

@@ -11,13 +11,11 @@ size is saved as a screenshot under build/screenshots/.
 from __future__ import annotations
 
 import contextlib
-import io
 import re
 
 import pytest
 from selenium.webdriver.common.by import By
 
-from controller.cli import main
 from controller.game.machine import State
 from controller.messages import catalogue
 from controller.web.app import create_app
@@ -48,14 +46,6 @@ REFEREE_CHOICES = {  # the referee page's forms in each state: only what the sta
     "final": {"form-correct-rack"},
     "seating": set(), "deal": set(), "reading": set(),
 }
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
-    out = tmp_path_factory.mktemp("demo")
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert main(["demo", "--quiet", "--out", str(out)]) == 0
-    return out / "demo.sqlite"
 
 
 @contextlib.contextmanager

@@ -30,9 +30,9 @@ from controller.records.club import ClubBoard, TableLive
 from controller.records.errors import RecordsError, ServerUnavailableError
 from controller.records.store import Records
 
-from .club_events import EventBoard
 from controller.adapters.time_source import SYSTEM_TIME, TimeSource
 
+from .club_events import EventBoard
 from .guard import GuardedStarlette
 
 STATIC = Path(__file__).with_name("static")

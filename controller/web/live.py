@@ -84,7 +84,7 @@ class LiveTable:
             "kind": kind, "game": None, "variant": "", "players": [], "turn": 0, "phase": "", "pool": None,
             "waiting": None, "scores": None, "clock": None, "verdict": None, "penalty": None, "alerts": [],
             "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang, "held": None,
-            "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang, "table_melds": [],
+            "table_melds": [],
         }
         self._drawn: dict[str, str] = {}
         self.seq = 0

@@ -12,9 +12,10 @@ the line and the turn.
 """
 from __future__ import annotations
 
+import os
 import re
-from collections import Counter
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Iterable
 
 from controller.game.events import (
@@ -27,11 +28,11 @@ from controller.rules.judge import Outcome, Rule
 from controller.rules.melds import MeldKind, classify, same_set_key
 from controller.rules.tiles import parse_tile, parse_tiles
 
-from .errors import RecordsError
+from .errors import RecordsError, RecordsFileError
 from .highlights import game_highlights
 from .notation import (
     GameNotation, Highlight, Restore, RestoreEnd, Result, TurnEnding, TurnLine, Verdict, format_notation,
-    parse_notation, set_text, time_text, turn_text, verdict_text,
+    NotationError, parse_notation, set_text, time_text, turn_text, verdict_text,
 )
 from .store import RecordedEvent, Records, head_digest
 from .views import TurnRecord, table_changes, turns_of
@@ -210,6 +211,25 @@ def machine_independent(game: GameNotation) -> GameNotation:
 
 
 # ------------------------------------------------------------------------------ a text against its record
+
+
+MAX_NOTATION_BYTES = 4 * 1024 * 1024  # a thousand-turn game is some 100 kB
+
+
+def read_notation_file(path: str | Path) -> str:
+    """A notation file's text: its size looked at before a byte is read, UTF-8."""
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_NOTATION_BYTES:
+            raise NotationError(f"notation file {str(path)!r} is {size} bytes; a notation is at most "
+                                f"{MAX_NOTATION_BYTES} bytes")
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise RecordsFileError(f"notation file {str(path)!r} cannot be read: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotationError(f"notation file {str(path)!r} is not UTF-8 text (byte {error.start})") from None
 
 
 def check_notation(text: str, expected: GameNotation, reading: dict[str, Any], source: str = "(notation)") -> int:

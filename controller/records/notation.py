@@ -54,6 +54,15 @@ class Highlight(enum.StrEnum):
     WINNING_TURN = "winning-turn"
 
 
+HIGHLIGHT_WORDS = {  # as a page says them
+    Highlight.BIGGEST_MELD: "the biggest set of the game",
+    Highlight.JOKER_FREED: "a joker freed and played again",
+    Highlight.PENALTY: "a penalty and its restore",
+    Highlight.TIME_OUT: "the time ran out",
+    Highlight.WINNING_TURN: "the winning turn",
+}
+
+
 @dataclass(frozen=True)
 class Restore:
     end: RestoreEnd

@@ -15,7 +15,7 @@ from controller.game.events import RestoreChecked, TableRead, TurnStarted
 
 from .errors import RecordsFileError
 from .moves import game_notation_of
-from .notation import Highlight, turn_text
+from .notation import HIGHLIGHT_WORDS, turn_text
 from .photo_types import image_type
 from .store import ChainReport, Records
 from .templating import render
@@ -25,13 +25,6 @@ PAGE = "index.html"
 PHOTOS = "photos"
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/bmp": "bmp", "image/webp": "webp",
               "image/tiff": "tiff"}
-WORDS = {
-    Highlight.BIGGEST_MELD: "the biggest set of the game",
-    Highlight.JOKER_FREED: "a joker freed and played again",
-    Highlight.PENALTY: "a penalty and its restore",
-    Highlight.TIME_OUT: "the time ran out",
-    Highlight.WINNING_TURN: "the winning turn",
-}
 
 
 @dataclass(frozen=True)
@@ -73,7 +66,7 @@ def write_reel(records: Records, game_id: int, out: Path, report: ChainReport | 
                 photos.append(photo(restored[-1].photo, "the table put back"))
             shows.append({"turn": record.turn, "player": record.player, "line": turn_text(line),
                           "anchor": f"turn-{record.turn}",
-                          "highlights": [{"name": str(h), "words": WORDS[h]} for h in line.highlights],
+                          "highlights": [{"name": str(h), "words": HIGHLIGHT_WORDS[h]} for h in line.highlights],
                           "photos": photos})
         page = out / PAGE
         page.write_text(render("highlights_reel.html", game=game_id, chain=report.summary(),

@@ -116,6 +116,6 @@ def run_highlights(args: argparse.Namespace) -> int:
         print(f"game {game_id}: no turn worth showing (no set of 5 tiles or more, no joker freed, no penalty, no "
               "time-out, no winning turn yet); no reel written")
         return 0
-    print(f"game {game_id}: {reel.count} highlight(s) of {reel.turns} turn(s) with {reel.photos} photo(s) in "
+    print(f"game {game_id}: {reel.count} of {reel.turns} turn(s) worth showing, with {reel.photos} photo(s), in "
           f"{reel.page}")
     return 0

@@ -135,7 +135,7 @@ def name_text(name: str) -> str:
 
 def _looks_like_a_token(name: str) -> bool:
     return name in (NOT_JUDGED, HIGHLIGHT_MARK, ARROW, TABLE_UNCHANGED, NOTHING_FROM_RACK, "wins") or \
-        name[0] in "+-=" or name[0].isdigit()
+        name[0] in "+-=;[" or name[0].isdigit()
 
 
 def time_text(seconds: int | None) -> str:
@@ -224,8 +224,9 @@ def parse_notation(text: str, source: str = "(notation)") -> GameNotation:
     result: Result | None = None
     finished = False
     where: dict[int, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+    # lines end at "\n" only: a name or a comment may hold any other character str.splitlines() splits at
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip(" \t\r")
         if not line or line.startswith(";"):  # `;` a comment line, as in PGN
             continue
         at = f"{source} line {number}"

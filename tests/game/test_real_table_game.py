@@ -17,7 +17,6 @@ table, not a measure of the reader.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -36,7 +35,7 @@ from controller.game.events import (
 from controller.game.judging import same_table
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.records import Records
-from controller.records.moves import check_notation, game_notation_of, game_reading, machine_independent
+from controller.records.moves import check_notation, game_notation_of, game_reading
 from controller.records.notation import format_notation
 from firmware_bridge.emulator_process import EmulatorProcess
 
@@ -210,16 +209,10 @@ def test_a_whole_game_on_a_real_looking_table_through_play(tmp_path):
     # the record holds together
     with Records(db, create=False) as records:
         assert records.verify(records.latest_game()).ok
+        # its notation (docs/notation.md) reads back as what the events say, line by line
         notation = game_notation_of(records, records.latest_game())
         assert check_notation(format_notation(notation), notation,
                               game_reading(records.recorded(records.latest_game()))) == len(verdicts)
-
-    # its notation is the bundled demo's (docs/notation.md), however often the camera looked at the wrong restore
-    def looks_aside(text: str) -> str:
-        return re.sub(r" (restored|accepted) \d+ ", r" \1 ", text)
-
-    golden = Path(__file__).with_name("golden") / "wood-notation.txt"
-    assert looks_aside(format_notation(machine_independent(notation))) == looks_aside(golden.read_text())
 
     # the arms over the table were waited out: an arm in a frame or two keeps the table "moving" for the
     # eyes (a look rests on half a second of still frames), so the tables above stay right

@@ -31,8 +31,8 @@ from controller.rules.tiles import parse_tile, parse_tiles
 from .errors import RecordsError, RecordsFileError
 from .highlights import game_highlights
 from .notation import (
-    GameNotation, Highlight, Restore, RestoreEnd, Result, TurnEnding, TurnLine, Verdict, format_notation,
-    NotationError, parse_notation, set_text, time_text, turn_text, verdict_text,
+    GameNotation, Restore, RestoreEnd, Result, TurnEnding, TurnLine, Verdict, format_notation,
+    NotationError, parse_notation, result_text, set_text, time_text, verdict_text,
 )
 from .store import RecordedEvent, Records, head_digest
 from .views import TurnRecord, table_changes, turns_of
@@ -254,16 +254,18 @@ def check_notation(text: str, expected: GameNotation, reading: dict[str, Any], s
             if theirs != ours:
                 raise NotationMismatchError(f"{where}: {what}: the notation says {said!r}, the record {ours_said!r}")
     if _result_key(given.result) != _result_key(expected.result):
-        raise NotationMismatchError(f"{source}: the result says {_said(_result_key(given.result))}, the record "
-                                    f"{_said(_result_key(expected.result))}")
+        raise NotationMismatchError(f"{source}: the result says {result_text(given.result)!r}, the record "
+                                    f"{result_text(expected.result)!r}")
     return len(expected.turns)
 
 
-def _fields(line: TurnLine, reading: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+def _fields(line: TurnLine, reading: dict[str, Any]) -> list[tuple[str, Any, str]]:
     """(what, the value compared, the value as a message shows it) for each field of a line."""
     verdict = line.verdict
-    restore = None if verdict is None or verdict.restore is None else verdict.restore
-    fields: list[tuple[str, Any, Any]] = [
+    verdict_value = None if verdict is None else (  # its parts in any order: compared as values
+        str(verdict.outcome), verdict.opened, sorted(verdict.rules), verdict.draw, verdict.points,
+        None if verdict.restore is None else (str(verdict.restore.end), verdict.restore.checks))
+    return [
         ("player", line.player, line.player),
         ("time used", line.used, time_text(line.used)),
         ("how the time ended", str(line.ending), str(line.ending)),
@@ -271,14 +273,9 @@ def _fields(line: TurnLine, reading: dict[str, Any]) -> list[tuple[str, Any, Any
         ("tiles taken from the table", _tiles_key(line.taken), " ".join(line.taken)),
         ("sets gone", _sets_key(line.gone, reading), " ".join(map(set_text, line.gone))),
         ("sets new", _sets_key(line.new, reading), " ".join(map(set_text, line.new))),
-        ("verdict", verdict_text(verdict), verdict_text(verdict)),
+        ("verdict", verdict_value, verdict_text(verdict)),
         ("highlights", sorted(line.highlights), ", ".join(line.highlights)),
     ]
-    if verdict is not None:  # the verdict's parts in any order: compared as values, shown as written
-        fields[7] = ("verdict", (str(verdict.outcome), verdict.opened, sorted(verdict.rules), verdict.draw,
-                                 verdict.points, None if restore is None else (str(restore.end), restore.checks)),
-                     verdict_text(verdict))
-    return fields
 
 
 def _tiles_key(codes: Iterable[str]) -> list[tuple[int, int]]:
@@ -295,10 +292,6 @@ def _sets_key(melds, reading: dict[str, Any]) -> list[str]:
     return sorted(keys)
 
 
-def _said(value: Any) -> str:
-    return repr(value)
-
-
 def _result_key(result: Result | None):
     if result is None:
         return None
@@ -307,12 +300,3 @@ def _result_key(result: Result | None):
 
 def game_reading(recorded: list[RecordedEvent]) -> dict[str, Any]:
     return _reading([r.event for r in recorded])
-
-
-def turn_highlights(records: Records, game_id: int) -> dict[int, tuple[Highlight, ...]]:
-    """Each turn's highlights (turns with none left out)."""
-    return {line.turn: line.highlights for line in game_notation_of(records, game_id).turns if line.highlights}
-
-
-def lines_by_turn(game: GameNotation) -> dict[int, str]:
-    return {line.turn: turn_text(line) for line in game.turns}

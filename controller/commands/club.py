@@ -15,6 +15,7 @@ from pathlib import Path
 
 from controller.records.errors import RecordsError
 
+from .argtypes import GAME_ID
 from .records import add_accept_option, add_public_key_option, public_key, referee_key, verified_game
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
@@ -26,6 +27,8 @@ def register(subparsers) -> None:
     export.add_argument("--game", type=int, help="game id (default: the last game)")
     export.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     add_public_key_option(export)
+    export.add_argument("--notation", action="store_true",
+                        help="write the game notation instead, a line a turn (docs/notation.md)")
     export.set_defaults(handler=run_export)
 
     imp = subparsers.add_parser("import", help="verify an open game record and write the game into a database")
@@ -48,6 +51,15 @@ def register(subparsers) -> None:
     add_watch_delay_option(serve, recorded=False)
     serve.set_defaults(handler=run_club_serve)
 
+    reel = subparsers.add_parser("highlights", help="the turns worth showing as a small HTML reel with the photos "
+                                 "before and after (docs/notation.md)")
+    reel.add_argument("--db", required=True, help="records: a file path, sqlite:///PATH or postgresql://...")
+    reel.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
+    reel.add_argument("--out", required=True, metavar="DIR", help="folder for index.html and its photos (made if "
+                      "missing; works offline, every link relative)")
+    add_public_key_option(reel)
+    reel.set_defaults(handler=run_highlights)
+
 
 def run_export(args: argparse.Namespace) -> int:
     from controller.records import Records
@@ -55,7 +67,12 @@ def run_export(args: argparse.Namespace) -> int:
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
-        text = dumps(export_record(records, game_id, report=report))
+        if args.notation:
+            from controller.records.moves import notation_text
+
+            text = notation_text(records, game_id)
+        else:
+            text = dumps(export_record(records, game_id, report=report))
     if args.out:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
@@ -88,4 +105,20 @@ def run_club_serve(args: argparse.Namespace) -> int:
     from controller.web.club import serve
 
     serve(args.db, args.host, args.port, table_base=args.table_base, watch_delay=args.watch_delay or 0)
+    return 0
+
+
+def run_highlights(args: argparse.Namespace) -> int:
+    from controller.records import Records
+    from controller.records.reel import write_reel
+
+    with Records(args.db, create=False, read_only=True) as records:
+        game_id, report = verified_game(records, args.game, args.key)
+        reel = write_reel(records, game_id, Path(args.out), report)
+    if reel is None:
+        print(f"game {game_id}: no turn worth showing (no set of 5 tiles or more, no joker freed, no penalty, no "
+              "time-out, no winning turn yet); no reel written")
+        return 0
+    print(f"game {game_id}: {reel.count} of {reel.turns} turn(s) worth showing, with {reel.photos} photo(s), in "
+          f"{reel.page}")
     return 0

@@ -25,6 +25,8 @@ def register(subparsers) -> None:
                         "from the file alone; with --db, its signer is judged by that database's keyring")
     verify.add_argument("--game", type=GAME_ID, help="only this game (default: every game in the file)")
     add_public_key_option(verify)
+    verify.add_argument("--notation", metavar="FILE", help="a game notation (`tileref export --notation`): each "
+                        "line checked against the game of --record FILE, or of --db DB (--game G, default the last)")
     verify.set_defaults(handler=run_verify)
 
     key = subparsers.add_parser("key", help="the table's signing key")
@@ -95,6 +97,8 @@ def run_verify(args: argparse.Namespace) -> int:
     from controller.records import Integrity, Records
 
     expected = public_key(args.key)
+    if args.notation is not None:
+        return verify_notation(args)
     if args.record is not None:
         from controller.records.record_file import load_record, verify_record
 
@@ -131,6 +135,33 @@ def run_verify(args: argparse.Namespace) -> int:
         [f"{refused} signed by a key this club does not trust"] if refused else [])
     print(f"{args.db}: {len(reports)} game(s), " + (", ".join(problems) if problems else "all hold"))
     return 3 if problems else 0
+
+
+def verify_notation(args: argparse.Namespace) -> int:
+    """Each line of a notation text against the turn's events of the game it names (exit 3 at the first
+    difference, naming the line, the turn and the field)."""
+    from controller.records import Records
+    from controller.records.moves import (
+        check_notation, game_notation, game_reading, labels_of, labels_of_document, read_notation_file,
+        recorded_of_document,
+    )
+
+    text = read_notation_file(args.notation)
+    if args.record is not None:
+        from controller.records.record_file import load_record, verify_record
+
+        document = load_record(args.record)
+        report = verify_record(document, args.record, public_key(args.key)).report
+        recorded, labels, against = recorded_of_document(document), labels_of_document(document), args.record
+    elif args.db is not None:
+        with Records(args.db, create=False, read_only=True) as records:
+            game_id, report = verified_game(records, args.game, args.key)
+            recorded, labels, against = records.recorded(game_id), labels_of(records, game_id), f"{args.db} game {game_id}"
+    else:
+        raise RecordsFileError("verify --notation FILE needs the record it comes from: --record FILE or --db DB")
+    turns = check_notation(text, game_notation(recorded, labels), game_reading(recorded), args.notation)
+    print(f"{args.notation}: {turns} turn(s), each line as the record {against} says ({report.summary()})")
+    return 0
 
 
 def _ring_records(db: str, *, write: bool):

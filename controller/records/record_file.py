@@ -160,6 +160,9 @@ def derived(recorded: list[RecordedEvent]) -> dict:
                       "event": r.seq}
     if current is not None:
         turns.append(current)
+    marks = _highlights(recorded)
+    for turn in turns:
+        turn["highlights"] = [str(mark) for mark in marks.get(turn["turn"], ())]
     return {
         "players": list(created.players) if created else [],
         "rules": {name: value for name, value in created.payload().get("ruleset", ())} if created else {},
@@ -168,6 +171,24 @@ def derived(recorded: list[RecordedEvent]) -> dict:
         "turns": turns,
         "result": result,
     }
+
+
+def _highlights(recorded: list[RecordedEvent]) -> dict:
+    """The turns worth showing (docs/notation.md): a reader's view by this tileref's definitions, so
+    `verify_record` leaves them out of the check (another version may mark other turns)."""
+    from controller.game.errors import GameError
+
+    from .moves import GameLabels, game_notation
+
+    try:
+        return {line.turn: line.highlights for line in game_notation(recorded, GameLabels(0)).turns}
+    except GameError:  # a game the machine cannot fold to its end: its turns are shown without marks
+        return {}
+
+
+def _checked(turn: Any) -> Any:
+    """A derived turn as `verify_record` compares it: without its highlights (see `_highlights`)."""
+    return {k: v for k, v in turn.items() if k != "highlights"} if isinstance(turn, dict) else turn
 
 
 # ------------------------------------------------------------------------------- reading
@@ -304,8 +325,8 @@ def verify_record(document: dict, source: str = "(record)", key: PublicKey | Non
                                           f"{_short(again[field])}", None)
         theirs, ours = document["turns"], again["turns"]
         for index in range(max(len(theirs), len(ours))):
-            mine = ours[index] if index < len(ours) else None
-            given = theirs[index] if index < len(theirs) else None
+            mine = _checked(ours[index]) if index < len(ours) else None
+            given = _checked(theirs[index]) if index < len(theirs) else None
             if canonical_json(given) != canonical_json(mine):
                 number = (mine or given or {}).get("turn", index + 1) if isinstance(mine or given, dict) else index + 1
                 what = _first_difference(given, mine)

@@ -14,7 +14,9 @@ Shapes (every list in record order):
   "after"}, "table_before", "table_after", "changes": {"gone", "new"}, "doubts", "settled",
   "verdicts", "overrides", "held", "held_answers", "restores", "unrestorable", "events"}; a photo is {"sha256", "width",
   "height", "tiles": [{"index", "code", "confidence", "points", "doubt"}]} or None.
-* `replay_data`: {"game", "chain", "steps": [{"step", "turn", "title", "lines", "photo"}]}
+* `replay_data`: {"game", "chain", "steps": [{"step", "turn", "title", "lines", "photo", "notation",
+  "highlights": [{"name", "words"}]}]}; `notation` is the turn's line in the game notation
+  (docs/notation.md), None for a step that is no turn.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ from controller.rules.errors import RulesError
 from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
 
+from .moves import game_notation_of
+from .notation import HIGHLIGHT_WORDS, turn_text
 from .store import ChainReport, Records
 from .views import describe_restore, held_answer_words, held_words, replay_lines, table_changes, turn_record, turns
 
@@ -322,12 +326,17 @@ def replay_data(records: Records, game_id: int, report: ChainReport | None = Non
         reads = [r.event for r in record.events if isinstance(r.event, TableRead)]
         started = next((r.event for r in record.events if isinstance(r.event, TurnStarted)), None)
         photos[record.turn] = reads[-1].photo if reads else (started.photo if started else None)
+    notation = {line.turn: line for line in game_notation_of(records, game_id).turns}
     steps = []
     for n, block in enumerate(replay_lines(records, game_id, report)):
         title, lines = block[0], block[1:]
         turn = None
         if title.startswith("turn ") and title[5:].split(":")[0].isdigit():
             turn = int(title[5:].split(":")[0])
+        line = notation.get(turn) if turn is not None else None
         steps.append({"step": n, "turn": turn, "title": title, "lines": lines,
-                      "photo": photos.get(turn) if turn is not None else None})
+                      "photo": photos.get(turn) if turn is not None else None,
+                      "notation": turn_text(line) if line else None,
+                      "highlights": [{"name": str(h), "words": HIGHLIGHT_WORDS[h]} for h in line.highlights]
+                      if line else []})
     return {"game": game_id, "chain": chain_data(report), "steps": steps}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from controller.game.events import (
     ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
@@ -39,10 +39,15 @@ class TurnRecord:
 
 def turns(records: Records, game_id: int) -> Iterator[TurnRecord]:
     """Each turn with its events and the game before and after it (folded from the log)."""
+    return turns_of(records.recorded(game_id))
+
+
+def turns_of(log: Iterable[RecordedEvent]) -> Iterator[TurnRecord]:
+    """Each turn of a game's recorded events, as `turns` (the events may come from a record file)."""
     model = GameModel()
     current: list[RecordedEvent] = []
     start: GameModel | None = None
-    for recorded in records.recorded(game_id):
+    for recorded in log:
         event = recorded.event
         if isinstance(event, TurnStarted) and start is not None:
             yield TurnRecord(start.turn + 1, start.player, start, model, tuple(current))

@@ -319,6 +319,11 @@ CASES = [
     pytest.param(["import", "--db", "imported.sqlite", "deep.json"], "deep.json", id="import-deeply-nested-json"),
     pytest.param(["serve", "--db", "game.sqlite", "--web", "nonsense"], "nonsense", id="serve-web-not-host-port"),
     pytest.param(["club", "serve", "--db", "missing.sqlite"], "missing.sqlite", id="club-serve-missing-db"),
+    # the game notation and the highlights reel
+    pytest.param(["highlights", "--db", "missing.sqlite", "--out", "reel"], "missing.sqlite", id="highlights-missing-db"),
+    pytest.param(["highlights", "--db", "game.sqlite", "--game", "7", "--out", "reel"], "7", id="highlights-game-missing"),
+    pytest.param(["verify", "--notation", "missing.txt", "--db", "game.sqlite"], "missing.txt",
+                 id="verify-notation-missing-file"),
     # argparse itself: one line too
     pytest.param(["check"], "TABLE.json", id="check-no-file"),
     pytest.param(["nonsense"], "nonsense", id="unknown-command"),

@@ -233,3 +233,43 @@ def test_world_joker_freed_into_another_set_and_big_points(world_demo):
     scored = events[-1]
     assert scored.winner == "Cat" and dict(scored.wins) == {"Ann": 0, "Ben": 0, "Cat": 1, "Dan": 0}
     assert dict(scored.scores)["Ben"] == -200  # never opened, though the rack shown could have
+
+
+# --- the game notation (docs/notation.md) of the bundled demo games ---------------------------------
+
+
+def _notation_holds_and_matches_its_golden_file(records, game, events, golden: Path) -> None:
+    """Each line read back and checked against its turn's events (by `check_notation`, and here field by
+    field from the events themselves); the lines two runs share are the golden file's
+    (TILEREF_UPDATE_GOLDEN=1 rewrites it)."""
+    from controller.records.moves import check_notation, game_notation_of, game_reading, machine_independent
+    from controller.records.notation import format_notation, parse_notation
+
+    notation = game_notation_of(records, game)
+    text = format_notation(notation)
+    assert check_notation(text, notation, game_reading(records.recorded(game))) == len(notation.turns)
+    started = {e.turn: e for e in events if isinstance(e, TurnStarted)}
+    ended = {e.turn: e for e in events if isinstance(e, TurnEnded)}
+    judged = {e.turn: e for e in events if isinstance(e, TurnJudged)}
+    lines = parse_notation(text).turns
+    assert [line.turn for line in lines] == sorted(started)
+    for line in lines:
+        verdict = judged[line.turn]
+        assert line.player == started[line.turn].player == verdict.player
+        assert line.used == started[line.turn].seconds - ended[line.turn].seconds_left
+        assert sorted(line.played) == sorted(verdict.played) and line.verdict.outcome == verdict.outcome
+        assert line.verdict.draw == verdict.draw and line.verdict.points == verdict.penalty_points
+    stable = format_notation(machine_independent(notation))
+    if os.environ.get("TILEREF_UPDATE_GOLDEN"):
+        golden.write_text(stable)
+    assert stable == golden.read_text()
+
+
+def test_the_demo_game_s_notation_holds_against_the_record_and_its_golden_file(demo):
+    _, _, records, game, events = demo
+    _notation_holds_and_matches_its_golden_file(records, game, events, GOLDEN.with_name("demo-notation.txt"))
+
+
+def test_the_world_demo_s_notation_holds_against_the_record_and_its_golden_file(world_demo):
+    _, _, records, game, events = world_demo
+    _notation_holds_and_matches_its_golden_file(records, game, events, GOLDEN.with_name("world-notation.txt"))

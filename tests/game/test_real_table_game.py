@@ -35,6 +35,8 @@ from controller.game.events import (
 from controller.game.judging import same_table
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.records import Records
+from controller.records.moves import check_notation, game_notation_of, game_reading
+from controller.records.notation import format_notation
 from firmware_bridge.emulator_process import EmulatorProcess
 
 SCRIPT = bundled_game("wood-game")
@@ -207,6 +209,10 @@ def test_a_whole_game_on_a_real_looking_table_through_play(tmp_path):
     # the record holds together
     with Records(db, create=False) as records:
         assert records.verify(records.latest_game()).ok
+        # its notation (docs/notation.md) reads back as what the events say, line by line
+        notation = game_notation_of(records, records.latest_game())
+        assert check_notation(format_notation(notation), notation,
+                              game_reading(records.recorded(records.latest_game()))) == len(verdicts)
 
     # the arms over the table were waited out: an arm in a frame or two keeps the table "moving" for the
     # eyes (a look rests on half a second of still frames), so the tables above stay right

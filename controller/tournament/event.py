@@ -267,7 +267,10 @@ def disqualify_table(event: Event, round_number: int, table_number: int, reason:
     """Disqualify every player at one table (formats whose rules have it: warsaw)."""
     event_format = get_format(event.format)
     if not event_format.table_disqualification:
-        raise DisqualifiedError(f"the {event.format} format has no table disqualification")
+        raise DisqualifiedError(
+            f"the {event.format} format has no table disqualification; a player who leaves is withdrawn "
+            f"between rounds (tileref tournament withdraw {event.name!r} PLAYER --reason TEXT), and a game they "
+            "cannot play is given to a substitute (tileref tournament substitute)")
     if not 1 <= round_number <= len(event.rounds):
         raise GameNotDrawnError(f"round {round_number} has not been drawn in event {event.name!r}")
     tables = {t.number: t for t in event.round(round_number).tables}

@@ -51,6 +51,7 @@ def standings_data(standings: Standings) -> dict:
             }
             for section in standings.sections
         ],
+        "changes": list(standings.changes),
     }
 
 
@@ -75,6 +76,8 @@ def standings_text(standings: Standings) -> str:
     lines = [f"{standings.event} ({standings.format}, {state})"]
     for section in standings.sections:
         lines += [""] + _section_lines(section)
+    if standings.changes:
+        lines += ["", "Changes"] + [f"  {change}" for change in standings.changes]
     return "\n".join(lines) + "\n"
 
 
@@ -127,7 +130,7 @@ def standings_html(standings: Standings) -> str:
         ]
         sections.append({"title": section.title, "columns": ("place", "player", *section.columns, ""), "rows": rows})
     return _page_environment().get_template("standings.html").render(
-        event=standings.event, format=standings.format, sections=sections,
+        event=standings.event, format=standings.format, sections=sections, changes=standings.changes,
         state="final standings" if standings.finished else "standings in progress")
 
 

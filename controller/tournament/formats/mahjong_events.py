@@ -54,7 +54,7 @@ def qualifying_round_plan(event: Event, number: int, name: str, rng: random.Rand
     if len(players) % 4:
         raise PlayerListError(
             f"{len(players)} players left cannot sit at tables of 4: enter a late entry "
-            f"(tileref tournament enter) or withdraw a player (tileref tournament withdraw)")
+            f"(tileref tournament late-entry) or withdraw a player (tileref tournament withdraw)")
     groups, draw, repeats = draw_tables_avoiding(players, [4] * (len(players) // 4), met, rng)
     if repeats:
         draw.append(DrawEntry("-", f"{repeats} repeated pairing(s)", "fewest the lots allowed"))

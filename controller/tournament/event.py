@@ -259,6 +259,8 @@ def apply_change(event: Event, change: Change) -> Event:
 
 
 def record_change(event: Event, change: Change) -> Event:
+    """Check and apply one change made now (it notes how many rounds are drawn)."""
+    change = dataclasses.replace(change, rounds_drawn=len(event.rounds))
     check_change(event, change)
     return apply_change(event, change)
 

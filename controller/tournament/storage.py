@@ -396,13 +396,13 @@ class TournamentStore:
 
     def add_results(self, name: str, results: Iterable[Result], source: str) -> Event:
         results = list(results)
-        event = enter_results(self.load(name), results)  # raises before any write
+        event = enter_results(self.load(name), results)  # raises before any write; a substitute counts for the seat
         event_id = self._event_id(name)
         with self._transaction():
             self._executemany(
                 "INSERT INTO tournament_results (event_id, game, result_json, source, entered_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(event_id, r.game, result_to_json(r), source, _now()) for r in results],
+                [(event_id, r.game, result_to_json(event.results[r.game]), source, _now()) for r in results],
             )
         return event
 

@@ -149,7 +149,8 @@ def round_text(event: Event, round_: Round, with_draw: bool = True) -> str:
             f"{i}. {p}" for i, p in enumerate(table.seats, start=1)) + flag)
         for game in range(1, table.games + 1):
             gid = f"R{round_.number}-T{table.number}-G{game}"
-            lines.append(f"    {gid}: {'result entered' if gid in event.results else 'to play'}")
+            stand_ins = "".join(f"; {sub} plays for {player}" for sub, player in event.substitutes(gid).items())
+            lines.append(f"    {gid}: {'result entered' if gid in event.results else 'to play'}{stand_ins}")
     if with_draw:
         lines.append("  draw record:")
         lines += [f"    {d.player}: {d.drew} -> {d.decides}" for d in round_.draw]

@@ -41,8 +41,11 @@ def test_a_verified_table_record_is_amended_only_with_the_reason_and_the_record_
     a, b, c, d = seats(event_db)
     play_db = str(tmp_path / "table1.sqlite")
     game = record_table_game(play_db, (a, b, c, d), {a: 100, b: -10, c: -20, d: -30})
+    capsys.readouterr()
     assert run("tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", play_db,
-               "--play-game", game, "--db", event_db) == 0
+               "--play-game", game, "--db", event_db, "--json") == 0
+    assert json.loads(capsys.readouterr().out)["recorded"] == {
+        "game": "R1-T1-G1", "kind": "rummikub", "scores": {a: 100, b: -10, c: -20, d: -30}, "winner": a}
     with sqlite3.connect(event_db) as db:
         stored = db.execute("SELECT result_json FROM tournament_results").fetchall()
     fixed = {a: 100, b: -10, c: -25, d: -30}
@@ -65,6 +68,9 @@ def test_a_verified_table_record_is_amended_only_with_the_reason_and_the_record_
     row = next(r for r in table["sections"][0]["rows"] if r["player"] == c)
     assert row["points"] == -25 and "amended: R1-T1-G1" in row["note"]
     assert "tileref play table1.sqlite" in table["changes"][0]
+    page = tmp_path / "standings.html"
+    assert run("tournament", "export", "Cup", "--html", page, "--db", event_db) == 0
+    assert "recounted C&#39;s rack: 25</li>" in page.read_text(encoding="utf-8")
 
 
 def test_an_edited_or_removed_history_entry_is_refused_like_a_tampered_record(event_db, capsys):
@@ -117,6 +123,7 @@ def test_every_tournament_command_that_prints_gives_one_json_object(tmp_path, ev
     db = ["--db", event_db, "--json"]
     commands = {
         "formats": ["formats", "--json"],
+        "create": ["create", "Second", "--format", "kuwana", "--players", tmp_path / "players.csv", *db],
         "list": ["list", *db],
         "show": ["show", "Cup", "--draw", *db],
         "result": ["result", "Cup", "R1-T1-G1", "--winner", a, *score_args({a: 100, b: -1, c: -2, d: -3}), *db],
@@ -134,6 +141,8 @@ def test_every_tournament_command_that_prints_gives_one_json_object(tmp_path, ev
         assert run("tournament", *argv) == 0, name
         out = capsys.readouterr().out
         assert isinstance(json.loads(out), dict), name  # exactly one object: json.loads refuses anything more
+    assert run("tournament", "show", "Cup", "--db", event_db) == 0
+    assert f"R1-T1-G2: to play; Sam plays for {a}" in capsys.readouterr().out
     assert run("tournament", "show", "Cup", *db) == 0
     shown = json.loads(capsys.readouterr().out)
     game = shown["rounds"][0]["tables"][0]["games"][1]

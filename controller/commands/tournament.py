@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from pathlib import Path
 
 from controller import json_text
@@ -251,9 +252,15 @@ def cmd_disqualify(args) -> int:
 
 
 def _director(args):
-    from controller.commands.records import referee_key
+    """The director's key (`--director-key`), else this user's key, made on first use; with --json the
+    news that it was made goes to stderr, so stdout stays one JSON object."""
+    from controller.records.signing import default_table_key, load_table_key
 
-    return referee_key(args.director_key)
+    if args.director_key:
+        return load_table_key(args.director_key)
+    if args.json:
+        return default_table_key(lambda text: print(text, file=sys.stderr, flush=True))
+    return default_table_key()
 
 
 def _record_change(args, change: Change) -> int:

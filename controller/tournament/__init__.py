@@ -31,6 +31,7 @@ from .event import (
     draw_next_round,
     enter_results,
     is_finished,
+    record_change,
     standings,
 )
 from .formats import FORMATS, get_format

@@ -187,7 +187,8 @@ def check_change(event: Event, change: Change) -> None:
         if change.game not in event.results and change.game not in event.result_changes():
             raise ChangeError(f"game {change.game!r} has no result to amend; enter it with "
                               f"tileref tournament result {event.name!r} {change.game} ...")
-        assert change.result is not None and change.result.game == change.game
+        if change.result is None or change.result.game != change.game:
+            raise ChangeError(f"an amendment of {change.game!r} needs that game's result")
         without = dict(event.results)
         without.pop(change.game, None)
         check_result(dataclasses.replace(event, results=without,

@@ -147,3 +147,13 @@ def test_every_tournament_command_that_prints_gives_one_json_object(tmp_path, ev
     shown = json.loads(capsys.readouterr().out)
     game = shown["rounds"][0]["tables"][0]["games"][1]
     assert game["substitutes"] == {"Sam": a} and shown["rounds_drawn"] == 1
+
+
+def test_a_director_key_made_on_first_use_leaves_json_output_one_object(tmp_path, event_db, monkeypatch, capsys):
+    monkeypatch.setenv("TILEREF_KEY_DIR", str(tmp_path / "fresh-keys"))
+    capsys.readouterr()
+    assert run("tournament", "substitute", "Cup", "R1-T1-G1", "--for", seats(event_db)[0], "--player", "Ivo",
+               "--reason", "late bus", "--db", event_db, "--json") == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["change"]["kind"] == "substitute"
+    assert "made this table's signing key" in captured.err and (tmp_path / "fresh-keys" / "table.key").exists()

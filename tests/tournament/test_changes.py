@@ -196,3 +196,35 @@ def test_knockout_a_withdrawn_player_gives_a_walkover_and_stays_out_of_the_loser
     assert len([t for t in second.tables if t.bracket == "main"]) == 1  # A's match is a walkover
     main = standings(event).sections[0]
     assert next(r for r in main.rows if r.player == "A").note.startswith("withdrew after round 1")
+
+
+FORMAT_RUNS = {
+    "kuwana": (12, lambda e, rng: random_rummikub_results(e, rng, world=False)),
+    "warsaw": (19, lambda e, rng: random_rummikub_results(e, rng, world=True)),
+    "ron-cup": (16, lambda e, rng: random_hanchan_results(e, rng)),
+    "health-mahjong": (8, lambda e, rng: random_hanchan_results(e, rng)),
+    "knockout": (9, lambda e, rng: [MatchResult(game_id(e.rounds[-1].number, t.number, 1), rng.choice(t.seats))
+                                    for t in e.rounds[-1].tables]),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMAT_RUNS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_withdrawal_after_round_one_never_stops_an_event(fmt, seed):
+    """Whatever the format: withdraw someone after round 1 (with a reserve where tables need four),
+    and the event runs to the end; everyone entered is in the standings once, the withdrawn player is
+    not drawn again."""
+    count, results_for = FORMAT_RUNS[fmt]
+    rng = random.Random(seed)
+    event = draw_next_round(create_event("e", fmt, [f"P{i:02}" for i in range(count)]), seed)
+    event = enter_results(event, results_for(event, rng))
+    leaving = rng.choice(event.rounds[0].players())
+    event = record_change(event, change("withdraw", player=leaving))
+    if fmt in ("ron-cup", "health-mahjong"):
+        event = record_change(event, change("late-entry", player="Reserve"))
+    while not is_finished(event):
+        event = draw_next_round(event, seed * 100 + len(event.rounds))
+        assert leaving not in event.rounds[-1].players()
+        event = enter_results(event, results_for(event, rng))
+    overall = [r.player for r in standings(event).sections[0].rows]
+    assert sorted(overall) == sorted(set(overall)) and leaving in overall

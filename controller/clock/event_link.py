@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.tournament.errors import DuplicateResultError, GameNotDrawnError
-from controller.tournament.formats.knockout import MAIN, bracket_size
+from controller.tournament.formats.knockout import MAIN
 from controller.tournament.model import Event, game_id
 
 from .errors import ClockInputError
@@ -44,7 +44,7 @@ def locate(event: Event, clock_game: ClockGame, stage: int, table: int, number: 
         raise DuplicateResultError(f"game {wanted} already has a result in event {event.name!r}")
     round_, drawn = found
     if event.format == "knockout":
-        final = drawn.bracket == MAIN and round_.number == bracket_size(len(event.players)).bit_length() - 1
+        final = drawn.bracket == MAIN and round_.number == len(event.round(1).lineup).bit_length() - 1  # as drawn
         rules = default_rules(clock_game, final=final)
     elif event.format == "ron-cup":
         rules = default_rules(clock_game, scoring=Scoring.RON_CUP,

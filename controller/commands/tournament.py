@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from pathlib import Path
 
 from controller import json_text
@@ -34,6 +35,8 @@ from controller.tournament.model import RummikubGameResult
 from controller.tournament.files import read_players_csv, read_results_csv, read_results_json, result_from_entry
 from controller.tournament.mahjong import parse_hanchan, scores_json, format_score
 from controller.tournament.model import GameKind
+from controller.tournament.json_views import change_data, event_data, print_json, result_data, round_data
+from controller.tournament.model import Change, ChangeKind
 from controller.tournament.render import (
     round_text,
     standings_csv,
@@ -79,7 +82,10 @@ def cmd_create(args) -> int:
     event = create_event(args.name, args.format, names, settings)
     with TournamentStore(args.db) as store:
         store.create(event)
-    print(f"created {args.format} event {args.name!r} with {len(names)} players in {args.db}")
+    if args.json:
+        print_json({"created": args.name, "format": args.format, "players": list(event.players), "db": args.db})
+    else:
+        print(f"created {args.format} event {args.name!r} with {len(names)} players in {args.db}")
     return 0
 
 
@@ -88,7 +94,10 @@ def cmd_draw(args) -> int:
     with TournamentStore(args.db) as store:
         new_round = store.draw_next(args.name, seed)
         event = store.load(args.name)
-    print(round_text(event, new_round, with_draw=not args.quiet), end="")
+    if args.json:
+        print_json({"event": event.name, "round": round_data(event, new_round, with_draw=not args.quiet)})
+    else:
+        print(round_text(event, new_round, with_draw=not args.quiet), end="")
     return 0
 
 
@@ -98,6 +107,9 @@ def cmd_show(args) -> int:
     rounds = event.rounds if args.round is None else [event.round(args.round)] if 1 <= args.round <= len(event.rounds) else None
     if rounds is None:
         raise InputFileError(f"round {args.round} has not been drawn (drawn: {len(event.rounds)})")
+    if args.json:
+        print_json(event_data(event, is_finished(event), list(rounds), args.draw))
+        return 0
     print(f"{event.name}: {event.format}, {len(event.players)} players, "
           f"{len(event.rounds)} round(s) drawn{', finished' if is_finished(event) else ''}")
     for round_ in rounds:
@@ -107,12 +119,19 @@ def cmd_show(args) -> int:
 
 def cmd_list(args) -> int:
     with TournamentStore(args.db) as store:
-        for name, fmt in store.event_names():
-            print(f"{name}\t{fmt}")
+        names = store.event_names()
+    if args.json:
+        print_json({"events": [{"name": name, "format": fmt} for name, fmt in names]})
+    for name, fmt in names if not args.json else ():
+        print(f"{name}\t{fmt}")
     return 0
 
 
 def cmd_formats(args) -> int:
+    if args.json:
+        print_json({"formats": [{"name": name, "summary": fmt.summary, "game": fmt.game_kind.value,
+                                 "variant": fmt.variant} for name, fmt in FORMATS.items()]})
+        return 0
     for name, fmt in FORMATS.items():
         print(f"{name}: {fmt.summary}")
     return 0
@@ -151,8 +170,11 @@ def cmd_result(args) -> int:
     with TournamentStore(args.db) as store:
         event = store.load(args.name)
         result = result_from_entry(event, _entry_from_args(event, args), "result")
-        store.add_results(args.name, [result], source="hand")
-    print(f"recorded {result.game}")
+        event = store.add_results(args.name, [result], source="hand")
+    if args.json:
+        print_json({"event": args.name, "recorded": result_data(event.results[result.game])})
+    else:
+        print(f"recorded {result.game}")
     return 0
 
 
@@ -160,8 +182,12 @@ def cmd_import(args, reader, what) -> int:
     with TournamentStore(args.db) as store:
         event = store.load(args.name)
         results = reader(event, _read(args.file, what), args.file)
-        store.add_results(args.name, results, source=f"{what} {Path(args.file).name}")
-    print(f"recorded {len(results)} result(s) from {args.file}")
+        event = store.add_results(args.name, results, source=f"{what} {Path(args.file).name}")
+    if args.json:
+        print_json({"event": args.name, "file": args.file,
+                    "recorded": [result_data(event.results[r.game]) for r in results]})
+    else:
+        print(f"recorded {len(results)} result(s) from {args.file}")
     return 0
 
 
@@ -204,6 +230,10 @@ def cmd_import_play(args) -> int:
     with TournamentStore(args.db) as store:
         store.load(args.name)
         store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}")
+    if args.json:
+        print_json({"event": args.name, "recorded": result_data(result), "play_db": args.play_db,
+                    "play_game": args.play_game, "trust": report.trust.text})
+        return 0
     scores = ", ".join(f"{name} {points:+d}" for name, points in result.scores.items())
     print(f"recorded {args.game} from table game {args.play_game}: winner {result.winner}; {scores} "
           f"({report.trust.text})")
@@ -214,7 +244,70 @@ def cmd_disqualify(args) -> int:
     with TournamentStore(args.db) as store:
         event = store.disqualify(args.name, args.round, args.table, args.reason)
     players = event.disqualifications[-1].players
-    print(f"disqualified round {args.round} table {args.table}: {', '.join(players)}")
+    if args.json:
+        print_json({"event": args.name, "disqualified": {"round": args.round, "table": args.table,
+                                                         "players": list(players), "reason": args.reason.strip()}})
+    else:
+        print(f"disqualified round {args.round} table {args.table}: {', '.join(players)}")
+    return 0
+
+
+def _director(args):
+    """The director's key (`--director-key`), else this user's key, made on first use; with --json the
+    news that it was made goes to stderr, so stdout stays one JSON object."""
+    from controller.records.signing import default_table_key, load_table_key
+
+    if args.director_key:
+        return load_table_key(args.director_key)
+    if args.json:
+        return default_table_key(lambda text: print(text, file=sys.stderr, flush=True))
+    return default_table_key()
+
+
+def _record_change(args, change: Change) -> int:
+    with TournamentStore(args.db) as store:
+        recorded = store.change(args.name, change, _director(args))
+    if args.json:
+        print_json({"event": args.name, "change": change_data(recorded)})
+    else:
+        print(recorded.summary())
+    return 0
+
+
+def cmd_amend(args) -> int:
+    with TournamentStore(args.db) as store:
+        event = store.load(args.name)
+    result = result_from_entry(event, _entry_from_args(event, args), "amend")
+    return _record_change(args, Change(ChangeKind.AMEND, args.reason, game=args.game, result=result))
+
+
+def cmd_delete_result(args) -> int:
+    return _record_change(args, Change(ChangeKind.DELETE, args.reason, game=args.game))
+
+
+def cmd_withdraw(args) -> int:
+    return _record_change(args, Change(ChangeKind.WITHDRAW, args.reason, player=args.player))
+
+
+def cmd_late_entry(args) -> int:
+    return _record_change(args, Change(ChangeKind.LATE_ENTRY, args.reason, player=args.player.strip()))
+
+
+def cmd_substitute(args) -> int:
+    return _record_change(args, Change(ChangeKind.SUBSTITUTE, args.reason, game=args.game, player=args.seat_of,
+                                       substitute=args.player.strip()))
+
+
+def cmd_history(args) -> int:
+    with TournamentStore(args.db) as store:
+        event = store.load(args.name)
+    if args.json:
+        print_json({"event": event.name, "history": [change_data(c) for c in event.history]})
+        return 0
+    for number, change in enumerate(event.history, start=1):
+        print(f"{number}. {change.summary()}")
+    if not event.history:
+        print(f"{event.name}: no changes recorded")
     return 0
 
 
@@ -230,10 +323,15 @@ def cmd_export(args) -> int:
         table = standings(store.load(args.name))
     if not args.csv and not args.html:
         raise InputFileError("export needs --csv FILE and/or --html FILE")
+    written = []
     for path, text in ((args.csv, standings_csv(table)), (args.html, standings_html(table))):
         if path:
             Path(path).write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
+            written.append(path)
+    if args.json:
+        print_json({"event": args.name, "wrote": written})
+    for path in written if not args.json else ():
+        print(f"wrote {path}")
     return 0
 
 
@@ -259,6 +357,25 @@ def cmd_mahjong_score(args) -> int:
 
 def _db(parser) -> None:
     parser.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _change_options(parser) -> None:
+    parser.add_argument("--reason", required=True, help="why; recorded in the event's history")
+    parser.add_argument("--director-key", metavar="FILE", help="the director's private key that signs the change "
+                        "(default: this user's key); where the database keeps a keyring, the key must be in it")
+    _db(parser)
+
+
+def _result_options(parser) -> None:
+    parser.add_argument("game", help="e.g. R1-T2-G3")
+    parser.add_argument("--score", action="append", metavar="NAME=POINTS", help="one per player")
+    parser.add_argument("--winner")
+    parser.add_argument("--hanchan", metavar="HANCHAN.json", help="mahjong: the raw hanchan, scored here")
+    parser.add_argument("--othello", nargs=3, metavar=("BLACK", "WHITE", "DISCS"), help="e.g. Ann Ben 33-29")
+    parser.add_argument("--draw-right", help="othello: who wins a level count")
+    parser.add_argument("--shogi", nargs=3, metavar=("SENTE", "GOTE", "OUTCOMES"),
+                        help="e.g. Ann Ben repetition,gote (each game in order)")
 
 
 def register(subparsers) -> None:
@@ -267,6 +384,7 @@ def register(subparsers) -> None:
     register_print(sub)
 
     p = sub.add_parser("formats", help="list the event formats")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=cmd_formats)
 
     p = sub.add_parser("create", help="create an event from a format and a players CSV")
@@ -297,14 +415,7 @@ def register(subparsers) -> None:
 
     p = sub.add_parser("result", help="enter one game's result by hand")
     p.add_argument("name")
-    p.add_argument("game", help="e.g. R1-T2-G3")
-    p.add_argument("--score", action="append", metavar="NAME=POINTS", help="one per player")
-    p.add_argument("--winner")
-    p.add_argument("--hanchan", metavar="HANCHAN.json", help="mahjong: the raw hanchan, scored here")
-    p.add_argument("--othello", nargs=3, metavar=("BLACK", "WHITE", "DISCS"), help="e.g. Ann Ben 33-29")
-    p.add_argument("--draw-right", help="othello: who wins a level count")
-    p.add_argument("--shogi", nargs=3, metavar=("SENTE", "GOTE", "OUTCOMES"),
-                   help="e.g. Ann Ben repetition,gote (each game in order)")
+    _result_options(p)
     _db(p)
     p.set_defaults(handler=cmd_result)
 
@@ -338,9 +449,47 @@ def register(subparsers) -> None:
     _db(p)
     p.set_defaults(handler=cmd_disqualify)
 
+    p = sub.add_parser("amend", help="put a game's result right (signed, with the reason, in the event's history)")
+    p.add_argument("name")
+    _result_options(p)
+    _change_options(p)
+    p.set_defaults(handler=cmd_amend)
+
+    p = sub.add_parser("delete-result", help="take a game's result back: the game is owed again (signed, with the "
+                       "reason)")
+    p.add_argument("name")
+    p.add_argument("game", help="e.g. R1-T2-G3")
+    _change_options(p)
+    p.set_defaults(handler=cmd_delete_result)
+
+    p = sub.add_parser("withdraw", help="a player leaves between rounds: not drawn again, results stand")
+    p.add_argument("name")
+    p.add_argument("player")
+    _change_options(p)
+    p.set_defaults(handler=cmd_withdraw)
+
+    p = sub.add_parser("late-entry", help="enter a player after the list was made, where the format allows")
+    p.add_argument("name")
+    p.add_argument("player")
+    _change_options(p)
+    p.set_defaults(handler=cmd_late_entry)
+
+    p = sub.add_parser("substitute", help="seat someone in a player's place for one game; it counts for the player")
+    p.add_argument("name")
+    p.add_argument("game", help="e.g. R1-T2-G3")
+    p.add_argument("--for", dest="seat_of", required=True, metavar="PLAYER", help="the player whose seat it is")
+    p.add_argument("--player", required=True, metavar="NAME", help="who sits in")
+    _change_options(p)
+    p.set_defaults(handler=cmd_substitute)
+
+    p = sub.add_parser("history", help="the event's signed changes: amendments, withdrawals, late entries, "
+                       "substitutes")
+    p.add_argument("name")
+    _db(p)
+    p.set_defaults(handler=cmd_history)
+
     p = sub.add_parser("standings", help="show the standings")
     p.add_argument("name")
-    p.add_argument("--json", action="store_true")
     _db(p)
     p.set_defaults(handler=cmd_standings)
 

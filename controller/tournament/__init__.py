@@ -6,6 +6,8 @@ Pure core: `create_event`, `draw_next_round`, `enter_results`, `standings` over 
 """
 from .boardgames import OthelloCount, othello_result, shogi_result
 from .errors import (
+    ChangeError,
+    HistoryTamperedError,
     DisqualifiedError,
     DuplicateResultError,
     EventExistsError,
@@ -21,17 +23,22 @@ from .errors import (
     UnknownPlayerError,
 )
 from .event import (
+    apply_change,
+    check_change,
     check_result,
     create_event,
     disqualify_table,
     draw_next_round,
     enter_results,
     is_finished,
+    record_change,
     standings,
 )
 from .formats import FORMATS, get_format
 from .mahjong import RON_CUP_SCORING, Hanchan, MahjongScoring, health_scoring, score_hanchan
 from .model import (
+    Change,
+    ChangeKind,
     Disqualification,
     DrawEntry,
     Event,

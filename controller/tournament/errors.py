@@ -65,3 +65,14 @@ class InputFileError(TournamentError, ValueError):
 class StorageError(TournamentError, ValueError):
     """A tournament database that cannot be opened or read: a folder, a missing folder, a damaged or
     foreign file, an unreachable server. The message names it and says what is wrong."""
+
+
+class ChangeError(TournamentError, ValueError):
+    """An amendment, deletion, withdrawal, late entry or substitute the event cannot take now."""
+
+
+class HistoryTamperedError(TournamentError):
+    """An entry of an event's history whose signature or chain does not hold: refused like a
+    tampered game record (exit 3), naming the entry."""
+
+    exit_code = 3

@@ -118,6 +118,7 @@ class Standings:
     format: str
     finished: bool
     sections: tuple[StandingsSection, ...]  # the first is the overall order so far
+    changes: tuple[str, ...] = ()  # the event's history, one line each (amendments, withdrawals...)
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,45 @@ class Disqualification:
     reason: str
 
 
+class ChangeKind(enum.Enum):
+    """What a director may change after the fact; each is one signed entry of the event's history."""
+
+    AMEND = "amend"  # a game's result replaced (or re-entered after a deletion)
+    DELETE = "delete-result"  # a game's result taken back: the game is owed again
+    WITHDRAW = "withdraw"  # a player leaves between rounds: not drawn again, results stand
+    LATE_ENTRY = "late-entry"  # a player joins after the list was made
+    SUBSTITUTE = "substitute"  # someone plays one game in a player's seat, for that player
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of an event's history. `by` names the director's key (fingerprint, and the keyring's
+    name for it where one is kept), `at` when it was made (UTC, ISO 8601)."""
+
+    kind: ChangeKind
+    reason: str
+    game: str = ""  # AMEND, DELETE, SUBSTITUTE
+    player: str = ""  # WITHDRAW, LATE_ENTRY, SUBSTITUTE (the player whose seat it is)
+    substitute: str = ""  # SUBSTITUTE: who sits in
+    result: "Result | None" = None  # AMEND: the result as it now stands
+    replaces: str = ""  # AMEND, DELETE: where the result it replaces came from (hand, a table's record...)
+    rounds_drawn: int = 0  # how many rounds were drawn when it was made
+    by: str = ""
+    at: str = ""
+
+    def summary(self) -> str:
+        """One line for standings and the history: what changed, by whom, when, why."""
+        what = {
+            ChangeKind.AMEND: f"{self.game} amended",
+            ChangeKind.DELETE: f"{self.game} result deleted",
+            ChangeKind.WITHDRAW: f"{self.player} withdrew after round {self.rounds_drawn}",
+            ChangeKind.LATE_ENTRY: f"{self.player} entered late (after round {self.rounds_drawn})",
+            ChangeKind.SUBSTITUTE: f"{self.substitute} plays {self.game} for {self.player}",
+        }[self.kind]
+        replaced = f" (it replaced a result from {self.replaces})" if self.replaces else ""
+        return f"{what}{replaced} by {self.by or 'unknown key'} at {self.at or '?'}: {self.reason}"
+
+
 @dataclass(frozen=True)
 class Event:
     name: str
@@ -140,6 +180,23 @@ class Event:
     rounds: tuple[Round, ...] = ()
     results: Mapping[str, Result] = field(default_factory=dict)
     disqualifications: tuple[Disqualification, ...] = ()
+    history: tuple[Change, ...] = ()  # amendments, deletions, withdrawals, late entries, substitutes
+
+    def withdrawn(self) -> dict[str, Change]:
+        return {c.player: c for c in self.history if c.kind is ChangeKind.WITHDRAW}
+
+    def active_players(self) -> tuple[str, ...]:
+        """The players a draw may seat: the entry, late entries included, less withdrawals."""
+        gone = self.withdrawn()
+        return tuple(p for p in self.players if p not in gone)
+
+    def substitutes(self, game: str) -> dict[str, str]:
+        """Who sits in for whom in one game: {substitute: player}."""
+        return {c.substitute: c.player for c in self.history if c.kind is ChangeKind.SUBSTITUTE and c.game == game}
+
+    def result_changes(self) -> dict[str, Change]:
+        """The last amendment or deletion of each game."""
+        return {c.game: c for c in self.history if c.kind in (ChangeKind.AMEND, ChangeKind.DELETE)}
 
     def disqualified(self) -> dict[str, Disqualification]:
         return {p: d for d in self.disqualifications for p in d.players}

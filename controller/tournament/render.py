@@ -51,6 +51,7 @@ def standings_data(standings: Standings) -> dict:
             }
             for section in standings.sections
         ],
+        "changes": list(standings.changes),
     }
 
 
@@ -75,6 +76,8 @@ def standings_text(standings: Standings) -> str:
     lines = [f"{standings.event} ({standings.format}, {state})"]
     for section in standings.sections:
         lines += [""] + _section_lines(section)
+    if standings.changes:
+        lines += ["", "Changes"] + [f"  {change}" for change in standings.changes]
     return "\n".join(lines) + "\n"
 
 
@@ -127,7 +130,7 @@ def standings_html(standings: Standings) -> str:
         ]
         sections.append({"title": section.title, "columns": ("place", "player", *section.columns, ""), "rows": rows})
     return _page_environment().get_template("standings.html").render(
-        event=standings.event, format=standings.format, sections=sections,
+        event=standings.event, format=standings.format, sections=sections, changes=standings.changes,
         state="final standings" if standings.finished else "standings in progress")
 
 
@@ -146,7 +149,8 @@ def round_text(event: Event, round_: Round, with_draw: bool = True) -> str:
             f"{i}. {p}" for i, p in enumerate(table.seats, start=1)) + flag)
         for game in range(1, table.games + 1):
             gid = f"R{round_.number}-T{table.number}-G{game}"
-            lines.append(f"    {gid}: {'result entered' if gid in event.results else 'to play'}")
+            stand_ins = "".join(f"; {sub} plays for {player}" for sub, player in event.substitutes(gid).items())
+            lines.append(f"    {gid}: {'result entered' if gid in event.results else 'to play'}{stand_ins}")
     if with_draw:
         lines.append("  draw record:")
         lines += [f"    {d.player}: {d.drew} -> {d.decides}" for d in round_.draw]

@@ -14,6 +14,7 @@ entered by hand or imported stays first (`played_results`).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -24,11 +25,21 @@ from controller.records.engine import Database, open_database
 from controller.records.errors import RecordsError
 from controller.records.migrations import Migration, migrate
 
-from .errors import EventExistsError, EventNotFoundError, StorageError, TournamentError
-from .event import disqualify_table, draw_next_round, enter_results
+from .errors import (
+    ChangeError,
+    EventExistsError,
+    EventNotFoundError,
+    HistoryTamperedError,
+    StorageError,
+    TournamentError,
+)
+from .event import disqualify_table, draw_next_round, enter_results, for_seats, record_change
+from .history import GENESIS, SignedEntry, change_text, read_history, sign_change
 from .formats import get_format
 from .formats.base import parse_settings, settings_as_json
 from .model import (
+    Change,
+    ChangeKind,
     Disqualification,
     DrawEntry,
     Event,
@@ -43,7 +54,7 @@ from .model import (
 DEFAULT_DB = "tileref.sqlite"
 
 TOURNAMENT_TABLES = frozenset({"tournament_events", "tournament_players", "tournament_rounds", "tournament_draws",
-                               "tournament_disqualifications", "tournament_results"})
+                               "tournament_disqualifications", "tournament_results", "tournament_history"})
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_events (
@@ -107,9 +118,23 @@ def _nothing_to_change(db: Database) -> None:
     """SQLite's INTEGER is 64 bits: the step is only recorded."""
 
 
+# The director's changes after the fact, one signed entry each (history.py); never updated or deleted.
+HISTORY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament_history (
+    event_id INTEGER NOT NULL REFERENCES tournament_events(id),
+    seq INTEGER NOT NULL,
+    entry_text TEXT NOT NULL,
+    director_key TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    PRIMARY KEY (event_id, seq)
+)
+"""
+
 MIGRATIONS = (
     Migration(1, "events, players, rounds, draws, disqualifications, results", SCHEMA, SCHEMA_POSTGRESQL),
     Migration(2, "a round's seed as a 64-bit integer", _nothing_to_change, SEED_BIGINT_POSTGRESQL),
+    Migration(3, "the event's history: signed amendments, withdrawals, late entries, substitutes",
+              HISTORY_SCHEMA, HISTORY_SCHEMA),
 )
 
 
@@ -244,7 +269,52 @@ class TournamentStore:
                 "WHERE event_id = ? ORDER BY entered_at, round, table_number", (event_id,)
             )
         )
-        return self._with_played(Event(name, fmt, settings, players, tuple(rounds), results, disqualifications))
+        changes = self._history(event_id, name)
+        late = tuple(c.player for c in changes if c.kind is ChangeKind.LATE_ENTRY and c.player not in players)
+        event = Event(name, fmt, settings, players + late, tuple(rounds), results, disqualifications, changes)
+        event = self._with_played(event)
+        return self._settle(event)
+
+    def _settle(self, event: Event) -> Event:
+        """The results as the history leaves them: each amendment and deletion applied in order over
+        what was entered and played (standings are computed from this, nothing is edited in place)."""
+        results = dict(event.results)
+        for change in event.history:
+            if change.kind is ChangeKind.AMEND and change.result is not None:
+                results[change.game] = for_seats(event, change.result)
+            elif change.kind is ChangeKind.DELETE:
+                results.pop(change.game, None)
+        return dataclasses.replace(event, results=results)
+
+    def _signed_entries(self, event_id: int) -> list[SignedEntry]:
+        from controller.records.signing import PublicKey
+
+        entries: list[SignedEntry] = []
+        if "tournament_history" not in self.db.tables():  # a database from before the history (read only)
+            return entries
+        for seq, text, key, signature in self._execute(
+                "SELECT seq, entry_text, director_key, signature FROM tournament_history WHERE event_id = ? "
+                "ORDER BY seq", (event_id,)).fetchall():
+            try:
+                director = PublicKey.from_text(key)
+            except ValueError as error:
+                raise HistoryTamperedError(f"history entry {seq}: unreadable director key: {error}") from None
+            entries.append(SignedEntry(seq, text, director, signature))
+        return entries
+
+    def _history(self, event_id: int, name: str) -> tuple[Change, ...]:
+        return read_history(name, self._signed_entries(event_id), result_from_json, self._signer)
+
+    def _signer(self, key) -> str:
+        from controller.records.keyring import Keyring
+
+        try:
+            entry = Keyring(self.db, self.path).entry(key.fingerprint)
+        except RecordsError:
+            entry = None
+        if entry is None:
+            return f"key {key.fingerprint}"
+        return f"{entry.name} (key {key.fingerprint}{'' if entry.active else ', revoked'})"
 
     def _with_played(self, event: Event) -> Event:
         """The event with the results of the games tables played for it into this database (no
@@ -262,8 +332,11 @@ class TournamentStore:
         except RecordsError as error:
             self.played_notes = [f"the records in {self.path} cannot be read: {error}"]
             return event
+        changed = event.result_changes()  # the director's amendment or deletion has the last word
         for item in played:
-            if item.result.game in event.results:
+            if item.result.game in event.results or item.result.game in changed:
+                if item.result.game in changed:
+                    self.played_sources[item.result.game] = f"tileref play, records game {item.records_game}"
                 continue
             try:
                 event = enter_results(event, [item.result])
@@ -323,15 +396,54 @@ class TournamentStore:
 
     def add_results(self, name: str, results: Iterable[Result], source: str) -> Event:
         results = list(results)
-        event = enter_results(self.load(name), results)  # raises before any write
+        event = enter_results(self.load(name), results)  # raises before any write; a substitute counts for the seat
         event_id = self._event_id(name)
         with self._transaction():
             self._executemany(
                 "INSERT INTO tournament_results (event_id, game, result_json, source, entered_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                [(event_id, r.game, result_to_json(r), source, _now()) for r in results],
+                [(event_id, r.game, result_to_json(event.results[r.game]), source, _now()) for r in results],
             )
         return event
+
+    def change(self, name: str, change: Change, director) -> Change:
+        """Record one change, signed with `director` (a TableKey): checked through the pure core first,
+        then appended to the event's history in one transaction. Where the database keeps a keyring,
+        the director's key must be in it."""
+        from controller.records.keyring import Keyring
+
+        event = self.load(name)
+        ring = Keyring(self.db, self.path)
+        try:
+            refused = ring.referee_trusted(director.public) if ring.present() else None
+        except RecordsError as error:
+            raise StorageError(str(error)) from None
+        if refused is not None:
+            raise ChangeError(refused.replace("an acceptance is signed", "a change to an event is signed")
+                              .replace("--name referee", "--name director"))
+        replaces = ""
+        if change.kind in (ChangeKind.AMEND, ChangeKind.DELETE):
+            replaces = self._source_of(name, event, change.game)
+        change = dataclasses.replace(change, rounds_drawn=len(event.rounds), at=_now(), replaces=replaces)
+        record_change(event, change)
+        event_id = self._event_id(name)
+        entries = self._signed_entries(event_id)
+        previous = entries[-1].digest() if entries else GENESIS
+        result_json = result_to_json(for_seats(event, change.result)) if change.result is not None else None
+        signed = sign_change(len(entries) + 1, change_text(name, change, previous, result_json), director)
+        with self._transaction():
+            self._execute(
+                "INSERT INTO tournament_history (event_id, seq, entry_text, director_key, signature) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (event_id, signed.seq, signed.text, signed.director.text, signed.signature),
+            )
+        return dataclasses.replace(change, by=self._signer(director.public))
+
+    def _source_of(self, name: str, event: Event, game: str) -> str:
+        earlier = [c for c in event.history if c.game == game and c.kind in (ChangeKind.AMEND, ChangeKind.DELETE)]
+        if earlier:
+            return f"the {earlier[-1].kind.value} of {earlier[-1].at}"
+        return self.sources(name).get(game, "")
 
     def disqualify(self, name: str, round_number: int, table_number: int, reason: str) -> Event:
         event = disqualify_table(self.load(name), round_number, table_number, reason)

@@ -40,9 +40,17 @@ class EventFormat:
     def check_players(self, players: Sequence[str], settings: object) -> None:
         raise NotImplementedError
 
+    def check_entry(self, players: Sequence[str], settings: object) -> None:
+        """The players left to draw the first round from (after withdrawals and late entries)."""
+        self.check_players(players, settings)
+
     def round_count(self, event: Event) -> int:
         """How many rounds the whole event has (knockout: depends on the entry)."""
         raise NotImplementedError
+
+    def late_entry_rounds(self, event: Event) -> int:
+        """A late entry is taken while at most this many rounds are drawn (0: before the first draw)."""
+        return 0
 
     def plan_round(self, event: Event, number: int, rng: random.Random) -> "RoundPlan":
         raise NotImplementedError

@@ -97,10 +97,14 @@ class Knockout(EventFormat):
         if strangers:
             raise FormatError(f"seeded player(s) {', '.join(map(repr, strangers))} not in the player list")
 
+    def check_entry(self, players, settings) -> None:
+        check_count(self.name, players, lambda n: n >= 2, "at least 2 players")
+
     def round_count(self, event: Event) -> int:
-        size = bracket_size(len(event.players))
+        entry = len([p for p in event.round(1).lineup if p]) if event.rounds else len(event.active_players())
+        size = bracket_size(entry)
         main_rounds = size.bit_length() - 1
-        first_round_losers = len(event.players) - size // 2
+        first_round_losers = entry - size // 2
         loser_rounds = 0
         if event.settings.losers_bracket and first_round_losers >= 2:
             loser_rounds = bracket_size(first_round_losers).bit_length() - 1
@@ -110,6 +114,7 @@ class Knockout(EventFormat):
         rounds = [tuple(lineup)]
         losers: dict[str, int] = {}
         number = first_round
+        gone = event.withdrawn()
         while len(rounds[-1]) > 1 and number <= len(event.rounds):
             slots = rounds[-1]
             tables = [t for t in event.round(number).tables if t.bracket == bracket]
@@ -118,7 +123,13 @@ class Knockout(EventFormat):
                 if a is None or b is None:
                     winners.append(a if b is None else b)
                     continue
-                table = next(t for t in tables if set(t.seats) == {a, b})
+                table = next((t for t in tables if set(t.seats) == {a, b}), None)
+                if table is None:  # not drawn: a withdrawn player's opponent goes through (walkover)
+                    winners.append(None if a in gone and b in gone else b if a in gone else a)
+                    for p in (a, b):
+                        if p in gone:
+                            losers[p] = len(rounds)
+                    continue
                 result = event.results.get(f"R{number}-T{table.number}-G1")
                 if result is None:
                     return Bracket(tuple(rounds), losers)
@@ -143,7 +154,9 @@ class Knockout(EventFormat):
         tables: list[Table] = []
         if number == 1:
             seeded = list(settings.seeded)
-            lineup, draw = place_lineup(seeded, [p for p in event.players if p not in seeded], rng, MAIN)
+            entry = event.active_players()
+            seeded = [p for p in seeded if p in entry]
+            lineup, draw = place_lineup(seeded, [p for p in entry if p not in seeded], rng, MAIN)
             pairs = {MAIN: list(zip(lineup[0::2], lineup[1::2]))}
         else:
             main = self.main_bracket(event)
@@ -153,7 +166,7 @@ class Knockout(EventFormat):
                 pairs[MAIN] = list(zip(slots[0::2], slots[1::2]))
             losers_lineup = None
             if number == 2 and settings.losers_bracket:
-                first_losers = sorted(p for p, r in main.losers.items() if r == 1)
+                first_losers = sorted(p for p, r in main.losers.items() if r == 1 and p not in event.withdrawn())
                 if len(first_losers) >= 2:
                     losers_lineup, losers_draw = place_lineup([], first_losers, rng, LOSERS)
                     draw += losers_draw
@@ -164,16 +177,17 @@ class Knockout(EventFormat):
                 if losers is not None and losers.champion is None:
                     slots = losers.rounds[-1]
                     pairs[LOSERS] = list(zip(slots[0::2], slots[1::2]))
+        gone = event.withdrawn()
         for bracket, bracket_pairs in pairs.items():
             for a, b in bracket_pairs:
-                if a is not None and b is not None:
+                if a is not None and b is not None and a not in gone and b not in gone:
                     tables.append(Table(len(tables) + 1, (a, b), 1, bracket))
         name = f"round {number}" + (" (main and losers' brackets)" if LOSERS in pairs else "")
         return RoundPlan(name, tuple(tables), tuple(draw), lineup)
 
     def standings(self, event: Event) -> Standings:
         if not event.rounds:
-            rows = tuple(StandingRow(None, p, ("entered",)) for p in event.players)
+            rows = tuple(StandingRow(None, p, ("entered",)) for p in event.active_players())
             return Standings(event.name, self.name, False, (StandingsSection("Standings", ("status",), rows),))
         main = self.main_bracket(event)
         depth = len(event.round(1).lineup).bit_length() - 1

@@ -69,7 +69,8 @@ class Kuwana(EventFormat):
     def plan_round(self, event: Event, number: int, rng: random.Random) -> RoundPlan:
         settings: KuwanaSettings = event.settings
         if number == FIRST_ROUND:
-            groups, draw = draw_tables(event.players, [4] * (len(event.players) // 4), rng)
+            players = event.active_players()
+            groups, draw = draw_tables(players, [4] * (len(players) // 4), rng)
             name, games = "first round", settings.first_round_games
         else:
             groups, draw = [list(self.finalists(event))], []
@@ -103,17 +104,23 @@ class Kuwana(EventFormat):
         return sorted(players, key=lambda p: (-tally[p].points, -tally[p].wins, lots[p]))
 
     def finalists(self, event: Event) -> tuple[str, ...]:
+        """A player who withdrew after the first round gives their place to the next in line: at
+        their table (the table's next best) or overall, as `final_entry` says."""
         settings: KuwanaSettings = event.settings
-        by_table = self.first_round_order(event)
+        gone = event.withdrawn()
+        by_table = {number: [p for p in order if p not in gone]
+                    for number, order in self.first_round_order(event).items()}
+        by_table = {number: order for number, order in by_table.items() if order}
         if settings.final_entry == "overall-points":
-            return tuple(self.overall_first_round(event, event.players)[:4])
+            return tuple(self.overall_first_round(event, [p for p in event.round(FIRST_ROUND).players()
+                                                          if p not in gone])[:4])
         if settings.final_entry != "winners-then-runners-up":
             raise FormatError(f"kuwana final_entry {settings.final_entry!r} is unknown")
         chosen = [order[0] for order in by_table.values()][:4]
         for place in range(1, 4):
             if len(chosen) == 4:
                 break
-            runners_up = self.overall_first_round(event, [o[place] for o in by_table.values()])
+            runners_up = self.overall_first_round(event, [o[place] for o in by_table.values() if len(o) > place])
             chosen += runners_up[: 4 - len(chosen)]
         return tuple(chosen)
 
@@ -166,12 +173,12 @@ class Kuwana(EventFormat):
                 )
                 overall += [(p, ("final", carried(first[p].points) + final[p].points), "") for p in order]
             rest = self.overall_first_round(
-                event, [p for p in event.players if p not in finalists]
+                event, [p for p in event.round(FIRST_ROUND).players() if p not in finalists]
             )
             overall += [(p, ("first round", first[p].points), "") for p in rest]
             sections.append(first_section)
         else:
-            overall = [(p, ("entered", 0), "") for p in event.players]
+            overall = [(p, ("entered", 0), "") for p in event.active_players()]
         finished = len(event.rounds) == 2 and not event.missing_games(FINAL)
         overall_rows = tuple(
             StandingRow(place, p, values, "winner" if finished and place == 1 else note)

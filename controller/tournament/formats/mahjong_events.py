@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..draws import draw_tables_avoiding, wind_seats
-from ..errors import FormatError
+from ..errors import FormatError, PlayerListError
 from ..mahjong import RON_CUP_SCORING, MahjongScoring, health_scoring
 from ..model import DrawEntry, Event, GameKind, Standings, StandingRow, StandingsSection, Table
 from .base import (
@@ -50,9 +50,12 @@ def opponents_met(event: Event, rounds) -> frozenset[frozenset[str]]:
 
 def qualifying_round_plan(event: Event, number: int, name: str, rng: random.Random) -> RoundPlan:
     met = opponents_met(event, range(1, number))
-    groups, draw, repeats = draw_tables_avoiding(
-        event.players, [4] * (len(event.players) // 4), met, rng
-    )
+    players = event.active_players()
+    if len(players) % 4:
+        raise PlayerListError(
+            f"{len(players)} players left cannot sit at tables of 4: enter a late entry "
+            f"(tileref tournament late-entry) or withdraw a player (tileref tournament withdraw)")
+    groups, draw, repeats = draw_tables_avoiding(players, [4] * (len(players) // 4), met, rng)
     if repeats:
         draw.append(DrawEntry("-", f"{repeats} repeated pairing(s)", "fewest the lots allowed"))
     return seat_tables(name, groups, draw, rng)
@@ -72,9 +75,10 @@ def qualifier_ranking(event: Event, rounds: tuple[int, ...]) -> list[str]:
     totals = hanchan_totals(event, rounds)
     places = {number: hanchan_places(event, number) for number in rounds}
     lots = lot_rank(event.round(rounds[-1]))
+    played = dict.fromkeys(p for n in rounds for p in event.round(n).players())
     return sorted(
-        event.players,
-        key=lambda p: (-totals[p], *(places[n].get(p, 5) for n in reversed(rounds)), lots[p]),
+        played,
+        key=lambda p: (-totals[p], *(places[n].get(p, 5) for n in reversed(rounds)), lots.get(p, len(lots))),
     )
 
 
@@ -83,7 +87,7 @@ def total_rows(event, order, rounds, notes=None) -> tuple[StandingRow, ...]:
     per_round = {n: hanchan_totals(event, (n,)) for n in rounds}
     notes = notes or {}
     return tuple(
-        StandingRow(place, p, (*(per_round[n][p] for n in rounds), totals[p]), notes.get(p, ""))
+        StandingRow(place, p, (*(per_round[n].get(p, Decimal("0.0")) for n in rounds), totals[p]), notes.get(p, ""))
         for place, p in enumerate(order, start=1)
     )
 
@@ -109,6 +113,10 @@ class RonCup(EventFormat):
     def round_count(self, event: Event) -> int:
         return event.settings.qualifying_hanchan + 2
 
+    def late_entry_rounds(self, event: Event) -> int:
+        """A late entry sits in for the qualifying hanchan left (a hanchan missed scores 0.0)."""
+        return event.settings.qualifying_hanchan - 1
+
     def qualifying(self, event: Event) -> tuple[int, ...]:
         return tuple(range(1, event.settings.qualifying_hanchan + 1))
 
@@ -117,12 +125,14 @@ class RonCup(EventFormat):
         if number <= last_qualifier:
             return qualifying_round_plan(event, number, f"qualifying hanchan {number}", rng)
         ranks = self.qualifier_ranks(event)
+        gone = event.withdrawn()
         if number == last_qualifier + 1:
-            qualified = sorted(ranks, key=ranks.get)[:8]
+            qualified = [p for p in sorted(ranks, key=ranks.get) if p not in gone][:8]
             groups = [qualified[0::2], qualified[1::2]]  # odd ranks, even ranks
             return seat_tables("semi-final", groups, [], rng)
         semi = event.round(last_qualifier + 1)
-        finalists = [p for table in semi.tables for p in self.table_order(event, table.seats, semi.number)[:2]]
+        finalists = [p for table in semi.tables
+                     for p in [q for q in self.table_order(event, table.seats, semi.number) if q not in gone][:2]]
         return seat_tables("final", [finalists], [], rng)
 
     def qualifier_ranks(self, event: Event) -> dict[str, int]:
@@ -140,7 +150,7 @@ class RonCup(EventFormat):
 
     def standings(self, event: Event) -> Standings:
         if not event.rounds:
-            rows = tuple(StandingRow(i, p, (Decimal("0.0"),)) for i, p in enumerate(event.players, 1))
+            rows = tuple(StandingRow(i, p, (Decimal("0.0"),)) for i, p in enumerate(event.active_players(), 1))
             return Standings(event.name, self.name, False, (StandingsSection("Standings", ("total",), rows),))
         last_q = event.settings.qualifying_hanchan
         drawn = len(event.rounds)
@@ -224,6 +234,9 @@ class HealthMahjong(EventFormat):
     def round_count(self, event: Event) -> int:
         return event.settings.hanchan
 
+    def late_entry_rounds(self, event: Event) -> int:
+        return event.settings.hanchan - 1
+
     def plan_round(self, event: Event, number: int, rng: random.Random) -> RoundPlan:
         return qualifying_round_plan(event, number, f"hanchan {number}", rng)
 
@@ -233,7 +246,7 @@ class HealthMahjong(EventFormat):
     def standings(self, event: Event) -> Standings:
         rounds = tuple(range(1, len(event.rounds) + 1))
         if not rounds:
-            rows = tuple(StandingRow(i, p, (Decimal("0.0"),)) for i, p in enumerate(event.players, 1))
+            rows = tuple(StandingRow(i, p, (Decimal("0.0"),)) for i, p in enumerate(event.active_players(), 1))
             return Standings(event.name, self.name, False, (StandingsSection("Standings", ("total",), rows),))
         order = qualifier_ranking(event, rounds)
         finished = len(rounds) == self.round_count(event) and round_complete(event, rounds[-1])

@@ -76,6 +76,10 @@ class Warsaw(EventFormat):
     def round_count(self, event: Event) -> int:
         return 4
 
+    def late_entry_rounds(self, event: Event) -> int:
+        """A late entry plays the second elimination round (2 games fewer than the rest)."""
+        return 1
+
     def stage_rounds(self, number: int) -> tuple[int, ...]:
         return ELIMINATION_ROUNDS if number in ELIMINATION_ROUNDS else (number,)
 
@@ -85,13 +89,15 @@ class Warsaw(EventFormat):
         return sorted(players, key=lambda p: (-tally[p].wins, -tally[p].points, lots[p]))
 
     def entrants(self, event: Event, number: int) -> list[str]:
-        """Who plays round `number`; disqualified players are out of the event."""
+        """Who plays round `number`; disqualified players are out of the event, withdrawn players
+        give their place to the next in line."""
         settings: WarsawSettings = event.settings
-        out = event.disqualified()
+        out = {**event.disqualified(), **event.withdrawn()}
         if number in ELIMINATION_ROUNDS:
             return [p for p in event.players if p not in out]
         if number == SEMI_FINAL:
-            ranked = self.ranking(event, [p for p in event.players if p not in out], ELIMINATION_ROUNDS)
+            played = dict.fromkeys(p for r in ELIMINATION_ROUNDS for p in event.round(r).players())
+            ranked = self.ranking(event, [p for p in played if p not in out], ELIMINATION_ROUNDS)
             return ranked[: settings.semi_finalists]
         semi = event.round(SEMI_FINAL)
         in_play = [p for p in semi.players() if p not in out]
@@ -99,9 +105,9 @@ class Warsaw(EventFormat):
         if settings.final_entry == "overall":
             return stage_order[:FINAL_TABLE]
         winners = [
-            self.ranking(event, t.seats, (SEMI_FINAL,))[0]
+            self.ranking(event, [p for p in t.seats if p not in out], (SEMI_FINAL,))[0]
             for t in semi.tables
-            if not event.is_disqualified_table(SEMI_FINAL, t.number)
+            if not event.is_disqualified_table(SEMI_FINAL, t.number) and any(p not in out for p in t.seats)
         ]
         if len(winners) < FINAL_TABLE:  # fewer than 4 semi tables in play: fill by the stage order
             winners += [p for p in stage_order if p not in winners][: FINAL_TABLE - len(winners)]
@@ -174,7 +180,7 @@ class Warsaw(EventFormat):
             overall += [p for p in order if p not in semi]
             stage_of.update({p: ("eliminations", tally[p].wins, tally[p].points) for p in order if p not in stage_of})
         else:
-            overall = list(event.players)
+            overall = list(event.active_players())
             stage_of = {p: ("entered", 0, 0) for p in overall}
         finished = drawn == FINAL and round_complete(event, FINAL)
         out = event.disqualified()

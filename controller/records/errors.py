@@ -12,6 +12,10 @@ class RecordsFileError(RecordsError, ValueError):
     """A records file that is missing or not a usable SQLite database."""
 
 
+class NoRecordsYetError(RecordsFileError):
+    """A database that holds no tables' records yet (a tournament's alone, or a new club database)."""
+
+
 class GameNotFoundError(RecordsError, LookupError):
     """A game id (or turn) the records file does not hold."""
 

@@ -33,8 +33,8 @@ from controller.game.errors import EventDataError
 
 from .engine import Database, DbTarget, open_database, parse_db
 from .errors import (
-    ChainBrokenError, DeliveryConflictError, EvidenceError, GameNotFoundError, KeyMismatchError, ProjectionError,
-    RecordsError, RecordsFileError, SchemaError, SignatureError, TamperedError,
+    ChainBrokenError, DeliveryConflictError, EvidenceError, GameNotFoundError, KeyMismatchError, NoRecordsYetError,
+    ProjectionError, RecordsError, RecordsFileError, SchemaError, SignatureError, TamperedError,
 )
 from .migrations import Migration, current_version, migrate
 from .keyring import Keyring, TrustVerdict, UntrustedKeyError
@@ -328,7 +328,7 @@ class Records:
             else:
                 version = current_version(self.db, "records", _detect_version)
                 if version == 0:
-                    raise RecordsFileError(f"records file {str(self.path)!r} holds no tileref records")
+                    raise NoRecordsYetError(f"records file {str(self.path)!r} holds no tileref records")
                 if version > SCHEMA_VERSION:
                     raise SchemaError(f"records file {str(self.path)!r} is of schema {version}; this tileref knows "
                                       f"up to {SCHEMA_VERSION}: use a newer tileref")

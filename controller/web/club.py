@@ -27,7 +27,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from controller.records.club import ClubBoard, TableLive
-from controller.records.errors import RecordsError, ServerUnavailableError
+from controller.records.errors import NoRecordsYetError, RecordsError, ServerUnavailableError
 from controller.records.store import Records
 
 from controller.adapters.time_source import SYSTEM_TIME, TimeSource
@@ -64,7 +64,10 @@ class _Board:
         self._open()
 
     def _open(self) -> None:
-        self.records = Records(self.db, create=False, read_only=True)
+        try:
+            self.records = Records(self.db, create=False, read_only=True)
+        except NoRecordsYetError:
+            return  # an event's database before any table records into it: the board shows its events
         self.board = ClubBoard(self.records, self.table_base)
 
     def read(self) -> tuple[list[TableLive], str | None]:
@@ -72,6 +75,8 @@ class _Board:
             try:
                 if self.records is None:
                     self._open()
+                if self.records is None:
+                    return [], None
                 return self.board.tables(), None
             except ServerUnavailableError as error:
                 if self.records is not None:

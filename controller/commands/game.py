@@ -157,7 +157,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise GameError(f"--turn-seconds {args.turn_seconds} must be positive")
     if not (math.isfinite(args.clock_rate) and 0.01 <= args.clock_rate <= 1000):
         raise GameError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
-    from controller.records.club import open_table_records, tournament_seats
+    from controller.records.club import open_table_records
+    from controller.tournament.played import tournament_seats
 
     db = Path(args.db)
     link = tournament_seats(args) if args.event is not None and not args.resume else None

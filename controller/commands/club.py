@@ -15,6 +15,7 @@ from pathlib import Path
 
 from controller.records.errors import RecordsError
 
+from .json_out import add_json_option, chain_report_data, emit
 from .records import add_accept_option, add_public_key_option, public_key, referee_key, verified_game
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
@@ -26,6 +27,7 @@ def register(subparsers) -> None:
     export.add_argument("--game", type=int, help="game id (default: the last game)")
     export.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     add_public_key_option(export)
+    add_json_option(export, '{"game", "out", "check": {...as verify}, "record": the record itself, only without --out}')
     export.set_defaults(handler=run_export)
 
     imp = subparsers.add_parser("import", help="verify an open game record and write the game into a database")
@@ -33,14 +35,15 @@ def register(subparsers) -> None:
     imp.add_argument("--db", required=True, help="records: a file path, sqlite:///PATH or postgresql://...")
     add_public_key_option(imp)
     add_accept_option(imp)
+    add_json_option(imp, '{"file", "db", "game", "written", "check": {...as verify}}')
     imp.set_defaults(handler=run_import)
 
     club = subparsers.add_parser("club", help="the club server: a live board of every table")
     actions = club.add_subparsers(dest="action", metavar="ACTION", required=True)
     serve = actions.add_parser("serve", help="serve the club board: every table live, linked to its pages")
     serve.add_argument("--db", required=True, help="the club database, postgresql://... (or an SQLite file)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8700)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: loopback only)")
+    serve.add_argument("--port", type=int, default=8700, help="the port to listen on (default 8700)")
     serve.add_argument("--table-base", metavar="URL", default="",
                        help="where each table's own pages are served (default: links relative to this server)")
     serve.set_defaults(handler=run_club_serve)
@@ -52,7 +55,8 @@ def run_export(args: argparse.Namespace) -> int:
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
-        text = dumps(export_record(records, game_id, report=report))
+        record = export_record(records, game_id, report=report)
+        text = dumps(record)
     if args.out:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
@@ -60,8 +64,12 @@ def run_export(args: argparse.Namespace) -> int:
             from controller.records.errors import RecordsFileError
 
             raise RecordsFileError(f"cannot write {args.out!r}: {error.strerror}") from None
-        print(f"game {game_id}: {report.summary()}; written to {args.out}", file=sys.stderr)
-    else:
+        if not args.json:
+            print(f"game {game_id}: {report.summary()}; written to {args.out}", file=sys.stderr)
+    if args.json:
+        emit({"game": game_id, "out": args.out, "check": chain_report_data(report)}
+             | ({} if args.out else {"record": record}))
+    elif not args.out:
         sys.stdout.write(text)
     return 0
 
@@ -76,6 +84,10 @@ def run_import(args: argparse.Namespace) -> int:
         referee = referee_key(args.referee_key) if args.accept is not None else None
         game_id, written = import_record(records, document, args.file, public_key(args.key), args.accept, referee)
         report = records.require_intact(game_id)
+    if args.json:
+        emit({"file": args.file, "db": args.db, "game": game_id, "written": written,
+              "check": chain_report_data(report)})
+        return 0
     print(f"{args.file}: game {game_id} in {args.db} "
           + ("imported" if written else "already there (nothing written)") + f": {report.summary()}")
     return 0

@@ -114,7 +114,7 @@ def test_calibrate_shows_its_layout(tmp_path):
     assert layout["tiles"] == 106 and len(layout["text"].split()) == layout["tiles"]
 
 
-TEXTS_KEPT_BY_THE_DIRECTOR = ("tournament", "mahjong")  # controller/commands/tournament.py checks its own
+TEXTS_KEPT_BY_THE_DIRECTOR = ("tournament", "mahjong")
 
 
 def every_action(parser: argparse.ArgumentParser, path: tuple[str, ...] = ("tileref",)):

@@ -201,6 +201,7 @@ def test_clock_json_prints_the_result_as_one_object(box, db):
         until("started:")
         box.press("1")  # sente hands over; gote's bank runs out
         until("result:")
+        process.wait(30)  # standard input stays open: closed before the loop sees the result, it ends the game
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:

@@ -14,6 +14,8 @@ from vision.calibrate import calibrate
 from vision.layouts import DEFAULT_LAYOUT, load_layout
 from vision.profile import save_profile
 
+from .json_out import add_json_option, emit
+
 ERRORS: tuple[type[BaseException], ...] = (VisionError,)
 
 
@@ -28,12 +30,17 @@ def register(subparsers) -> None:
     parser.add_argument("--layout", metavar="FILE", help="layout file (rows of codes, '---' between pages); default: the whole set")
     parser.add_argument("--name", help="the set's name in the profile (default: the --out file name)")
     parser.add_argument("--show-layout", action="store_true", help="print the layout (default or --layout) and stop")
+    add_json_option(parser, '{"name", "out", "layout", "photos", "tiles", "seconds", "shipped_right", "fit_before", '
+                    '"fit_after", "misread": [{"code", "read_as"}]}; with --show-layout: {"layout", "tiles", "text"}')
     parser.set_defaults(handler=run_calibrate)
 
 
 def run_calibrate(args) -> int:
     layout = load_layout(args.layout) if args.layout else DEFAULT_LAYOUT
     if args.show_layout:
+        if args.json:
+            emit({"layout": layout.name, "tiles": layout.tile_count, "text": layout.to_text()})
+            return 0
         print(f"# layout {layout.name}: {layout.tile_count} tiles, rows top to bottom, each left to right")
         print(layout.to_text(), end="")
         return 0
@@ -44,13 +51,19 @@ def run_calibrate(args) -> int:
     result = calibrate(photos, layout, name=name)
     save_profile(result.profile, args.out)
     before, after = result.profile.fit_accuracy
+    misread = [t for t in result.tiles if t.read_as != t.code]
+    if args.json:
+        emit({"name": name, "out": args.out, "layout": layout.name, "photos": len(photos), "tiles": len(result.tiles),
+              "seconds": round(result.seconds, 2), "shipped_right": result.shipped_right, "fit_before": float(before),
+              "fit_after": float(after), "misread": [{"code": t.code, "read_as": t.read_as} for t in misread]})
+        return 0
     print(f"calibrated {name!r} on {len(result.tiles)} tiles of {len(photos)} photo(s), layout {layout.name!r}, "
           f"in {result.seconds:.1f} s")
     print(f"  shipped reading of the calibration tiles: {result.shipped_right}/{len(result.tiles)} codes right")
     print(f"  fit on the calibration crops (training figures, not a measure of reading): "
           f"{100 * before:.1f}% before, {100 * after:.1f}% after")
-    misread = [f"{t.code} read as {t.read_as}" for t in result.tiles if t.read_as != t.code]
     if misread:
-        print(f"  the shipped reading misread: {', '.join(misread[:12])}{' ...' if len(misread) > 12 else ''}")
+        words = [f"{t.code} read as {t.read_as}" for t in misread]
+        print(f"  the shipped reading misread: {', '.join(words[:12])}{' ...' if len(words) > 12 else ''}")
     print(f"profile written to {args.out}; use it with --profile {args.out}")
     return 0

@@ -7,6 +7,7 @@ records store, and enters the result into the event's draw. See docs/clock.md.
 """
 from __future__ import annotations
 
+import json
 import queue
 import sys
 import threading
@@ -23,6 +24,7 @@ from controller.records.errors import RecordsError
 from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
 
 from .argtypes import COUNT
+from .json_out import add_json_option, json_report
 from .web import add_lang_option
 
 ERRORS: tuple[type[BaseException], ...] = (ClockError, TournamentError, RecordsError)
@@ -78,8 +80,9 @@ def _resolve(args):
 class ClockRun:
     """One clock game: the box, the records and the machine's state, tied together."""
 
-    def __init__(self, driver, journal: ClockJournal, state, out=sys.stdout):
-        self.driver, self.journal, self.state, self.out = driver, journal, state, out
+    def __init__(self, driver, journal: ClockJournal, state, out=None):
+        # standard output as it is when the run starts (with --json, standard error)
+        self.driver, self.journal, self.state, self.out = driver, journal, state, out or sys.stdout
         self.last_box = None
         self.result = None
         self.board = None  # `--web`: the clock on the table display (controller.web.live.ClockBoard)
@@ -277,6 +280,11 @@ class ClockRun:
 
 
 def cmd_clock(args) -> int:
+    with json_report(args.json) as report:
+        return _clock(args, report)
+
+
+def _clock(args, report) -> int:
     from controller.records.signing import table_key
     from firmware_bridge.driver import TimerDriver
     from firmware_bridge.protocol import BridgeError
@@ -345,6 +353,10 @@ def cmd_clock(args) -> int:
         with TournamentStore(args.db) as store:
             store.add_results(args.event, [result], source=f"tileref clock, records game {game_no}")
         print(f"recorded {game_id} in event {args.event!r}", flush=True)
+    from controller.tournament.storage import result_to_json
+
+    report.emit({"clock_game": game_no, "db": str(args.db), "game": rules.game.value, "players": list(seats),
+                 "event": args.event, "tournament_game": game_id, "result": json.loads(result_to_json(result))})
     return 0
 
 
@@ -370,4 +382,6 @@ def register(subparsers) -> None:
     parser.add_argument("--web", metavar="HOST:PORT", help="also show the clock on the table display in the "
                         "browser (loopback by default; port 0 picks a free one); see docs/web.md")
     add_lang_option(parser)
+    add_json_option(parser, 'when the result is in, {"clock_game", "db", "game", "players", "event", '
+                    '"tournament_game", "result": {"kind", ...}}; the clock\'s lines go to standard error')
     parser.set_defaults(handler=cmd_clock)

@@ -16,6 +16,7 @@ from pathlib import Path
 from controller.records.errors import RecordsError
 
 from .argtypes import GAME_ID
+from .json_out import add_json_option, chain_report_data, emit
 from .records import add_accept_option, add_public_key_option, public_key, referee_key, verified_game
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
@@ -29,6 +30,8 @@ def register(subparsers) -> None:
     add_public_key_option(export)
     export.add_argument("--notation", action="store_true",
                         help="write the game notation instead, a line a turn (docs/notation.md)")
+    add_json_option(export, '{"game", "out", "check": {...as verify}, "record": the record itself (or with '
+                    '--notation "notation": its text), only without --out}')
     export.set_defaults(handler=run_export)
 
     imp = subparsers.add_parser("import", help="verify an open game record and write the game into a database")
@@ -36,14 +39,15 @@ def register(subparsers) -> None:
     imp.add_argument("--db", required=True, help="records: a file path, sqlite:///PATH or postgresql://...")
     add_public_key_option(imp)
     add_accept_option(imp)
+    add_json_option(imp, '{"file", "db", "game", "written", "check": {...as verify}}')
     imp.set_defaults(handler=run_import)
 
     club = subparsers.add_parser("club", help="the club server: a live board of every table")
     actions = club.add_subparsers(dest="action", metavar="ACTION", required=True)
     serve = actions.add_parser("serve", help="serve the club board: every table live, linked to its pages")
     serve.add_argument("--db", required=True, help="the club database, postgresql://... (or an SQLite file)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8700)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: loopback only)")
+    serve.add_argument("--port", type=int, default=8700, help="the port to listen on (default 8700)")
     serve.add_argument("--table-base", metavar="URL", default="",
                        help="where each table's own pages are served (default: links relative to this server)")
     from .web import add_watch_delay_option
@@ -71,8 +75,11 @@ def run_export(args: argparse.Namespace) -> int:
             from controller.records.moves import notation_text
 
             text = notation_text(records, game_id)
+            shown = {"notation": text}
         else:
-            text = dumps(export_record(records, game_id, report=report))
+            record = export_record(records, game_id, report=report)
+            text = dumps(record)
+            shown = {"record": record}
     if args.out:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
@@ -80,8 +87,12 @@ def run_export(args: argparse.Namespace) -> int:
             from controller.records.errors import RecordsFileError
 
             raise RecordsFileError(f"cannot write {args.out!r}: {error.strerror}") from None
-        print(f"game {game_id}: {report.summary()}; written to {args.out}", file=sys.stderr)
-    else:
+        if not args.json:
+            print(f"game {game_id}: {report.summary()}; written to {args.out}", file=sys.stderr)
+    if args.json:
+        emit({"game": game_id, "out": args.out, "check": chain_report_data(report)}
+             | ({} if args.out else shown))
+    elif not args.out:
         sys.stdout.write(text)
     return 0
 
@@ -96,6 +107,10 @@ def run_import(args: argparse.Namespace) -> int:
         referee = referee_key(args.referee_key) if args.accept is not None else None
         game_id, written = import_record(records, document, args.file, public_key(args.key), args.accept, referee)
         report = records.require_intact(game_id)
+    if args.json:
+        emit({"file": args.file, "db": args.db, "game": game_id, "written": written,
+              "check": chain_report_data(report)})
+        return 0
     print(f"{args.file}: game {game_id} in {args.db} "
           + ("imported" if written else "already there (nothing written)") + f": {report.summary()}")
     return 0

@@ -17,6 +17,7 @@ from controller.rules.errors import RulesError
 from controller.rules.judge import Outcome
 
 from .argtypes import COUNT, GAME_ID, TURN_SECONDS
+from .json_out import add_json_option, chain_report_data, json_report
 from .records import add_private_key_option, add_public_key_option, verified_game
 from .web import add_watch_delay_option, add_web_option, linger
 
@@ -26,6 +27,9 @@ ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 class TurnRequiredError(GameError, ValueError):
     """`tileref audit` of a table's game without --turn (a clock game has no turns and needs none)."""
 
+
+
+RECORDS_DB = "records: an SQLite file, sqlite:///PATH or postgresql://..."
 
 
 def register(subparsers) -> None:
@@ -56,10 +60,13 @@ def register(subparsers) -> None:
     add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
     add_watch_delay_option(play, recorded=True)
     add_private_key_option(play)
+    add_json_option(play, 'when the game is over, {"game", "db", "variant", "players", "state", "turns", "end", '
+                    '"winner", "scores", "penalties", "events"}; what the table says while it plays goes to '
+                    'standard error')
     play.set_defaults(handler=run_play)
 
     audit = subparsers.add_parser("audit", help="one turn as a self-contained HTML page; a clock game's facts")
-    audit.add_argument("--db", required=True)
+    audit.add_argument("--db", required=True, help=RECORDS_DB)
     audit.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
     audit.add_argument("--turn", type=COUNT, help="the turn of a table's game (required there; a `tileref clock` "
                        "game has no turns: its facts are printed one a line)")
@@ -71,7 +78,7 @@ def register(subparsers) -> None:
     audit.set_defaults(handler=run_audit)
 
     replay = subparsers.add_parser("replay", help="step through a recorded game turn by turn")
-    replay.add_argument("--db", required=True)
+    replay.add_argument("--db", required=True, help=RECORDS_DB)
     replay.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
     replay.add_argument("--no-wait", action="store_true", help="print every turn without waiting for Enter")
     replay.add_argument("--json", action="store_true", help="print the replay's steps as JSON (the web page's /api shape)")
@@ -79,12 +86,13 @@ def register(subparsers) -> None:
     replay.set_defaults(handler=run_replay)
 
     correct = subparsers.add_parser("correct", help="referee: correct a rack read at the end; the game is scored again")
-    correct.add_argument("--db", required=True)
+    correct.add_argument("--db", required=True, help=RECORDS_DB)
     correct.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
     correct.add_argument("--rack", required=True, metavar="PLAYER", help="whose laid-open rack to correct")
     correct.add_argument("--tiles", required=True, help="the rack's tiles as they really are, e.g. 'R5 K13 J'")
     correct.add_argument("--note", default="corrected by the referee", help="why (recorded with the correction)")
     add_private_key_option(correct)
+    add_json_option(correct, '{"game", "rack", "tiles", "state", "scored_again", "winner", "scores"}')
     correct.set_defaults(handler=run_correct)
 
     demo = subparsers.add_parser("demo", help="play the bundled recorded game through the whole pipeline")
@@ -101,6 +109,9 @@ def register(subparsers) -> None:
     demo.add_argument("--pace", type=float, default=0.0, metavar="S",
                       help="hold the game S seconds after each verdict and restore plan (to watch it on --web)")
     add_private_key_option(demo)
+    add_json_option(demo, 'when the game is over, the summary of `play --json` and {"out", "check": {...as '
+                    'verify}, "audit_pages", "penalty_turns", "press_to_verdict_ms", "seconds"}; what the table '
+                    'says while it plays goes to standard error')
     demo.set_defaults(handler=run_demo)
 
 
@@ -141,7 +152,20 @@ def _open_game(records, resume: bool, game: int | None, create, finished_ok: boo
     return game_id
 
 
+def game_summary(game_id: int, db: str, model) -> dict:
+    """How a game stands (over, for `play` and `demo`): the object their --json prints."""
+    return {"game": game_id, "db": str(db), "variant": model.variant, "players": list(model.players),
+            "state": model.state.value, "turns": model.turn,
+            "end": getattr(model.end, "value", model.end), "winner": model.winner, "scores": dict(model.scores),
+            "penalties": dict(zip(model.players, model.penalties)), "events": model.events}
+
+
 def run_play(args: argparse.Namespace) -> int:
+    with json_report(args.json) as report:
+        return _play(args, report)
+
+
+def _play(args: argparse.Namespace, report) -> int:
     from controller.adapters.camera import describe_camera, open_camera
     from controller.adapters.desk import PageReferee
     from controller.adapters.display import ConsoleDisplay
@@ -159,7 +183,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise GameError(f"--turn-seconds {args.turn_seconds} must be positive")
     if not (math.isfinite(args.clock_rate) and 0.01 <= args.clock_rate <= 1000):
         raise GameError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
-    from controller.records.club import open_table_records, tournament_seats
+    from controller.records.club import open_table_records
+    from controller.tournament.played import tournament_seats
 
     db = Path(args.db)
     link = tournament_seats(args) if args.event is not None and not args.resume else None
@@ -225,6 +250,7 @@ def run_play(args: argparse.Namespace) -> int:
         timer.close()
         camera.close()
     print(f"game {game_id}: {model.state.value}")
+    report.emit(game_summary(game_id, args.db, model))
     return 0
 
 
@@ -373,11 +399,18 @@ def run_correct(args: argparse.Namespace) -> int:
         event = RefereeCorrection(target=RefereeCorrection.rack_target(args.rack), changes=(), rack=codes, note=args.note)
         # refused (exit 2, nothing recorded) unless that rack was laid open and the game scores with it
         scored = journal.record_scored(event)
-        if scored is not None:
+        state = journal.model.state.value
+        if args.json:
+            from .json_out import emit
+
+            emit({"game": game_id, "rack": args.rack, "tiles": list(codes), "state": state,
+                  "scored_again": scored is not None, "winner": scored.winner if scored else None,
+                  "scores": dict(scored.scores) if scored else None})
+        elif scored is not None:
             print(f"game {game_id}: {args.rack}'s rack corrected; scored again: winner {scored.winner}; "
                   + ", ".join(f"{name} {points:+d}" for name, points in scored.scores))
         else:
-            print(f"game {game_id}: {args.rack}'s rack corrected ({journal.model.state.value})")
+            print(f"game {game_id}: {args.rack}'s rack corrected ({state})")
     return 0
 
 
@@ -407,6 +440,11 @@ def _write_text(path: Path, text: str, what: str) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    with json_report(args.json) as json_out:
+        return _demo(args, json_out)
+
+
+def _demo(args: argparse.Namespace, json_out) -> int:
     from controller.adapters.display import ConsoleDisplay, PacedDisplay
     from controller.adapters.reader import VisionReader
     from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTimer
@@ -500,7 +538,13 @@ def run_demo(args: argparse.Namespace) -> int:
     if timings:
         timings.sort()
         print(f"button press to verdict: median {timings[len(timings) // 2]:.0f} ms over {len(timings)} turns")
-    print(f"demo finished in {time.perf_counter() - started:.1f} s: {model.state.value}", flush=True)
+    seconds = time.perf_counter() - started
+    print(f"demo finished in {seconds:.1f} s: {model.state.value}", flush=True)
+    json_out.emit(game_summary(game_id, db, model) | {
+        "out": str(out), "check": chain_report_data(report), "audit_pages": [str(p) for p in pages],
+        "penalty_turns": penalty_turns,
+        "press_to_verdict_ms": {"median": round(timings[len(timings) // 2], 1), "turns": len(timings)} if timings
+        else None, "seconds": round(seconds, 1)})
     if web is not None:
         try:
             linger(web, db, key, game_id, devices, observe)

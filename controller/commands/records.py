@@ -14,6 +14,7 @@ import argparse
 from controller.records.errors import RecordsError, RecordsFileError
 
 from .argtypes import GAME_ID
+from .json_out import add_json_option, chain_report_data, emit
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
 
@@ -27,35 +28,44 @@ def register(subparsers) -> None:
     add_public_key_option(verify)
     verify.add_argument("--notation", metavar="FILE", help="a game notation (`tileref export --notation`): each "
                         "line checked against the game of --record FILE, or of --db DB (--game G, default the last)")
+    add_json_option(verify, '{"db", "games": [{"game", "ok", "status", "trust", "problem", "summary", ...}], '
+                    '"tampered", "untrusted", "all_hold"}; with --record: {"record", "given_key", "game": {...}}')
     verify.set_defaults(handler=run_verify)
 
     key = subparsers.add_parser("key", help="the table's signing key")
     actions = key.add_subparsers(dest="action", metavar="ACTION", required=True)
     new = actions.add_parser("new", help="make a key pair: FILE (private, 0600) and FILE.pub")
     new.add_argument("--out", required=True, metavar="FILE", help="where the private key goes")
+    add_json_option(new, '{"private", "public", "fingerprint"}')
     new.set_defaults(handler=run_key_new)
     show = actions.add_parser("show", help="the fingerprint of a key (default: this user's table key)")
     show.add_argument("--key", metavar="FILE", help="a private or public key file")
+    add_json_option(show, '{"key", "fingerprint"}')
     show.set_defaults(handler=run_key_show)
     ring_db = "the club's (or tournament's) database the keyring is kept in: a file, sqlite:///PATH or postgresql://..."
     trust = actions.add_parser("trust", help="add a table's public key to the club's keyring (docs/trust.md)")
     trust.add_argument("public", metavar="PUB", help="the table's public key file (FILE.pub of `tileref key new`)")
     trust.add_argument("--name", required=True, help='which table it is, e.g. "table 3"')
     trust.add_argument("--db", required=True, help=ring_db)
+    add_json_option(trust, '{"db", "fingerprint", "name", "trusted_at"}')
     trust.set_defaults(handler=run_key_trust)
     listing = actions.add_parser("list", help="the club's keyring: trusted and revoked keys, and referees' acceptances")
     listing.add_argument("--db", required=True, help=ring_db)
+    add_json_option(listing, '{"db", "keys": [{"fingerprint", "name", "trusted_at", "trusted", "revoked_at", '
+                    '"revoke_reason"}], "acceptances": [{"game", "fingerprint", "reason", "accepted_at", "referee"}]}')
     listing.set_defaults(handler=run_key_list)
     revoke = actions.add_parser("revoke", help="stop trusting a key (lost or stolen): its games need a referee's word")
     revoke.add_argument("fingerprint", metavar="FINGERPRINT", help="as `tileref key list` shows it")
     revoke.add_argument("--reason", required=True, help='e.g. "laptop of table 3 stolen"')
     revoke.add_argument("--db", required=True, help=ring_db)
+    add_json_option(revoke, '{"db", "fingerprint", "name", "revoked_at", "reason"}')
     revoke.set_defaults(handler=run_key_revoke)
     accept = actions.add_parser("accept", help="a referee accepts one game signed by a key outside the keyring")
     accept.add_argument("--db", required=True, help=ring_db + " (it holds the game)")
     accept.add_argument("--game", type=GAME_ID, required=True, help="the game's id in --db")
     accept.add_argument("--reason", required=True, help='why it counts, e.g. "spare laptop, key checked by phone"')
     add_referee_key_option(accept)
+    add_json_option(accept, '{"db", "game", "fingerprint", "referee", "reason"}')
     accept.set_defaults(handler=run_key_accept)
 
 
@@ -99,6 +109,7 @@ def run_verify(args: argparse.Namespace) -> int:
     expected = public_key(args.key)
     if args.notation is not None:
         return verify_notation(args)
+    given = " (the given key)" if expected is not None else ""
     if args.record is not None:
         from controller.records.record_file import load_record, verify_record
 
@@ -112,27 +123,31 @@ def run_verify(args: argparse.Namespace) -> int:
 
             with Records(args.db, create=False, read_only=True) as club:
                 report = replace(report, trust=check_signer_trusted(club, document, args.record))  # refused: exit 3
-        print(f"{args.record}: game {report.game_id}: {report.summary()}"
-              + (" (the given key)" if expected is not None else ""))
+        if args.json:
+            emit({"record": args.record, "given_key": expected is not None,
+                             "game": chain_report_data(report)})
+        else:
+            print(f"{args.record}: game {report.game_id}: {report.summary()}{given}")
         return 0
     if args.db is None:
         raise RecordsFileError("verify needs --db DB or --record FILE")
     with Records(args.db, create=False, read_only=True) as records:
         games = [args.game] if args.game is not None else records.game_ids()
-        if not games:
-            print(f"{args.db}: no games")
-            return 0
         reports = [records.verify(game_id, expected) for game_id in games]
-    for report in reports:
-        if report.ok:
-            print(f"game {report.game_id}: {report.summary()}"
-                  + (" (the given key)" if expected is not None else ""))
-        else:
-            print(report.summary())
     tampered = sum(r.status is Integrity.TAMPERED for r in reports)
     refused = sum(r.status is not Integrity.TAMPERED and not r.ok for r in reports)
     problems = ([f"{tampered} TAMPERED"] if tampered else []) + (
         [f"{refused} signed by a key this club does not trust"] if refused else [])
+    if args.json:
+        emit({"db": args.db, "given_key": expected is not None,
+                         "games": [chain_report_data(r) for r in reports], "tampered": tampered,
+                         "untrusted": refused, "all_hold": not problems})
+        return 3 if problems else 0
+    if not reports:
+        print(f"{args.db}: no games")
+        return 0
+    for report in reports:
+        print(f"game {report.game_id}: {report.summary()}{given}" if report.ok else report.summary())
     print(f"{args.db}: {len(reports)} game(s), " + (", ".join(problems) if problems else "all hold"))
     return 3 if problems else 0
 
@@ -176,6 +191,9 @@ def run_key_trust(args: argparse.Namespace) -> int:
     public = load_public_key(args.public)
     with _ring_records(args.db, write=True) as records:
         entry = records.keyring().trust(public, args.name)
+    if args.json:
+        emit({"db": args.db, "fingerprint": entry.fingerprint, "name": entry.name, "trusted_at": entry.trusted_at})
+        return 0
     print(f"{args.db}: trusts key {entry.fingerprint} as {entry.name!r}; games signed by it count here")
     return 0
 
@@ -184,6 +202,13 @@ def run_key_list(args: argparse.Namespace) -> int:
     with _ring_records(args.db, write=False) as records:
         ring = records.keyring()
         entries, accepted = ring.entries(), ring.acceptances()
+    if args.json:
+        emit({"db": args.db, "keys": [
+            {"fingerprint": e.fingerprint, "name": e.name, "trusted_at": e.trusted_at, "trusted": e.active,
+             "revoked_at": e.revoked_at, "revoke_reason": e.revoke_reason} for e in entries],
+            "acceptances": [{"game": label, "fingerprint": fingerprint, "reason": reason, "accepted_at": at,
+                             "referee": referee} for label, fingerprint, reason, at, referee in accepted]})
+        return 0
     if not entries:
         print(f"{args.db}: no keyring: every game's signer is unknown to this club (tileref key trust PUB --name NAME)")
         return 0
@@ -198,6 +223,10 @@ def run_key_list(args: argparse.Namespace) -> int:
 def run_key_revoke(args: argparse.Namespace) -> int:
     with _ring_records(args.db, write=True) as records:
         entry = records.keyring().revoke(args.fingerprint, args.reason)
+    if args.json:
+        emit({"db": args.db, "fingerprint": entry.fingerprint, "name": entry.name,
+                   "revoked_at": entry.revoked_at, "reason": entry.revoke_reason})
+        return 0
     print(f"{args.db}: key {entry.fingerprint} ({entry.name!r}) revoked; its games now need a referee's acceptance")
     return 0
 
@@ -217,6 +246,10 @@ def run_key_accept(args: argparse.Namespace) -> int:
         label = f"game {args.game} in {args.db}"
         accepted = ring.accept(records.created_hash(args.game), report.key_id, label, args.reason,
                                referee_key(args.referee_key))
+    if args.json:
+        emit({"db": args.db, "game": args.game, "fingerprint": accepted.fingerprint,
+                   "referee": accepted.referee.fingerprint, "reason": accepted.reason})
+        return 0
     print(f"{label}: signed by {accepted.fingerprint}, accepted by referee key {accepted.referee.fingerprint}: "
           f"{accepted.reason}")
     return 0
@@ -226,6 +259,10 @@ def run_key_new(args: argparse.Namespace) -> int:
     from controller.records.signing import new_key_pair, public_path
 
     key = new_key_pair(args.out)
+    if args.json:
+        emit({"private": str(args.out), "public": str(public_path(key.path)),
+                   "fingerprint": key.public.fingerprint})
+        return 0
     print(f"private key {args.out} (keep it at the table, never with the records); public key "
           f"{public_path(key.path)}; fingerprint {key.public.fingerprint}")
     return 0
@@ -235,5 +272,8 @@ def run_key_show(args: argparse.Namespace) -> int:
     from controller.records.signing import default_key_path, default_table_key, load_public_key
 
     key = load_public_key(args.key) if args.key else default_table_key().public
+    if args.json:
+        emit({"key": str(args.key or default_key_path()), "fingerprint": key.fingerprint})
+        return 0
     print(f"{args.key or default_key_path()}: fingerprint {key.fingerprint}")
     return 0

@@ -1,6 +1,6 @@
 """The club's side of the records: a table's records on the club server (with its spool), the
-tournament game a table plays, the results the director takes straight from the database, and
-what the club board shows of each table.
+games a table played for an event (`linked_games`, which the tournament director reads its
+results from), and what the club board shows of each table.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine import parse_db
-from .errors import RecordsError, TamperedError
+from .errors import RecordsError
 from .store import Records
 
 
@@ -27,41 +27,6 @@ def open_table_records(db: str | Path, *, key=None, spool: str | Path | None = N
 # ------------------------------------------------------------------------------ tournament
 
 
-@dataclass(frozen=True)
-class TournamentLink:
-    event: str
-    game: str  # e.g. R1-T2-G1
-    seats: tuple[str, ...]
-    variant: str | None = None  # the rules the event's tables play by (its format's)
-
-
-def tournament_seats(args) -> TournamentLink:
-    """`play --event E --stage R --table T [--game-number G]`: the drawn game and its seats."""
-    from controller.game.errors import GameError
-    from controller.tournament import TournamentStore
-    from controller.tournament.formats import get_format
-    from controller.tournament.model import GameKind, game_id
-
-    if args.stage is None or args.table is None:
-        raise GameError("--event needs --stage ROUND and --table N")
-    if args.players:
-        raise GameError("--players: the event's draw names the players, give one or the other")
-    wanted = game_id(args.stage, args.table, args.game_number)
-    with TournamentStore(args.db) as store:
-        event = store.load(args.event)
-    event_format = get_format(event.format)
-    if event_format.game_kind is not GameKind.RUMMIKUB:
-        raise GameError(f"event {args.event!r} is a {event_format.game_kind.value} event ({event.format}); "
-                        f"a table plays its Rummikub games only")
-    found = event.table_of_game(wanted)
-    if found is None:
-        raise GameError(f"game {wanted} (stage {args.stage}, table {args.table}) has not been drawn in event "
-                        f"{args.event!r}")
-    if wanted in event.results:
-        raise GameError(f"game {wanted} already has a result in event {args.event!r}")
-    return TournamentLink(args.event, wanted, tuple(found[1].seats), event_format.variant)
-
-
 def linked_games(records: Records, event: str) -> list[tuple[int, str]]:
     """(records game id, tournament game) of every game a table played for `event`, oldest first."""
     if not records._has_info():
@@ -69,53 +34,6 @@ def linked_games(records: Records, event: str) -> list[tuple[int, str]]:
     return [(int(g), str(t)) for g, t in records.db.execute(
         "SELECT game_id, tournament_game FROM game_info WHERE event=? AND tournament_game IS NOT NULL "
         "ORDER BY game_id", (event,))]
-
-
-@dataclass
-class PlayedResult:
-    records_game: int
-    result: object  # RummikubGameResult
-    note: str = ""
-
-
-def played_results(records: Records, event_name: str) -> tuple[list[PlayedResult], list[str]]:
-    """The results of the event's games the tables played into this database: the last score of
-    each scored game whose record verifies, signed by a key of the database's keyring (or accepted
-    by a referee), its table, event and tournament game signed with it (a later referee correction
-    counts). Returns (results, notes): a game not scored yet, or whose record does not hold or
-    whose signer the club does not trust, is left out with a note."""
-    from controller.game.events import EventKind
-    from controller.tournament.model import RummikubGameResult
-
-    from .keyring import Trust
-
-    results: dict[str, PlayedResult] = {}
-    notes: list[str] = []
-    for records_game, game in linked_games(records, event_name):
-        try:
-            report = records.require_intact(records_game)
-            events = records.events(records_game)
-            scored = [e for e in events if e.kind is EventKind.GAME_SCORED]
-        except TamperedError as error:
-            notes.append(f"{game}: records game {records_game} left out: {error}")
-            continue
-        except RecordsError as error:
-            notes.append(f"{game}: records game {records_game} cannot be read: {error}")
-            continue
-        if not scored:
-            continue  # still being played
-        if report.trust is None or report.trust.trust not in (Trust.TRUSTED, Trust.ACCEPTED):
-            notes.append(f"{game}: records game {records_game} left out: its signer is unknown to this club: a "
-                         "result counts here only from a table whose key is in the keyring (tileref key trust)")
-            continue
-        if getattr(events[0], "table_and_event", None) is None:
-            notes.append(f"{game}: records game {records_game} left out: it was linked to the event before links "
-                         "were signed (tileref tournament import-play enters it)")
-            continue
-        final = scored[-1]
-        results[game] = PlayedResult(records_game, RummikubGameResult(game=game, scores=dict(final.scores),
-                                                                      winner=final.winner))
-    return list(results.values()), notes
 
 
 # ------------------------------------------------------------------------------ club board

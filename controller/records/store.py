@@ -37,6 +37,7 @@ from .errors import (
     ProjectionError, RecordsError, RecordsFileError, SchemaError, SignatureError, TamperedError,
 )
 from .migrations import Migration, current_version, migrate
+from .schema_tables import known_tables
 from .keyring import Keyring, TrustVerdict, UntrustedKeyError
 from .signing import PublicKey, TableKey, default_table_key, event_message, head_message
 from .unsigned import SigningEra, signing_era, unsigned_ranges
@@ -180,10 +181,6 @@ MIGRATIONS = (
     Migration(4, "a reading per photo it was read from; the club's keyring and referees' acceptances",
               SCHEMA_4_SQLITE, SCHEMA_4_POSTGRESQL),
 )
-RECORDS_TABLES = frozenset({"meta", "games", "players", "events", "photos", "readings", "verdicts", "game_info",
-                            "keyring", "key_acceptances", "schema_version"})
-
-
 def _detect_version(db: Database) -> int:
     """A file written before `schema_version` existed: its version from its shape."""
     tables = db.tables()
@@ -195,13 +192,6 @@ def _detect_version(db: Database) -> int:
     if not signed:
         return 1
     return 3 if "game_info" in tables else 2
-
-
-def known_tables() -> frozenset[str]:
-    """Every table a tileref database may hold (records and tournament): anything else is another program's."""
-    from controller.tournament.storage import TOURNAMENT_TABLES
-
-    return RECORDS_TABLES | TOURNAMENT_TABLES
 
 
 @dataclass(frozen=True)

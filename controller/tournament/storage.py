@@ -24,6 +24,8 @@ from typing import Iterable
 from controller.records.engine import Database, open_database
 from controller.records.errors import RecordsError
 from controller.records.migrations import Migration, migrate
+from controller.records.schema_tables import known_tables
+from controller.records.store import Records
 
 from .errors import (
     ChangeError,
@@ -50,11 +52,9 @@ from .model import (
     RummikubGameResult,
     Table,
 )
+from .played import played_results
 
 DEFAULT_DB = "tileref.sqlite"
-
-TOURNAMENT_TABLES = frozenset({"tournament_events", "tournament_players", "tournament_rounds", "tournament_draws",
-                               "tournament_disqualifications", "tournament_results", "tournament_history"})
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament_events (
@@ -170,8 +170,6 @@ class TournamentStore:
     """Events in one database (SQLite file or PostgreSQL). Use as a context manager or call `close()`."""
 
     def __init__(self, path: str | Path = DEFAULT_DB, *, read_only: bool = False):
-        from controller.records.store import known_tables
-
         self.path = str(path)
         try:
             self.db = open_database(path, read_only=read_only, what="tournament database",
@@ -320,9 +318,6 @@ class TournamentStore:
         """The event with the results of the games tables played for it into this database (no
         import step): each game scored and verified, its players those the draw seated; a result
         entered by hand or imported stays first. What is left out, and why, is in `played_notes`."""
-        from controller.records.club import played_results
-        from controller.records.store import Records
-
         self.played_notes = []
         self.played_sources: dict[str, str] = {}
         try:

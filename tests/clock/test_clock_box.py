@@ -180,3 +180,36 @@ def test_an_absent_timer_port_exits_2_naming_it(db, tmp_path, capsys):
     code = main(["clock", "shogi", "--timer", str(tmp_path / "no-port"), "--db", str(db), "--players", "Ann,Ben"])
     err = capsys.readouterr().err
     assert code == 2 and "no-port" in err and err.count("\n") == 1
+
+
+def test_clock_json_prints_the_result_as_one_object(box, db):
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "shogi", "--timer", box.port,
+                                "--db", str(db), "--players", "Ann,Ben", "--seconds", "20", "--json"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said: list[str] = []
+
+        def until(prefix: str) -> None:  # the clock's lines come on standard error
+            while not any(line.startswith(prefix) for line in said):
+                line = process.stderr.readline()
+                assert line, f"the clock stopped before {prefix!r}: {said}"
+                said.append(line)
+
+        until("started:")
+        box.press("1")  # sente hands over; gote's bank runs out
+        until("result:")
+        process.wait(30)  # standard input stays open: closed before the loop sees the result, it ends the game
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    assert process.returncode == 0, err
+    summary = json.loads(out)
+    assert summary["game"] == "shogi" and summary["players"] == ["Ann", "Ben"] and summary["event"] is None
+    assert summary["result"]["kind"] == "match" and summary["result"]["winner"] == "Ann"
+    with Records(db, create=False) as records:
+        assert records.latest_game() == summary["clock_game"]

@@ -8,6 +8,7 @@ naming the file) before anything is printed.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from vision import ImageWriteError, VisionError, load_image, read_image
@@ -66,7 +67,9 @@ def run_read(args) -> int:
     for path, image in images:
         reading = read_image(image, profile=profile)
         if args.annotate is not None:
-            write_annotated(annotation_path(args.annotate, path, several), image, reading, DEFAULT_CONFIG.low_confidence)
+            annotated = annotation_path(args.annotate, path, several)
+            write_annotated(annotated, image, reading, DEFAULT_CONFIG.low_confidence)
+            print(f"{path}: annotated image written to {annotated}", file=sys.stderr)
         if args.json:
             print(json.dumps(reading.to_json_dict(path)))
         else:

@@ -53,7 +53,10 @@ class ConsoleReferee:
         for index, candidates, why in doubts:
             while True:
                 answer = self._ask(f"referee: tile {index} at {table.tiles[index][1:]} ({why}); "
-                                   f"candidates {' '.join(candidates)}; its code? ") or candidates[0]
+                                   f"candidates {' '.join(candidates)}; its code, or '{NO_TILE}' if no tile lies there? ") or candidates[0]
+                if answer.lower() in NO_TILE_ANSWERS:
+                    changes.append((index, NO_TILE))
+                    break
                 try:
                     changes.append((index, parse_tile(answer).code))
                     break

@@ -57,9 +57,9 @@ class PlayArea:
         if cv2.contourArea(ordered.astype(np.float32)) < 1.0 or not cv2.isContourConvex(ordered.astype(np.float32).reshape(-1, 1, 2)):
             raise AreaError(f"the corners {quad.tolist()!r} do not make a convex four-sided area")
         if width is not None and height is not None:
-            off = [tuple(p) for p in quad if p[0] < 0 or p[1] < 0 or p[0] > width or p[1] > height]
+            off = [(float(x), float(y)) for x, y in quad if x < 0 or y < 0 or x > width or y > height]
             if off:
-                raise AreaError(f"corner {off[0]} lies outside the {width} x {height} frame")
+                raise AreaError(f"corner {off[0][0]:g},{off[0][1]:g} lies outside the {width} x {height} frame")
         return cls(tuple((float(x), float(y)) for x, y in ordered), found=False)
 
     @property
@@ -226,3 +226,36 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     ab = b - a
     t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
     return float(np.linalg.norm(p - (a + t * ab)))
+
+
+def save_area(area: PlayArea, path, width: int, height: int) -> None:
+    """Write a table's play area (`tileref area`): its corners and the frame size they are in."""
+    import json
+    from pathlib import Path
+
+    data = {"corners": [[round(x, 1), round(y, 1)] for x, y in area.corners], "width": int(width), "height": int(height)}
+    Path(path).write_text(json.dumps(data) + "\n", encoding="utf-8")
+
+
+def load_area(path) -> tuple[PlayArea, tuple[int, int]]:
+    """A table's play area file and the frame size it was marked on; AreaError names the file."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        width, height = int(data["width"]), int(data["height"])
+        area = PlayArea.marked(data["corners"], width, height)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+        raise AreaError(f"play area file {str(path)!r} cannot be used: {error}") from None
+    except AreaError as error:
+        raise AreaError(f"play area file {str(path)!r}: {error}") from None
+    return area, (width, height)
+
+
+def fit_to_frame(area: PlayArea, marked_on: tuple[int, int], width: int, height: int) -> PlayArea:
+    """An area marked on a frame of one size, on a frame of another (the camera's resolution changed)."""
+    if marked_on == (width, height):
+        return area
+    sx, sy = width / marked_on[0], height / marked_on[1]
+    return PlayArea(tuple((x * sx, y * sy) for x, y in area.corners), area.found)

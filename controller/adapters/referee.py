@@ -9,12 +9,15 @@ from __future__ import annotations
 import sys
 from typing import Protocol, TextIO
 
-from controller.game.events import Doubt
+from controller.game.events import NO_TILE, Doubt
 from controller.game.machine import GameModel, TableState
 from controller.rules.errors import RulesError
 from controller.rules.tiles import parse_tile
 
 from .errors import AdapterError
+
+
+NO_TILE_ANSWERS = (NO_TILE, "no", "no tile", "-")  # what a referee at the console may type for "no tile lies there"
 
 
 class RefereeError(AdapterError):

@@ -122,3 +122,36 @@ def test_a_frame_that_is_all_table_is_all_play_area():
     rendered = render_table([["R5", "R6", "R7"]], width=960, height=540, seed=1, background="cloth")
     area = find_play_area(rendered.image, [t.corners for t in rendered.tiles])
     assert area == PlayArea.whole_frame(960, 540)
+
+
+def test_tileref_area_writes_the_marked_corners_and_refuses_bad_ones(tmp_path, capsys):
+    from controller.cli import main
+    from vision.area import load_area
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))
+    out = tmp_path / "area.json"
+    assert main(["area", str(photo), "--corners", "600,20,20,20,30,460,620,450", "--out", str(out)]) == 0
+    area, size = load_area(out)
+    assert size == (640, 480) and area.corners == ((20.0, 20.0), (600.0, 20.0), (620.0, 450.0), (30.0, 460.0))
+    assert "play area marked" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main(["area", str(photo), "--corners", "1,2,3"])
+    assert stopped.value.code == 2
+    assert "four corners are eight numbers" in capsys.readouterr().err
+    assert main(["area", str(photo), "--corners", "0,0,700,0,640,480,0,480"]) == 2
+    assert "corner 700,0 lies outside the 640 x 480 frame" in capsys.readouterr().err
+
+
+def test_a_game_reading_keeps_the_area_it_was_read_in():
+    from controller.adapters.reader import convert
+    from controller.game.reading import TableReading
+
+    rendered = render_table([["R5", "R6", "R7"]], width=960, height=540, seed=1)
+    marked = PlayArea.marked([(0, 0), (900, 0), (900, 540), (0, 540)])
+    game_reading = convert(read_image(rendered.image, area=marked))
+    assert game_reading.area == ((0.0, 0.0), (900.0, 0.0), (900.0, 540.0), (0.0, 540.0))
+    again = TableReading.from_json(game_reading.to_json())
+    assert again.area == game_reading.area
+    whole = convert(read_image(rendered.image))
+    assert whole.area is None and "area" not in whole.to_json()

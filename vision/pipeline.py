@@ -80,7 +80,13 @@ class TableReader:
             self.profile.check_classifier(self.classifier_path)
         candidates = find_tiles(image, config, detector)
         read = classify(image, candidates, classifier, config, self.profile)
-        read, area, across = _within_area(image, read, area or self.area, config)
+        read, area, across, outside = _within_area(image, read, area or self.area, config)
+        if outside:
+            # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
+            # of scale: the table is looked at again with everything outside the area painted over
+            candidates = find_tiles(_outside_painted(image, area), config, detector)
+            read = classify(image, candidates, classifier, config, self.profile)
+            read, area, across, _ = _within_area(image, read, area, config)
         guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
         if config.set_faces_kept:
             guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
@@ -92,17 +98,28 @@ class TableReader:
 
 
 def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig):
-    """The faces inside the play area (found from the sure faces when none is given), the area, and
-    the sure faces lying across its edge as (side, centre): those are named, never read."""
+    """The faces inside the play area (found from the sure faces when none is given), the area, the
+    sure faces lying across its edge as (side, centre): those are named, never read; and whether any
+    sure face lay outside it."""
     if area is None and not config.play_area:
-        return read, None, ()
+        return read, None, (), False
     sure = [g for g in read if g.tile_probability >= config.min_tile_confidence]
     if area is None:
         area = find_play_area(image, [g.corners for g in _drop_overlaps(sure)], config)
     split = split_faces(area, [g.corners for g in read], config)
     across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across
                    if read[k].tile_probability >= config.min_tile_confidence)
-    return tuple(read[k] for k in split.inside), area, across
+    outside = any(read[k].tile_probability >= config.min_tile_confidence for k in split.outside)
+    return tuple(read[k] for k in split.inside), area, across, outside
+
+
+def _outside_painted(image: np.ndarray, area: PlayArea) -> np.ndarray:
+    """The frame with everything outside the play area painted in the area's median colour."""
+    inside = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(area.quad).astype(np.int32), 1)
+    painted = image.copy()
+    painted[inside == 0] = np.median(image[inside > 0], axis=0).astype(image.dtype)
+    return painted
 
 
 def _keep_faces_in_sets(sure: list[TileGuess], doubted: list[TileGuess], config: VisionConfig) -> list[TileGuess]:

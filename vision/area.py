@@ -2,19 +2,19 @@
 
 Nothing outside it is read or counted (racks, the tile box, its lid, phones, the floor),
 and a tile lying across its edge is named, never guessed. A table's area is marked by the
-referee (`tileref area`, the referee page) or found from the frame by `find_play_area`:
+referee (`tileref area`) or found from the frame by `find_play_area`:
 
 1. the tile faces are painted out of a small copy of the frame (their surroundings fill them)
    and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
    weave become the surface's own colour;
-2. every face seeds the surface it lies on: the pixels whose colour lies within
-   `play_area_colour_distance` (CIE Lab) of the colour under the face, connected to it;
-3. of these surfaces, the play area is the one that is largest, each pixel weighed by how
-   near the frame's middle it lies (the camera looks at the table; a box, a lid or a patch
-   of floor lies at the side of the frame), grown by `play_area_margin` tile widths so that
-   the tiles along the table's edge stay in;
-4. its outline is the convex hull of that surface, taken as a quadrilateral; a surface that
-   fills nearly the whole frame (`play_area_whole_frame`) is the whole frame.
+2. the table's colour is that of the frame's middle (the camera looks at the table): its
+   median and spread in CIE Lab (`play_area_colour_clusters` above 1 splits a middle of two
+   surfaces by k-means and takes the largest; 1 ships);
+3. the table is the connected piece of the pixels near that colour (in its own spread) that
+   fills most of the frame's middle, opened by a tile's width so that thin bridges to another
+   surface (a box's rim touching the table) break;
+4. its convex hull, simplified to four of its own points, is the area; a hull covering most
+   of the frame (`play_area_whole_frame`) is the whole frame.
 """
 from __future__ import annotations
 

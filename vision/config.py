@@ -103,7 +103,7 @@ class VisionConfig:
     play_area: bool = True  # find the area from the frame when none is given (False: the whole frame)
     play_area_colour_distance: float = 4.0  # distance from the table's colour, in the table's own spread, within which the surface goes on
     play_area_max_spread: float = 20.0  # Lab units: a middle spread wider than this holds two surfaces ...
-    play_area_colour_clusters: int = 1  # ... and the table is the largest of this many k-means clusters of it
+    play_area_colour_clusters: int = 1  # ... split into this many k-means clusters, the largest the table (1: not split; splitting lost table tiles on validation)
     play_area_bridge: float = 1.0  # tile widths: the surface is opened by this, so that thinner bridges to other surfaces break
     play_area_least_spread: float = 3.0  # Lab units: the least spread of the table's colour (a plain top is not that plain under light)
     play_area_margin: float = 0.0  # tile widths the surface is grown by

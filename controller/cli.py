@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "controller.commands.clock",
     "controller.commands.club",
     "controller.commands.web",
+    "controller.commands.area",
 )
 
 EXIT_BUG = 1

@@ -96,6 +96,7 @@ def place_layout(reading: TableReading, page: tuple[tuple[str, ...], ...], photo
                  settings: CalibrationConfig = DEFAULT_CALIBRATION) -> list[PlacedTile]:
     """The tiles of one photo in the page's rows; CalibrationError where they do not fit."""
     expected = sum(len(row) for row in page)
+    _check_whole_tiles(reading, photo)
     if not reading.tiles:
         raise CalibrationError(f"photo {photo!r}: no tiles seen; the layout page has {expected}")
     rows, pitch = _rows(reading, settings)
@@ -111,6 +112,22 @@ def place_layout(reading: TableReading, page: tuple[tuple[str, ...], ...], photo
             tile = reading.tiles[index]
             placed.append(PlacedTile(photo, r, position, code, tile.code, tile.confidence, tile.corners))
     return placed
+
+
+def _check_whole_tiles(reading: TableReading, photo: str) -> None:
+    """A tile cut by the photo's border would be learned from a bad crop, and one across the layout's
+    area edge is read by no one: either stops calibration, naming where the tile lies."""
+    for tile in reading.tiles:
+        corners = np.asarray(tile.corners)
+        cut = [side for side, off in (("left", corners[:, 0].min() < 1), ("top", corners[:, 1].min() < 1),
+                                      ("right", corners[:, 0].max() > reading.width - 2),
+                                      ("bottom", corners[:, 1].max() > reading.height - 2)) if off]
+        if cut:
+            x, y = tile.center
+            raise CalibrationError(f"photo {photo!r}: the tile at {x:.0f},{y:.0f} is cut by the photo's {cut[0]} border; "
+                                   "lay it inside")
+    if reading.edge_tiles:
+        raise CalibrationError(f"photo {photo!r}: {reading.edge_tiles[0].describe()}")
 
 
 def _rows(reading: TableReading, settings: CalibrationConfig = DEFAULT_CALIBRATION) -> tuple[list[list[tuple[int, float]]], float]:

@@ -98,6 +98,18 @@ class VisionConfig:
     ink_weak_colour: float = 0.9  # a tile's colour share under this is weak: its family's role may decide
     ink_sure_member: float = 0.9  # membership of a role's families needed to re-decide a tile
     ink_role_probability: float = 0.97  # colour share given to a re-decided tile's role
+    # The play area (vision/area.py): only tiles inside it are read. Chosen on the validation photos
+    # with a box, a lid, a rack and floor composited beside the table (benchmarks/bench_area.py).
+    play_area: bool = True  # find the area from the frame when none is given (False: the whole frame)
+    play_area_colour_distance: float = 4.0  # distance from the table's colour, in the table's own spread, within which the surface goes on
+    play_area_max_spread: float = 20.0  # Lab units: a middle spread wider than this holds two surfaces ...
+    play_area_colour_clusters: int = 1  # ... split into this many k-means clusters, the largest the table (1: not split; splitting lost table tiles on validation)
+    play_area_bridge: float = 1.0  # tile widths: the surface is opened by this, so that thinner bridges to other surfaces break
+    play_area_least_spread: float = 3.0  # Lab units: the least spread of the table's colour (a plain top is not that plain under light)
+    play_area_margin: float = 0.0  # tile widths the surface is grown by
+    play_area_whole_frame: float = 0.7  # a surface whose hull covers this share of the frame is the whole frame
+    play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
+    play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge
     threads: int = 2  # onnxruntime intra-op threads
     # Something over the table (hand, arm, sleeve, phone, cup): models/occluder.onnx marks it per
     # cell of a 1/4-resolution grid; thresholds chosen on the validation photos (models/README.md).

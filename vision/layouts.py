@@ -67,10 +67,14 @@ def parse_layout(text: str, name: str) -> Layout:
         pages[-1].append(codes)
     if any(not page for page in pages):
         raise LayoutError(f"layout {name!r}: a page has no rows (two '{PAGE_BREAK}' lines together, or one at an end)")
-    counts = Counter(code for page in pages for row in page for code in row)
-    over = sorted(code for code, n in counts.items() if n > MAX_COPIES)
-    if over:
-        raise LayoutError(f"layout {name!r}: {', '.join(over)} listed more than the {MAX_COPIES} copies a set has")
+    # one photo shows at most the copies a set has; a tile shown again in another photo is the same
+    # tile seen twice (a joker laid beside each part of the set), and both views are learned from
+    for page_number, page in enumerate(pages, start=1):
+        counts = Counter(code for row in page for code in row)
+        over = sorted(code for code, n in counts.items() if n > MAX_COPIES)
+        if over:
+            where = f" page {page_number}" if len(pages) > 1 else ""
+            raise LayoutError(f"layout {name!r}{where}: {', '.join(over)} listed more than the {MAX_COPIES} copies a set has")
     return Layout(name, tuple(tuple(page) for page in pages))
 
 

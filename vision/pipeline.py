@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .area import PlayArea, find_play_area, split_faces
 from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
@@ -21,7 +22,7 @@ from .melds import best_codes, find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
-from .reading import SetReading, TableReading, TileReading
+from .reading import EdgeTile, SetReading, TableReading, TileReading
 
 
 
@@ -67,8 +68,10 @@ class TableReader:
     detector_path: Path = DETECTOR_FILE
     classifier_path: Path = CLASSIFIER_FILE
     profile: SetProfile | None = None  # a club set's calibration (tileref calibrate); None: the shipped reading
+    area: PlayArea | None = None  # the table's play area (vision/area.py); None: found from each frame
 
-    def read(self, image: np.ndarray) -> TableReading:
+    def read(self, image: np.ndarray, area: PlayArea | None = None) -> TableReading:
+        """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count."""
         image = check_image(image)
         config = self.config
         detector = load_model(self.detector_path, config.threads)
@@ -77,6 +80,13 @@ class TableReader:
             self.profile.check_classifier(self.classifier_path)
         candidates = find_tiles(image, config, detector)
         read = classify(image, candidates, classifier, config, self.profile)
+        read, area, across, outside = _within_area(image, read, area or self.area, config)
+        if outside:
+            # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
+            # of scale: the table is looked at again with everything outside the area painted over
+            candidates = find_tiles(_outside_painted(image, area), config, detector)
+            read = classify(image, candidates, classifier, config, self.profile)
+            read, area, across, _ = _within_area(image, read, area, config)
         guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
         if config.set_faces_kept:
             guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
@@ -84,7 +94,32 @@ class TableReader:
         if self.profile is None or config.ink_roles_with_profile:  # otherwise a set profile knows the club's inks
             roles = decide_colours(guesses, config)
             guesses, unsure = list(roles.guesses), roles.unsure
-        return _assemble(image, guesses, config, frozenset(unsure))
+        return _assemble(image, guesses, config, frozenset(unsure), area, across)
+
+
+def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig):
+    """The faces inside the play area (found from the sure faces when none is given), the area, the
+    sure faces lying across its edge as (side, centre): those are named, never read; and whether any
+    sure face lay outside it."""
+    if area is None and not config.play_area:
+        return read, None, (), False
+    sure = [g for g in read if g.tile_probability >= config.min_tile_confidence]
+    if area is None:
+        area = find_play_area(image, [g.corners for g in _drop_overlaps(sure)], config)
+    split = split_faces(area, [g.corners for g in read], config)
+    across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across
+                   if read[k].tile_probability >= config.min_tile_confidence)
+    outside = any(read[k].tile_probability >= config.min_tile_confidence for k in split.outside)
+    return tuple(read[k] for k in split.inside), area, across, outside
+
+
+def _outside_painted(image: np.ndarray, area: PlayArea) -> np.ndarray:
+    """The frame with everything outside the play area painted in the area's median colour."""
+    inside = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(area.quad).astype(np.int32), 1)
+    painted = image.copy()
+    painted[inside == 0] = np.median(image[inside > 0], axis=0).astype(image.dtype)
+    return painted
 
 
 def _keep_faces_in_sets(sure: list[TileGuess], doubted: list[TileGuess], config: VisionConfig) -> list[TileGuess]:
@@ -127,7 +162,8 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
 
 
 def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
-              unsure_colour: frozenset[int] = frozenset()) -> TableReading:
+              unsure_colour: frozenset[int] = frozenset(), area: PlayArea | None = None,
+              across: tuple = ()) -> TableReading:
     h, w = image.shape[:2]
     groups = find_groups([g.corners for g in guesses], config)
     placed_groups = []
@@ -156,7 +192,9 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
     if colour_doubts:
         warnings.append(f"{len(colour_doubts)} tile(s) whose colour is unsure (their ink lies between two of the photo's inks): "
                         + "; ".join(_colour_doubt(tiles[i]) for i in colour_doubts))
-    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(warnings))
+    edge_tiles = tuple(EdgeTile(side, (round(c[0], 1), round(c[1], 1))) for side, c in across)
+    warnings.extend(t.describe() for t in edge_tiles)
+    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(warnings), area, edge_tiles)
 
 
 def _copies_warning(limit, ordered, tiles: list[TileReading]) -> str:
@@ -207,14 +245,17 @@ def _warnings(tiles: list[TileReading], w: int, h: int, config: VisionConfig) ->
 _DEFAULT_READER = TableReader()
 
 
-def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None) -> TableReading:
-    """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration."""
+def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None,
+               area: PlayArea | None = None) -> TableReading:
+    """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration,
+    `area` the table's play area (None: found from the image)."""
     if config is None and profile is None:
-        return _DEFAULT_READER.read(image)
-    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image)
+        return _DEFAULT_READER.read(image, area)
+    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image, area)
 
 
-def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None) -> TableReading:
+def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None,
+              area: PlayArea | None = None) -> TableReading:
     """Read an image file; ImageReadError names the file when it is not a usable image."""
     image = load_image(path)
-    return read_image(image, config, profile)
+    return read_image(image, config, profile, area)

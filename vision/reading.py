@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .area import PlayArea
+
 
 @dataclass(frozen=True)
 class TileReading:
@@ -32,12 +34,28 @@ class SetReading:
 
 
 @dataclass(frozen=True)
+class EdgeTile:
+    """A tile lying across the play area's edge: named so that it is moved, never read."""
+
+    side: str  # "left", "top", "right", "bottom": the area's side it lies across
+    center: tuple[float, float]  # image pixels
+
+    def describe(self) -> str:
+        return f"move the tile at the {self.side} edge inside the table (at ({self.center[0]:.0f}, {self.center[1]:.0f}))"
+
+    def to_json_dict(self) -> dict:
+        return {"side": self.side, "center": list(self.center), "message": self.describe()}
+
+
+@dataclass(frozen=True)
 class TableReading:
     width: int
     height: int
     tiles: tuple[TileReading, ...]
     sets: tuple[SetReading, ...]  # two or more tiles side by side; a lone tile is in `tiles` only
     warnings: tuple[str, ...]
+    area: PlayArea | None = None  # the play area read (vision/area.py); None: the whole frame
+    edge_tiles: tuple[EdgeTile, ...] = ()  # tiles across the area's edge, not read
 
     @property
     def codes(self) -> list[str]:
@@ -51,4 +69,6 @@ class TableReading:
             "tiles": [t.to_json_dict() for t in self.tiles],
             "sets": [s.to_json_dict() for s in self.sets],
             "warnings": list(self.warnings),
+            "area": None if self.area is None else self.area.to_json_dict(),
+            "edge_tiles": [t.to_json_dict() for t in self.edge_tiles],
         }

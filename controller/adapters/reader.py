@@ -47,17 +47,30 @@ def convert(result: Any, width: int = 0, height: int = 0) -> TableReading:
         indices = _get(s, "tiles", s)
         sets.append(tuple(int(i) for i in indices))
     warnings = tuple(str(w) for w in (_get(result, "warnings", ()) or ()))
-    return TableReading(tuple(tiles), tuple(sets), warnings, int(_get(result, "width", width) or width),
-                        int(_get(result, "height", height) or height))
+    width, height = int(_get(result, "width", width) or width), int(_get(result, "height", height) or height)
+    return TableReading(tuple(tiles), tuple(sets), warnings, width, height, area=_area_corners(result, width, height))
+
+
+def _area_corners(result: Any, width: int, height: int) -> tuple[tuple[float, float], ...] | None:
+    """The play area the reading was read in; None when it was the whole frame (nothing left out)."""
+    area = _get(result, "area")
+    corners = _get(area, "corners") if area is not None else None
+    if not corners:
+        return None
+    points = tuple((round(float(x), 1), round(float(y), 1)) for x, y in corners)
+    whole = ((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height)))
+    return None if points == whole else points
 
 
 class VisionReader:
     """The real reader: the ONNX model of `vision/`, loaded once and kept."""
 
-    def __init__(self, profile_path: str | None = None) -> None:
-        """`profile_path`: a club set's profile from `tileref calibrate` (None: the shipped reading)."""
+    def __init__(self, profile_path: str | None = None, area_path: str | None = None) -> None:
+        """`profile_path`: a club set's profile from `tileref calibrate` (None: the shipped reading);
+        `area_path`: the table's play area from `tileref area` (None: found on each frame)."""
         try:
             import vision
+            from vision.area import fit_to_frame, load_area
             from vision.profile import load_profile
             self._read = vision.read_image
             self._vision_error = vision.VisionError
@@ -67,6 +80,11 @@ class VisionReader:
             self.profile = None if profile_path is None else load_profile(profile_path)
         except vision.VisionError as error:
             raise ReaderError(str(error)) from None
+        try:
+            self.area = None if area_path is None else load_area(area_path)
+        except vision.VisionError as error:
+            raise ReaderError(str(error)) from None
+        self._fit_area = fit_to_frame
         self.profile_id = None  # what every reading records it was read by
         if self.profile is not None:
             digest = hashlib.sha256(Path(profile_path).read_bytes()).hexdigest()[:PROFILE_DIGEST_HEX]
@@ -76,7 +94,8 @@ class VisionReader:
     def read(self, frame: np.ndarray) -> TableReading:
         started = time.perf_counter()
         try:
-            result = self._read(frame, profile=self.profile)
+            area = None if self.area is None else self._fit_area(self.area[0], self.area[1], frame.shape[1], frame.shape[0])
+            result = self._read(frame, profile=self.profile, area=area)
         except (self._vision_error, cv2.error) as error:
             # the vision layer's own errors and OpenCV's on a frame it cannot take are the frame's
             # fault; anything else is a bug and goes up as it is (tileref exits 1 naming the log)

@@ -9,12 +9,15 @@ from __future__ import annotations
 import sys
 from typing import Protocol, TextIO
 
-from controller.game.events import Doubt, HeldAnswer
+from controller.game.events import NO_TILE, Doubt, HeldAnswer
 from controller.game.machine import GameModel, HeldPenalty, TableState
 from controller.rules.errors import RulesError
 from controller.rules.tiles import parse_tile
 
 from .errors import AdapterError
+
+
+NO_TILE_ANSWERS = (NO_TILE, "no", "no tile", "-")  # what a referee at the console may type for "no tile lies there"
 
 
 class RefereeError(AdapterError):
@@ -58,7 +61,10 @@ class ConsoleReferee:
         for index, candidates, why in doubts:
             while True:
                 answer = self._ask(f"referee: tile {index} at {table.tiles[index][1:]} ({why}); "
-                                   f"candidates {' '.join(candidates)}; its code? ") or candidates[0]
+                                   f"candidates {' '.join(candidates)}; its code, or '{NO_TILE}' if no tile lies there? ") or candidates[0]
+                if answer.lower() in NO_TILE_ANSWERS:
+                    changes.append((index, NO_TILE))
+                    break
                 try:
                     changes.append((index, parse_tile(answer).code))
                     break

@@ -57,6 +57,7 @@ def register(subparsers) -> None:
                       help="override the variant's seconds per turn (1..86400, what the box takes)")
     play.add_argument("--clock-rate", type=float, default=1.0, help="emulator only: box seconds per real second")
     play.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
+    play.add_argument("--area", metavar="AREA.json", help="the table's play area from `tileref area` (default: found on each frame)")
     add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
     add_watch_delay_option(play, recorded=True)
     add_private_key_option(play)
@@ -196,7 +197,7 @@ def _play(args: argparse.Namespace, report) -> int:
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
     key = table_key(args.key)  # a bad key file stops before anything opens
-    reader = VisionReader(args.profile)  # a bad profile stops before the camera opens
+    reader = VisionReader(args.profile, args.area)  # a bad profile or area stops before the camera opens
     from controller.records.engine import parse_db
 
     photo_dir = (db.parent if not parse_db(args.db).is_server else Path(".")) / "restore-photos"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from vision import ImageWriteError, VisionError, load_image, read_image
 from vision.annotate import write_annotated
+from vision.area import fit_to_frame, load_area
 from vision.config import DEFAULT_CONFIG
 from vision.profile import load_profile
 
@@ -28,6 +29,7 @@ def register(subparsers) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo or video frame of the table")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (JSON Lines for several)")
     parser.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
+    parser.add_argument("--area", metavar="AREA.json", help="the table's play area from `tileref area` (default: found on each photo)")
     parser.add_argument(
         "--annotate",
         metavar="OUT.png",
@@ -62,10 +64,12 @@ def check_annotate(out: str | None) -> None:
 def run_read(args) -> int:
     check_annotate(args.annotate)
     profile = load_profile(args.profile) if args.profile else None
+    area = load_area(args.area) if args.area else None
     images = [(path, load_image(path)) for path in args.images]
     several = len(images) > 1
     for path, image in images:
-        reading = read_image(image, profile=profile)
+        marked = None if area is None else fit_to_frame(area[0], area[1], image.shape[1], image.shape[0])
+        reading = read_image(image, profile=profile, area=marked)
         if args.annotate is not None:
             annotated = annotation_path(args.annotate, path, several)
             write_annotated(annotated, image, reading, DEFAULT_CONFIG.low_confidence)

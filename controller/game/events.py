@@ -166,11 +166,14 @@ class StartDraw(NamedTuple):
     code: str
 
 
+NO_TILE = "none"  # a referee's answer to a doubt: there is no tile where one was read
+
+
 class TileChange(NamedTuple):
     """A referee's word on one tile of the table read."""
 
     index: int  # into the table read's tiles
-    code: str  # the code the referee says
+    code: str  # the code the referee says, or NO_TILE: no tile lies there (it leaves the reading)
 
 
 class BrokenRule(NamedTuple):

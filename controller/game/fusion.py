@@ -147,7 +147,7 @@ def _assemble(readings: Sequence[TableReading], anchor: int, kept, codes) -> Tab
     for k in extra:
         _join_neighbour(readings, kept, k, index_of, sets)
     return TableReading(tuple(tiles), tuple(tuple(s) for s in sets if s), base.warnings, base.width, base.height,
-                        base.profile)
+                        base.profile, base.area)
 
 
 def _join_neighbour(readings, kept, k: int, index_of: dict[int, int], sets: list[list[int]]) -> None:

@@ -22,7 +22,7 @@ from controller.rules.variants import PoolOutEnd, RedealWhen, RuleSet, get_rules
 from .errors import GameSetupError, TransitionError
 from .events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated,
-    GameScored, Outcome, Override, PlacedTile, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection,
+    GameScored, NO_TILE, Outcome, Override, PlacedTile, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged,
     TurnStarted, VerdictOverridden, HeldAnswer, HeldPenaltyAnswered, PenaltyHeld,
 )
@@ -66,14 +66,23 @@ class TableState:
         return sum(len(s) for s in self.sets)
 
     def with_codes(self, changes: Iterable[tuple[int, str]]) -> "TableState":
+        """The table with the referee's codes; a tile answered NO_TILE leaves it (and its set)."""
         tiles = list(self.tiles)
+        gone: set[int] = set()
         for index, code in changes:
             if not 0 <= index < len(tiles):
                 raise TransitionError(State.REFEREE_CHECK, EventKind.REFEREE_CORRECTION,
                                       f"tile index {index!r} is not on the table read ({len(tiles)} tiles)")
+            if code == NO_TILE:
+                gone.add(index)
+                continue
             _, x, y = tiles[index]
             tiles[index] = (code, x, y)
-        return TableState(tuple(tiles), self.sets)
+        if not gone:
+            return TableState(tuple(tiles), self.sets)
+        new_index = {old: new for new, old in enumerate(i for i in range(len(tiles)) if i not in gone)}
+        sets = tuple(kept for kept in (tuple(new_index[i] for i in s if i not in gone) for s in self.sets) if kept)
+        return TableState(tuple(t for i, t in enumerate(tiles) if i not in gone), sets)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,9 @@ class TableReading:
     # the club set's profile it was read with ("NAME (sha256 prefix of the file)"); None: the shipped
     # reading. Stored with every reading, so an audit shows what the camera read the tiles by.
     profile: str | None = None
+    # the play area read (four corners, frame pixels: `tileref area` or found on the frame); None: the
+    # whole frame. Stored with the reading, so an audit shows what was left out of it.
+    area: tuple[tuple[float, float], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +60,7 @@ class TableReading:
             "sets": [{"tiles": list(s), "codes": [self.tiles[i].code for i in s]} for s in self.sets],
             "warnings": list(self.warnings),
             **({"profile": self.profile} if self.profile is not None else {}),  # absent: readings keep their old shape
+            **({"area": [[x, y] for x, y in self.area]} if self.area is not None else {}),
         }
 
     @staticmethod
@@ -83,5 +87,13 @@ class TableReading:
         profile = data.get("profile")
         if profile is not None and not isinstance(profile, str):
             raise EventDataError(f"a reading's profile must be text, got {profile!r}")
+        area = data.get("area")
+        if area is not None:
+            try:
+                area = tuple((float(x), float(y)) for x, y in area)
+            except (TypeError, ValueError):
+                raise EventDataError(f"a reading's area is four corners [x, y], got {area!r}") from None
+            if len(area) != 4:
+                raise EventDataError(f"a reading's area is four corners [x, y], got {data.get('area')!r}")
         return TableReading(tiles, sets, tuple(data.get("warnings", ())), int(data.get("width", 0)),
-                            int(data.get("height", 0)), profile)
+                            int(data.get("height", 0)), profile, area)

@@ -32,7 +32,7 @@ from controller.adapters.desk import DeskAction, DeskError, RefereeDesk, Referee
 from controller.adapters.errors import AdapterError
 from controller.adapters.time_source import SYSTEM_TIME, TimeSource
 from controller.game.errors import GameError
-from controller.game.events import Override, RefereeCorrection
+from controller.game.events import NO_TILE, Override, RefereeCorrection
 from controller.records import Records
 from controller.records.errors import GameNotFoundError, RecordsError, TamperedError
 from controller.records.keyring import UntrustedKeyError
@@ -537,16 +537,16 @@ def parse_request(action: DeskAction, body: Any) -> RefereeRequest:
             if isinstance(changes, str):
                 words = changes.replace(",", " ").split()
                 if len(words) % 2:
-                    raise BadRequest("'changes': 'index code' pairs, e.g. '3 R5 7 K13'")
+                    raise BadRequest(f"'changes': 'index code' pairs, e.g. '3 R5 7 {NO_TILE}' ({NO_TILE!r}: no tile lies there)")
                 pairs = [(words[k], words[k + 1]) for k in range(0, len(words), 2)]
             elif isinstance(changes, list) and all(isinstance(c, list) and len(c) == 2 for c in changes):
                 pairs = [(str(i), str(c)) for i, c in changes]
             else:
-                raise BadRequest("'changes': 'index code' pairs, e.g. '3 R5 7 K13'")
+                raise BadRequest(f"'changes': 'index code' pairs, e.g. '3 R5 7 {NO_TILE}' ({NO_TILE!r}: no tile lies there)")
             if not pairs:
                 raise BadRequest("'changes': name at least one tile: 'index code'")
             try:
-                parsed = tuple((int(i), parse_tile(c).code) for i, c in pairs)
+                parsed = tuple((int(i), NO_TILE if c.lower() == NO_TILE else parse_tile(c).code) for i, c in pairs)
             except ValueError:
                 raise BadRequest("'changes': a tile index is a whole number") from None
             return RefereeRequest(action, referee, reason, target="table", changes=parsed)

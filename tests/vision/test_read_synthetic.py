@@ -47,7 +47,8 @@ def test_lone_tiles_are_in_tiles_but_in_no_set():
 def test_json_shape_matches_the_issue():
     r = render_table([["O7", "O8", "O9"], ["R1"]], 960, 540, seed=8, hands=0)
     d = read_image(r.image).to_json_dict("table.png")
-    assert set(d) == {"image", "width", "height", "tiles", "sets", "warnings"}
+    assert set(d) == {"image", "width", "height", "tiles", "sets", "warnings", "area", "edge_tiles"}
+    assert d["area"] == {"corners": [[0.0, 0.0], [960.0, 0.0], [960.0, 540.0], [0.0, 540.0]], "found": True}
     assert d["image"] == "table.png" and (d["width"], d["height"]) == (960, 540)
     for t in d["tiles"]:
         assert set(t) == {"code", "confidence", "center", "corners", "alternatives"}

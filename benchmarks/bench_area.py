@@ -1,0 +1,108 @@
+"""Only the play area is read: real photos with a box of spare tiles, its lid and a rack beside the table.
+
+    python benchmarks/bench_area.py [--splits validation,test] [--no-baseline]
+
+Each photo of a split becomes the table in the middle of a larger frame, with the floor around
+it and a box of spare tiles, a lid (printed logo and tile art) and a rack of tiles on the floor
+(models/area_scenes.py; the spare faces are cut from photos of the train split). Printed per
+split: tiles invented (read where no labelled tile of the table lies) and precision, labelled
+tiles read with the right code, tiles named as lying across the area's edge, and the same photo
+read alone for comparison; with the baseline, the same frames read with the area switched off.
+The area's thresholds (VisionConfig.play_area_*) were chosen on the validation split; only the
+test split is held out.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from models.area_scenes import compose, cut_faces  # noqa: E402
+from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
+from vision import read_image  # noqa: E402
+from vision.config import DEFAULT_CONFIG  # noqa: E402
+
+SPARE_PHOTOS = ("rummy-4_jpeg", "rummy-6_jpeg")  # train split: whole sets laid out
+SEED = 20261126
+
+
+def spare_faces(dataset: Path) -> list[np.ndarray]:
+    train = {p.stem.split(".")[0]: p for p in load_splits(dataset)["train"]}
+    faces = []
+    for stem in SPARE_PHOTOS:
+        photo = train[stem]
+        faces += cut_faces(cv2.imread(str(photo.image_path)), [quad for _, quad in photo.tiles])
+    return faces
+
+
+def score(reading, labels, offset=(0, 0)) -> tuple[int, int, int]:
+    """(tiles read, of them on a labelled tile, labelled tiles read with the right code)."""
+    used, on_label, right = set(), 0, 0
+    for code, quad in labels:
+        quad = np.float32(quad + np.asarray(offset)).reshape(-1, 1, 2)
+        hits = [i for i, t in enumerate(reading.tiles) if i not in used
+                and cv2.pointPolygonTest(quad, tuple(map(float, t.center)), False) >= 0]
+        if hits:
+            used.add(hits[0])
+            on_label += 1
+            right += reading.tiles[hits[0]].code == code
+    return len(reading.tiles), on_label, right
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--splits", default="validation,test")
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    parser.add_argument("--no-baseline", action="store_true", help="skip reading the frames with the area switched off")
+    args = parser.parse_args(argv)
+    if not (args.dataset / "data.yaml").exists():
+        print(f"no photo set at {args.dataset}")
+        return 2
+    faces = spare_faces(args.dataset)
+    splits = load_splits(args.dataset)
+    no_area = dataclasses.replace(DEFAULT_CONFIG, play_area=False)
+    print(f"{'split':<11} {'photos':>6} {'labelled':>8} | {'alone: invented':>15} {'codes right':>12} | "
+          f"{'beside: invented':>16} {'precision':>9} {'codes right':>12} {'across':>6} {'perfect':>8} | "
+          f"{'no area: invented':>17}")
+    for split in args.splits.split(","):
+        started = time.perf_counter()
+        totals = np.zeros(9, int)
+        worst = []
+        for k, photo in enumerate(splits[split]):
+            image = cv2.imread(str(photo.image_path))
+            labels = [(code, quad) for code, quad in photo.tiles]
+            alone = score(read_image(image), labels)
+            scene = compose(image, faces, SEED + k)
+            beside_reading = read_image(scene.image)
+            beside = score(beside_reading, labels, scene.offset)
+            invented = beside[0] - beside[1]
+            baseline = 0
+            if not args.no_baseline:
+                read_all = score(read_image(scene.image, config=no_area), labels, scene.offset)
+                baseline = read_all[0] - read_all[1]
+            perfect = invented == 0 and beside[2] == len(labels) and not beside_reading.edge_tiles
+            totals += [len(labels), alone[0] - alone[1], alone[2], invented, beside[0], beside[2],
+                       len(beside_reading.edge_tiles), perfect, baseline]
+            if invented or beside[2] < alone[2]:
+                worst.append(f"{photo.stem.split('.')[0]} +{invented} -{alone[2] - beside[2]}")
+        labelled, alone_inv, alone_right, inv, read, right, across, perfect, base = totals
+        n = len(splits[split])
+        precision = 100.0 * (read - inv) / max(read, 1)
+        print(f"{split:<11} {n:>6} {labelled:>8} | {alone_inv:>15} {100 * alone_right / max(labelled, 1):>11.2f}% | "
+              f"{inv:>16} {precision:>8.2f}% {100 * right / max(labelled, 1):>11.2f}% {across:>6} {perfect:>4}/{n:<3} | "
+              f"{'-' if args.no_baseline else base:>17}   ({time.perf_counter() - started:.0f} s)")
+        if worst:
+            print(f"{'':<11} photos with tiles invented or lost beside the objects: {', '.join(worst)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

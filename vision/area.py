@@ -1,0 +1,261 @@
+"""The play area: the quadrilateral of the frame where the game's tiles lie.
+
+Nothing outside it is read or counted (racks, the tile box, its lid, phones, the floor),
+and a tile lying across its edge is named, never guessed. A table's area is marked by the
+referee (`tileref area`) or found from the frame by `find_play_area`:
+
+1. the tile faces are painted out of a small copy of the frame (their surroundings fill them)
+   and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
+   weave become the surface's own colour;
+2. the table's colour is that of the frame's middle (the camera looks at the table): its
+   median and spread in CIE Lab (`play_area_colour_clusters` above 1 splits a middle of two
+   surfaces by k-means and takes the largest; 1 ships);
+3. the table is the connected piece of the pixels near that colour (in its own spread) that
+   fills most of the frame's middle, opened by a tile's width so that thin bridges to another
+   surface (a box's rim touching the table) break;
+4. its convex hull, simplified to four of its own points, is the area; a hull covering most
+   of the frame (`play_area_whole_frame`) is the whole frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from .config import DEFAULT_CONFIG, VisionConfig
+from .errors import VisionError
+
+EDGE_NAMES = ("top", "right", "bottom", "left")  # the area's sides in the order of its corners (TL TR BR BL)
+_WORK_SIDE = 320  # long side of the copy of the frame the surface is found on
+
+
+class AreaError(VisionError):
+    """A play area's corners cannot be used (not four points, crossed, outside the frame)."""
+
+
+@dataclass(frozen=True)
+class PlayArea:
+    """Four corners in frame pixels, top-left, top-right, bottom-right, bottom-left; `found`:
+    found from the frame (False: marked by the referee)."""
+
+    corners: tuple[tuple[float, float], ...]
+    found: bool = True
+
+    @classmethod
+    def whole_frame(cls, width: int, height: int, found: bool = True) -> "PlayArea":
+        return cls(((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height))), found)
+
+    @classmethod
+    def marked(cls, points: Sequence[Sequence[float]], width: int | None = None, height: int | None = None) -> "PlayArea":
+        """An area from four points in any order; AreaError quotes what is wrong with them."""
+        quad = np.asarray(points, dtype=float)
+        if quad.shape != (4, 2) or not np.all(np.isfinite(quad)):
+            raise AreaError(f"a play area needs four corners x,y; got {np.asarray(points).tolist()!r}")
+        ordered = order_corners(quad)
+        if cv2.contourArea(ordered.astype(np.float32)) < 1.0 or not cv2.isContourConvex(ordered.astype(np.float32).reshape(-1, 1, 2)):
+            raise AreaError(f"the corners {quad.tolist()!r} do not make a convex four-sided area")
+        if width is not None and height is not None:
+            off = [(float(x), float(y)) for x, y in quad if x < 0 or y < 0 or x > width or y > height]
+            if off:
+                raise AreaError(f"corner {off[0][0]:g},{off[0][1]:g} lies outside the {width} x {height} frame")
+        return cls(tuple((float(x), float(y)) for x, y in ordered), found=False)
+
+    @property
+    def quad(self) -> np.ndarray:
+        return np.asarray(self.corners, dtype=float)
+
+    def share_inside(self, face: np.ndarray) -> float:
+        """The share of a tile face (4 corners) lying inside the area."""
+        face = np.asarray(face, dtype=np.float32)
+        whole = abs(cv2.contourArea(face))
+        if whole <= 0:
+            return float(cv2.pointPolygonTest(self.quad.astype(np.float32).reshape(-1, 1, 2),
+                                              tuple(map(float, face.mean(axis=0))), False) >= 0)
+        common, _ = cv2.intersectConvexConvex(order_corners(face).astype(np.float32), self.quad.astype(np.float32))
+        return float(min(1.0, common / whole))
+
+    def nearest_edge(self, point: Sequence[float]) -> str:
+        """"left", "top"... : the side of the area nearest a point."""
+        p = np.asarray(point, dtype=float)
+        quad = self.quad
+        distances = [_segment_distance(p, quad[k], quad[(k + 1) % 4]) for k in range(4)]
+        return EDGE_NAMES[int(np.argmin(distances))]
+
+    def to_json_dict(self) -> dict:
+        return {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "found": self.found}
+
+    def describe(self) -> str:
+        return ",".join(f"{x:.0f},{y:.0f}" for x, y in self.corners)
+
+
+@dataclass(frozen=True)
+class AreaSplit:
+    """Which faces lie inside the area, which outside, and which across its edge (with the side)."""
+
+    inside: tuple[int, ...]
+    outside: tuple[int, ...]
+    across: tuple[tuple[int, str], ...]
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Four points clockwise (image y down) from the one nearest the top-left."""
+    quad = np.asarray(quad, dtype=float)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    clockwise = quad[np.argsort(angles)]
+    start = int(np.argmin(clockwise.sum(axis=1)))
+    return np.roll(clockwise, -start, axis=0)
+
+
+def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> AreaSplit:
+    """Inside: at least `play_area_inside_share` of the face in the area; outside: at most
+    `play_area_outside_share`; across the edge: anything between."""
+    inside, outside, across = [], [], []
+    for k, face in enumerate(faces):
+        share = area.share_inside(face)
+        if share >= config.play_area_inside_share:
+            inside.append(k)
+        elif share <= config.play_area_outside_share:
+            outside.append(k)
+        else:
+            across.append((k, area.nearest_edge(np.asarray(face, float).mean(axis=0))))
+    return AreaSplit(tuple(inside), tuple(outside), tuple(across))
+
+
+def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> PlayArea:
+    """The play area of a BGR frame from the tile faces found on it (corners in frame pixels)."""
+    h, w = image.shape[:2]
+    scale = _WORK_SIDE / max(h, w)
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    quads = [np.asarray(f, float) * scale for f in faces]
+    tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * _WORK_SIDE
+    surface = _surface(small, quads, tile_width)
+    middle = _middle(sh, sw)
+    centre, spread = _table_colour(surface[middle], config)
+    distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
+    table = (distance < config.play_area_colour_distance).astype(np.uint8)
+    # a bridge narrower than a tile (a box's rim, a lid's border touching the table) is no table
+    cut = max(1, round(config.play_area_bridge * tile_width))
+    table = cv2.morphologyEx(table, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cut + 1, 2 * cut + 1)))
+    count, labels = cv2.connectedComponents(table, connectivity=4)
+    if count < 2:
+        return PlayArea.whole_frame(w, h)
+    votes = np.bincount(labels[middle & (table > 0)], minlength=count)
+    votes[0] = 0
+    region = (labels == int(np.argmax(votes))).astype(np.uint8)
+    margin = round(config.play_area_margin * tile_width)
+    if margin > 0:
+        region = cv2.dilate(region, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
+    hull = cv2.convexHull(cv2.findNonZero(region)).reshape(-1, 2).astype(float)
+    hull[:, 0] = np.clip(hull[:, 0], 0, sw)
+    hull[:, 1] = np.clip(hull[:, 1], 0, sh)
+    if cv2.contourArea(hull.astype(np.float32)) >= config.play_area_whole_frame * sw * sh:
+        return PlayArea.whole_frame(w, h)
+    quad = _quadrilateral(hull) / scale
+    quad[:, 0] = np.clip(quad[:, 0], 0, w)
+    quad[:, 1] = np.clip(quad[:, 1], 0, h)
+    return PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
+
+
+def _table_colour(colours: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The colour of the frame's middle and its spread (robust: median and scaled median deviation).
+    A middle of two surfaces (a rack standing on a table: spread over `play_area_max_spread`) is
+    split in `play_area_colour_clusters` by k-means, and the largest is the table."""
+    data = colours.astype(np.float32)
+    centre, spread = _robust(data, config)
+    k = config.play_area_colour_clusters
+    if spread.max() > config.play_area_max_spread and k > 1 and len(data) >= k:
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        cv2.setRNGSeed(0)
+        _, labels, _ = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        centre, spread = _robust(data[labels == np.bincount(labels, minlength=k).argmax()], config)
+    return centre, spread
+
+
+def _robust(data: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
+    centre = np.median(data, axis=0)
+    return centre, np.maximum(np.median(np.abs(data - centre), axis=0) * 1.4826, config.play_area_least_spread)
+
+
+def _surface(small: np.ndarray, quads: list[np.ndarray], tile_width: float) -> np.ndarray:
+    """The frame's surfaces in Lab (L 0-100): tile faces painted out by their surroundings, blurred at
+    half a tile's width so that grain, veins and weave become one colour."""
+    sh, sw = small.shape[:2]
+    tiles = np.zeros((sh, sw), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(tiles, np.round(q).astype(np.int32), 255)
+    grow = max(1, round(0.15 * tile_width))
+    tiles = cv2.dilate(tiles, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    painted = cv2.inpaint(small, tiles, 3, cv2.INPAINT_TELEA) if tiles.any() else small
+    painted = cv2.GaussianBlur(painted, (0, 0), max(1.5, 0.5 * tile_width))
+    lab = cv2.cvtColor(painted, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    return lab
+
+
+def _middle(h: int, w: int) -> np.ndarray:
+    """The frame's middle (the camera looks at the table): a centred box of half its sides."""
+    mask = np.zeros((h, w), bool)
+    mask[h // 4: h - h // 4, w // 4: w - w // 4] = True
+    return mask
+
+
+def _quadrilateral(hull: np.ndarray) -> np.ndarray:
+    """The hull simplified to four of its own points (the table's corners); the hull's
+    minimum-area rectangle when no simplification gives four."""
+    contour = hull.astype(np.float32).reshape(-1, 1, 2)
+    perimeter = cv2.arcLength(contour, True)
+    for share in np.linspace(0.01, 0.2, 20):
+        simplified = cv2.approxPolyDP(contour, share * perimeter, True).reshape(-1, 2).astype(float)
+        if len(simplified) <= 4:
+            break
+    if len(simplified) != 4:
+        return cv2.boxPoints(cv2.minAreaRect(contour)).astype(float)
+    return order_corners(simplified)
+
+
+def _sides(q: np.ndarray) -> tuple[float, float]:
+    return float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    ab = b - a
+    t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + t * ab)))
+
+
+def save_area(area: PlayArea, path, width: int, height: int) -> None:
+    """Write a table's play area (`tileref area`): its corners and the frame size they are in."""
+    import json
+    from pathlib import Path
+
+    data = {"corners": [[round(x, 1), round(y, 1)] for x, y in area.corners], "width": int(width), "height": int(height)}
+    Path(path).write_text(json.dumps(data) + "\n", encoding="utf-8")
+
+
+def load_area(path) -> tuple[PlayArea, tuple[int, int]]:
+    """A table's play area file and the frame size it was marked on; AreaError names the file."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        width, height = int(data["width"]), int(data["height"])
+        area = PlayArea.marked(data["corners"], width, height)
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+        raise AreaError(f"play area file {str(path)!r} cannot be used: {error}") from None
+    except AreaError as error:
+        raise AreaError(f"play area file {str(path)!r}: {error}") from None
+    return area, (width, height)
+
+
+def fit_to_frame(area: PlayArea, marked_on: tuple[int, int], width: int, height: int) -> PlayArea:
+    """An area marked on a frame of one size, on a frame of another (the camera's resolution changed)."""
+    if marked_on == (width, height):
+        return area
+    sx, sy = width / marked_on[0], height / marked_on[1]
+    return PlayArea(tuple((x * sx, y * sy) for x, y in area.corners), area.found)

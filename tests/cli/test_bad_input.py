@@ -178,6 +178,10 @@ CASES = [
     pytest.param(["read", "garbage.png", "--profile", "deep.json"], "deep.json", id="read-profile-deep-json"),
     pytest.param(["read", "garbage.png", "--profile", "garbage.json"], "garbage.json", id="read-profile-garbage"),
     pytest.param(["read", "garbage.png", "--profile", "int5000.json"], "int5000.json", id="read-profile-integer-5000-digits"),
+    # area
+    pytest.param(["area", "missing.png"], "missing.png", id="area-missing-photo"),
+    pytest.param(["area", "garbage.png"], "garbage.png", id="area-garbage-photo"),
+    pytest.param(["area", "garbage.png", "--corners", "1,2,3"], "1,2,3", id="area-three-numbers"),
     # calibrate
     pytest.param(["calibrate", "huge-header.png", "--out", "p.json"], "65535x65535", id="calibrate-huge-header"),
     pytest.param(["calibrate", "missing.png", "--out", "p.json"], "missing.png", id="calibrate-missing-photo"),

@@ -14,7 +14,10 @@ first wait (no reference), a light change while a hand rests.
 The eyes are driven as the runner drives them: `begin(0, reference)`, then every frame to
 `feed`; frames it asks to be read go through the real reader (vision.pipeline.read_image, each
 tile's four corners as its outline) and back to `explain`; a settled look ends the wait, its
-readings fused as the runner fuses them (controller.game.fusion). Each frame's truth is
+readings steadied and fused as the runner does (controller.table.looking): on each frame, a tile
+whose patch is unchanged since the reference keeps the reference's code (controller.game.steady;
+the reference is the clear table with its fused reading's outlines and codes), then the frames'
+readings are fused (controller.game.fusion). Each frame's truth is
 whether an occluder's composited mask covers any of it, and each sequence knows when the last
 occluder left. The clear table's reading, per photo, is the fusion of three noisy clear frames.
 
@@ -50,8 +53,10 @@ from benchmarks.watch_scenes import KINDS, Sequence, plan  # noqa: E402
 from controller.adapters.reader import convert  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
+from controller.game.steady import keep_settled_codes, settled_tiles  # noqa: E402
 from models.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
+from vision.eyes_tiles import unchanged_tiles  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
 from vision.pipeline import read_image  # noqa: E402
 
@@ -67,7 +72,7 @@ CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear readin
 class ClearTable:
     """What the reader makes of a photo's table with nothing over it."""
     reading: TableReading  # fused from CLEAR_FRAMES noisy clear frames
-    outlines: tuple[tuple[tuple[float, float], ...], ...]  # of the first clear frame's tiles (the reference's)
+    outlines: tuple[tuple[tuple[float, float], ...], ...]  # of the fused reading's tiles (the reference's)
     steady: bool  # every clear frame read the same codes
 
     @property
@@ -100,6 +105,7 @@ class Outcome:
     asked: bool  # the arbiter was asked
     false_ask: bool  # ... while the table had lain clear for CLEAR_BEFORE_ASK s or more
     note: str  # what a reader of the figures may want to look at
+    kept: int = 0  # tiles of the look's frames whose code was kept from the reference (read otherwise)
 
 
 def outline(tile) -> tuple[tuple[float, float], ...]:
@@ -115,7 +121,8 @@ def clear_table(sequence: Sequence, costs: Costs) -> ClearTable:
         costs.read.append(time.perf_counter() - start)
     converted = [convert(r, 1920, 1080) for r in readings]
     steady = len({tuple(sorted(t.code for t in r.tiles)) for r in converted}) == 1
-    return ClearTable(fuse(converted).reading, tuple(outline(t) for t in readings[0].tiles), steady)
+    reading = fuse(converted).reading
+    return ClearTable(reading, tuple(tuple(t.corners) for t in reading.tiles), steady)
 
 
 def wrong_reading(reading: TableReading, clear: ClearTable) -> str:
@@ -141,7 +148,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
         return found
 
     eyes = Eyes(settings, occluders)
-    reference = Reference(sequence.clear_frame(0), clear.outlines) if sequence.has_reference else None
+    reference = (Reference(sequence.clear_frame(0), clear.outlines, tuple(t.code for t in clear.reading.tiles))
+                 if sequence.has_reference else None)
     eyes.begin(0.0, reference)
     left_at = sequence.left_at
     last_covered = None  # time of the last covered frame fed
@@ -167,7 +175,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             costs.explain.append(time.perf_counter() - start)
             if isinstance(seen, SettledLook):
                 look = seen
-                readings = [convert(r, 1920, 1080) for r in raw]
+                readings = [steadied(convert(r, 1920, 1080), frame.image, reference) for r, frame in zip(raw, seen.frames)]
                 break
         if isinstance(seen, Covered) and seen.ask_arbiter and not asked:
             asked = True
@@ -175,7 +183,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             false_ask = scene.at - clear_since >= CLEAR_BEFORE_ASK
             if left_at is None:  # a cup: the runner now waits for the arbiter
                 break
-    known = dict(index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
+    kept = sum(sum(1 for w in r.warnings if ": it lies as on the last settled table" in w) for r in readings)
+    known = dict(kept=kept, index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
                  frames_fed=fed, unsteady_photo=not clear.steady, asked=asked, false_ask=false_ask)
     if look is None:
         return Outcome(**known, judged=False, judged_covered=False, covered_share=0.0, false_penalty=False, delay=None,
@@ -192,6 +201,14 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     delay = None if (left_at is None or before or last < left_at) else last - left_at  # none while still covered
     return Outcome(**known, judged=True, judged_covered=bool(covered), covered_share=max(shares.values(), default=0.0),
                    false_penalty=bool(wrong), delay=delay, before_occluder=before, note=note)
+
+
+def steadied(reading: TableReading, image, reference: Reference | None) -> TableReading:
+    """As the runner does: tiles on patches unchanged since the reference keep the reference's code."""
+    if reference is None:
+        return reading
+    unchanged = unchanged_tiles(reference.image, reference.tiles, image)
+    return keep_settled_codes(reading, settled_tiles(reference.tiles, reference.codes, unchanged))
 
 
 def ms(times: list[float], q: float) -> str:
@@ -260,6 +277,9 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
           f"run on {len(costs.net)} of {frames} frames fed")
     print(f"reading a 1920x1080 frame (apart from the eyes): median {ms(costs.read, 0.5)} ms, p95 {ms(costs.read, 0.95)} ms "
           f"over {len(costs.read)} frames read ({CLEAR_FRAMES} per photo for its clear reading, {photos} photos)")
+    kept = [o.kept for o in outcomes if o.judged]
+    print(f"codes kept from the reference on unchanged patches (read otherwise): {sum(kept)} tile readings in "
+          f"{sum(1 for k in kept if k)} of {len(kept)} looks")
     if before:
         print(f"{before} look(s) came before anything was over the table (nothing measured there)")
     for o in outcomes:

@@ -1,6 +1,6 @@
 """Never judge a table it cannot see: the eyes (vision/eyes.py) over hands, sleeves, phones and cups.
 
-    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...]
+    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...] [--jobs N]
 
 Builds `--sequences` waits (benchmarks/watch_scenes.py) from the shared real photos of the
 train split: each photo turned landscape, scaled to cover 1920x1080 and cropped in the middle,
@@ -293,6 +293,20 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     return all(meets for _, meets in checks)
 
 
+_CLEAR: dict[str, ClearTable] = {}  # a worker's clear readings, per photo
+
+
+def _watch_one(work) -> tuple[Outcome, Costs, str]:
+    """One sequence of the plan in a worker process (`--jobs`): its outcome, its costs, its photo."""
+    photos, count, seed, fps, settings, index = work
+    costs = Costs()
+    sequence = next(plan(photos, count, seed, fps, settings.ask_after_seconds, frozenset({index})))
+    stem = sequence.photo.stem
+    if stem not in _CLEAR:
+        _CLEAR[stem] = clear_table(sequence, costs)
+    return watch(sequence, _CLEAR[stem], settings, costs), costs, stem
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sequences", type=int, default=300)
@@ -302,12 +316,15 @@ def main(argv=None) -> int:
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--only", type=int, nargs="+", metavar="INDEX",
                         help="run just these sequences of the plan (as numbered in the list of misses)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="sequences watched at once by this many processes (the costs then share the cores)")
     args = parser.parse_args(argv)
     if not args.dataset.is_dir():
         print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
         return 2
-    if args.sequences < 1 or args.fps <= 0:
-        print(f"bench_watch: --sequences and --fps must be positive, got {args.sequences} and {args.fps}", file=sys.stderr)
+    if args.sequences < 1 or args.fps <= 0 or args.jobs < 1:
+        print(f"bench_watch: --sequences, --fps and --jobs must be positive, got {args.sequences}, {args.fps} and "
+              f"{args.jobs}", file=sys.stderr)
         return 2
     count = QUICK_SEQUENCES if args.quick else args.sequences
     photos: list[Photo] = load_splits(args.dataset)["train"]
@@ -323,7 +340,23 @@ def main(argv=None) -> int:
     if only is not None and not all(0 <= i < count for i in only):
         print(f"bench_watch: --only {sorted(only)} names sequences outside the plan's 0..{count - 1}", file=sys.stderr)
         return 2
-    for sequence in plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only):
+    if args.jobs > 1:
+        import multiprocessing
+
+        indices = sorted(only) if only is not None else list(range(count))
+        work = [(photos, count, args.seed, args.fps, settings, i) for i in indices]
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            for outcome, spent, stem in pool.imap_unordered(_watch_one, work):
+                outcomes.append(outcome)
+                clear.setdefault(stem, None)  # type: ignore[arg-type]
+                for name in ("feed", "explain", "read", "net"):
+                    getattr(costs, name).extend(getattr(spent, name))
+                if len(outcomes) % 25 == 0:
+                    print(f"  {len(outcomes)}/{len(indices)} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
+                          f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
+                          f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
+        outcomes.sort(key=lambda o: o.index)
+    for sequence in (plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only) if args.jobs == 1 else ()):
         stem = sequence.photo.stem
         if stem not in clear:
             clear[stem] = clear_table(sequence, costs)

@@ -1,6 +1,10 @@
 """Never judge a table it cannot see: the eyes (vision/eyes.py) over hands, sleeves, phones and cups.
 
     python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...] [--jobs N]
+                                     [--save FILE] [--merge FILE ...]
+
+`--save` writes each sequence's outcome and costs to FILE as it ends (one JSON line each), so a
+plan can be run in parts (`--only`) at once; `--merge` prints the figures of saved parts together.
 
 Builds `--sequences` waits (benchmarks/watch_scenes.py) from the shared real photos of the
 train split: each photo turned landscape, scaled to cover 1920x1080 and cropped in the middle,
@@ -37,6 +41,8 @@ Printed per kind and overall (targets of the club's test):
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import statistics
 import sys
@@ -316,9 +322,14 @@ def main(argv=None) -> int:
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--only", type=int, nargs="+", metavar="INDEX",
                         help="run just these sequences of the plan (as numbered in the list of misses)")
+    parser.add_argument("--save", type=Path, help="append each sequence's outcome and costs to this file (JSON lines)")
+    parser.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                        help="print the figures of the parts saved in these files, and nothing else")
     parser.add_argument("--jobs", type=int, default=1,
                         help="sequences watched at once by this many processes (the costs then share the cores)")
     args = parser.parse_args(argv)
+    if args.merge:
+        return merge(args.merge)
     if not args.dataset.is_dir():
         print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
         return 2
@@ -365,7 +376,40 @@ def main(argv=None) -> int:
             print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
                   f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
                   f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
-    report(outcomes, costs, time.perf_counter() - started, len(clear), load)
+    elapsed = time.perf_counter() - started
+    if args.save is not None:
+        with args.save.open("a") as out:
+            for outcome in outcomes:
+                out.write(json.dumps({"outcome": dataclasses.asdict(outcome)}) + "\n")
+            out.write(json.dumps({"costs": dataclasses.asdict(costs), "elapsed": elapsed, "load": load,
+                                  "photos": sorted(clear)}) + "\n")
+    report(outcomes, costs, elapsed, len(clear), load)
+    return 0
+
+
+def merge(paths: list[Path]) -> int:
+    """The figures of parts of a plan run apart (`--save`), printed together."""
+    outcomes: list[Outcome] = []
+    costs = Costs()
+    elapsed, loads, photos = 0.0, [], set()
+    for path in paths:
+        try:
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        except (OSError, ValueError) as error:
+            print(f"bench_watch: --merge {path}: {error}", file=sys.stderr)
+            return 2
+        for line in lines:
+            if "outcome" in line:
+                outcomes.append(Outcome(**line["outcome"]))
+            else:
+                for name in ("feed", "explain", "read", "net"):
+                    getattr(costs, name).extend(line["costs"][name])
+                elapsed = max(elapsed, line["elapsed"])  # the parts ran at once
+                loads.append(tuple(line["load"]))
+                photos.update(line["photos"])
+    outcomes.sort(key=lambda o: o.index)
+    print(f"{len(outcomes)} sequences merged from {len(paths)} part(s) run at once")
+    report(outcomes, costs, elapsed, len(photos), max(loads, default=os.getloadavg()))
     return 0
 
 

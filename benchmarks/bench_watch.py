@@ -359,6 +359,7 @@ def main(argv=None) -> int:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             for outcome, spent, stem in pool.imap_unordered(_watch_one, work):
                 outcomes.append(outcome)
+                saved(args.save, outcome)
                 clear.setdefault(stem, None)  # type: ignore[arg-type]
                 for name in ("feed", "explain", "read", "net"):
                     getattr(costs, name).extend(getattr(spent, name))
@@ -372,6 +373,7 @@ def main(argv=None) -> int:
         if stem not in clear:
             clear[stem] = clear_table(sequence, costs)
         outcomes.append(watch(sequence, clear[stem], settings, costs))
+        saved(args.save, outcomes[-1])
         if len(outcomes) % 25 == 0 and only is None:
             print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
                   f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
@@ -379,12 +381,17 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - started
     if args.save is not None:
         with args.save.open("a") as out:
-            for outcome in outcomes:
-                out.write(json.dumps({"outcome": dataclasses.asdict(outcome)}) + "\n")
             out.write(json.dumps({"costs": dataclasses.asdict(costs), "elapsed": elapsed, "load": load,
                                   "photos": sorted(clear)}) + "\n")
     report(outcomes, costs, elapsed, len(clear), load)
     return 0
+
+
+def saved(path: Path | None, outcome: Outcome) -> None:
+    """A sequence's outcome appended to `--save`'s file as soon as it is known."""
+    if path is not None:
+        with path.open("a") as out:
+            out.write(json.dumps({"outcome": dataclasses.asdict(outcome)}) + "\n")
 
 
 def merge(paths: list[Path]) -> int:

@@ -28,7 +28,8 @@ class SettledTile:
 
 def settled_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequence[str],
                   unchanged: Sequence[bool]) -> tuple[SettledTile, ...]:
-    """The last settled table's tiles from its outlines, codes and the eyes' unchanged flags (one each)."""
+    """The last settled table's tiles from its outlines, codes ("" where not known) and the eyes'
+    unchanged flags (one each)."""
     if not (len(outlines) == len(codes) == len(unchanged)):
         raise ValueError(f"settled tiles need one code and one flag per outline, got {len(outlines)} outlines, "
                          f"{len(codes)} codes and {len(unchanged)} flags")
@@ -42,7 +43,7 @@ def settled_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequ
 def keep_settled_codes(reading: TableReading, settled: Sequence[SettledTile], radius: float = 0.45) -> TableReading:
     """`reading` with each tile that lies on an unchanged tile of the last settled table (within
     `radius` tile widths of its centre, one to one, nearest first) given that tile's code."""
-    steady = [tile for tile in settled if tile.unchanged]
+    steady = [tile for tile in settled if tile.unchanged and tile.code]  # "": its code is not known
     if not steady or not reading.tiles:
         return reading
     reach = radius * tile_width(reading)

@@ -92,10 +92,22 @@ class Looking:
             offered = self.watch.offered()
             look = self.watch.explain(offered.frames, tuple(None for _ in offered.frames))  # not read
             if isinstance(look, _eyes().SettledLook):
-                image = look.frames[-1].image
-                self.reference = (_eyes().Reference(image) if self.reference is None
-                                  else replace(self.reference, image=image))
+                self.reference = self.unread_reference(look.frames[-1].image)
                 return self.settled_wait(look)
+
+    def unread_reference(self, image: Frame) -> Reference:
+        """The reference moved to a frame that was not read: the tiles stay, and a tile keeps its judged
+        code only where its patch is unchanged on the new frame (elsewhere its code is unknown)."""
+        reference = self.reference
+        if reference is None:
+            return _eyes().Reference(image)
+        judged = reference.codes
+        if judged and len(judged) == len(reference.tiles):
+            from vision.eyes_tiles import unchanged_tiles
+
+            same = unchanged_tiles(reference.image, reference.tiles, image)
+            judged = tuple(code if kept else "" for code, kept in zip(judged, same))
+        return replace(reference, image=image, codes=judged)
 
     def look_still(self) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
@@ -218,18 +230,16 @@ class Looking:
             photo = self.records.photo(sha) if sha else None
             image = decode(photo) if photo is not None else None
             if image is not None:
-                return _eyes().Reference(image, *self._last_tiles(events[: index + 1]))
+                # no codes: the reading last named may be older than the photo, so no code is carried over
+                return _eyes().Reference(image, self._last_outlines(events[: index + 1]))
         return None
 
-    def _last_tiles(self, events) -> tuple[tuple, tuple[str, ...]]:
-        """The outlines and codes of the tiles last read (the reading an event names last)."""
+    def _last_outlines(self, events) -> tuple:
         find = getattr(self.records, "reading", None)
         for event in reversed(events):
             sha = getattr(event, "reading", None)
             raw = find(sha) if find is not None and isinstance(sha, str) else None
             if raw is not None:
-                tiles = [tile for tile in raw.reading.get("tiles", ()) if len(tile.get("corners", ())) >= 3]
-                outlines = tuple(tuple((float(x), float(y)) for x, y in tile["corners"]) for tile in tiles)
-                found = tuple(str(tile.get("code", "")) for tile in tiles)
-                return outlines, (found if all(found) else ())
-        return (), ()
+                return tuple(tuple((float(x), float(y)) for x, y in tile.get("corners", ()))
+                             for tile in raw.reading.get("tiles", ()) if len(tile.get("corners", ())) >= 3)
+        return ()

@@ -201,3 +201,16 @@ def test_a_tile_whose_patch_changed_is_read_as_the_reader_reads_it(game, rendere
     _, seen = flickering_look(records, game_id, frames, renderer.render(TABLE))
     assert [t.code for t in seen.reading.tiles] == ["K1", "K7", "K3"]  # the two frames' K7 outvotes
     assert not any("kept" in w for w in seen.reading.warnings)
+
+
+def test_a_wait_that_reads_nothing_carries_a_judged_code_only_where_the_tile_lies_unchanged(game, renderer):
+    records, game_id = game
+    swapped = Scene.of([{"tiles": ["K1", "K7", "K3"], "at": [1, 3]}])  # the K2 swapped while nobody read
+    reading = read_tiles(TABLE)
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(swapped, i) for i in range(4)]),
+                                                        ArbiterAfter(10**9), Reader(reading),
+                                                        ConsoleDisplay(quiet=True), None))
+    runner.reference = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
+                                 tuple(t.code for t in reading.tiles))
+    runner.settle()
+    assert runner.reference.codes == ("K1", "", "K3")

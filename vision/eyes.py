@@ -40,7 +40,7 @@ from .eyes_tiles import explained_by_reference, table_under_tiles
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
-from .stillness import colour_cells, grey_of, matched_difference
+from .stillness import colour_cells, grey_of, light_fit, matched_difference
 
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadFrames", "Reference", "SettledLook",
            "TileOutline", "TimedFrame"]
@@ -75,7 +75,7 @@ class Eyes:
         self.started = at
         self.reference = reference
         self._previous: np.ndarray | None = None
-        self._run: list[tuple[TimedFrame, np.ndarray, np.ndarray]] = []  # the still frames since the last motion
+        self._run: list[tuple[TimedFrame, np.ndarray, np.ndarray, np.ndarray]] = []  # the still frames since the last motion
         self._covered_since: float | None = None
         # what the border band is compared with: the reference, else the wait's first frame
         self._base: tuple[TimedFrame, np.ndarray] | None = None
@@ -107,29 +107,29 @@ class Eyes:
         if self._base_band is None or self._base_band.shape != band.shape:
             self._base_band = band
         if previous is None or previous.shape != grey.shape or previous_band is None or previous_band.shape != band.shape:
-            self._run = [(frame, grey, band)]
+            self._run = [(frame, grey, band, now)]
             return Moving(frame.at, "")
         moved = np.abs(grey - previous) > s.still_level
         band_moved = np.abs(grey_of(band) - grey_of(previous_band)) > s.still_level
         if band_moved.any():
             self._border_moved_at = frame.at
         if moved.any() or band_moved.any():
-            self._run = [(frame, grey, band)]
+            self._run = [(frame, grey, band, now)]
             where = where_of(moved, s.edge_cells) if moved.any() else _edge_words(
                 border_edges(border_grid(frame.image.shape[:2]), band_moved))
             return Moving(frame.at, where)
-        self._run.append((frame, grey, band))
+        self._run.append((frame, grey, band, now))
         while len(self._run) > 1 and (np.abs(self._run[0][1] - grey).max() > s.still_level
                                       or self._run[0][0].at < self._border_moved_at + s.border_margin_seconds):
             self._run.pop(0)  # a slow drift, or the first frames after motion at the border: the span starts after
         still_for = frame.at - self._run[0][0].at
         if still_for < s.still_seconds:
             return Moving(frame.at, "", still_for)
-        if self.reference is None and (edges := self._border_changed(now) or self._band_edges(band, frame.image)):
+        if self.reference is None and (edges := self._border_changed(now) or self._band_edges(band, now, frame.image)):
             self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
         frames = self._spread()
-        self._offered_band = self._band_changed([b for _, _, b in self._run])
-        self._run = [(frame, grey, band)]  # whatever the reading shows, the next offer rests on frames yet to come
+        self._offered_band = self._band_changed([(b, c) for _, _, b, c in self._run])
+        self._run = [(frame, grey, band, now)]  # whatever the reading shows, the next offer rests on frames yet to come
         reference = self.reference.image if self.reference is not None else None
         for offered in frames:
             seen = self.occluders(offered.image, reference)
@@ -203,19 +203,30 @@ class Eyes:
                 changed &= ~mask
         return edges_of(changed, s.edge_cells)
 
-    def _band_changed(self, bands: list[np.ndarray]) -> np.ndarray | None:
-        """The fine border cells that differ from the base's on any of `bands` (light matched)."""
+    def _band_changed(self, bands: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+        """The fine border cells that differ from the base's on any of `bands` (each with its frame's
+        colour cells), with the light matched two ways: over the band's cells, and by showing the
+        base's band pixels under the frame's light (fitted over the whole frame's unclipped cells)
+        clipped as the camera clips. A band of even table spans too few grey levels to fit a lamp's
+        gain by, and a near-white edge saturates under a brighter lamp. A hand differs either way."""
         base = self._base_band
-        if base is None or not bands:
+        if base is None or not bands or self._base is None:
             return None
         changed = np.zeros(len(base), bool)
-        for band in bands:
-            if band.shape == base.shape:
-                changed |= matched_difference(band[:, None], base[:, None])[:, 0] > self.settings.border_level
+        shown = None
+        for band, cells in reversed(bands):  # the still span's light is the last frame's
+            if band.shape != base.shape or cells.shape != self._base[1].shape:
+                continue
+            if shown is None:
+                gain, offset = light_fit(self._base[1], cells, below=UNCLIPPED)  # the base into this light
+                shown = border_cells(self._base[0].image, (gain, offset))
+            over_frame = np.abs(band - shown).max(axis=-1)
+            over_band = matched_difference(band[:, None], base[:, None])[:, 0]
+            changed |= np.minimum(over_frame, over_band) > self.settings.border_level
         return changed
 
-    def _band_edges(self, band: np.ndarray, image: np.ndarray) -> tuple[str, ...]:
-        changed = self._band_changed([band])
+    def _band_edges(self, band: np.ndarray, now: np.ndarray, image: np.ndarray) -> tuple[str, ...]:
+        changed = self._band_changed([(band, now)])
         if changed is None or not changed.any():
             return ()
         return border_edges(border_grid(image.shape[:2]), changed)
@@ -253,7 +264,7 @@ class Eyes:
     def _spread(self) -> tuple[TimedFrame, ...]:
         """`look_frames` frames of the still run, spread evenly over its time (the first and the last included)."""
         count = max(1, self.settings.look_frames)
-        run = [frame for frame, _, _ in self._run]
+        run = [frame for frame, *_ in self._run]
         if len(run) <= count:
             return tuple(run)
         first, last = run[0].at, run[-1].at
@@ -270,6 +281,9 @@ class Eyes:
             self._covered_since = at
         since = self._covered_since
         return Covered(at, where, since, reason, at - since >= self.settings.ask_after_seconds)
+
+
+UNCLIPPED = 245.0  # colour levels: brighter cells may be clipped at white, and fit no lamp's gain
 
 
 def _edge_words(edges: tuple[str, ...]) -> str:

@@ -52,8 +52,10 @@ def border_grid(shape: tuple[int, int]) -> BorderGrid:
     return BorderGrid(shape, np.asarray(boxes, np.int32), np.asarray(edges, np.int8), depth, length)
 
 
-def border_cells(image: np.ndarray) -> np.ndarray:
-    """The mean B, G, R of every fine border cell (cells x 3, float32), in `border_grid`'s order."""
+def border_cells(image: np.ndarray, light: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The mean B, G, R of every fine border cell (cells x 3, float32), in `border_grid`'s order.
+    `light` (gain, offset per channel): each pixel is first shown as under that light, clipped to
+    0..255 as a camera clips (so a near-white edge under a brighter lamp saturates as it would)."""
     h, w = image.shape[:2]
     grid = border_grid((h, w))
     d, n = grid.depth * BAND_CELLS, grid.length
@@ -61,6 +63,8 @@ def border_cells(image: np.ndarray) -> np.ndarray:
 
     def strip(part: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         part = part if part.ndim == 3 else part[..., None].repeat(3, axis=2)
+        if light is not None:
+            part = np.clip(part.astype(np.float32) * light[0] + light[1], 0, 255)
         return cv2.resize(part, size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
     top = strip(image[:d, : along_x * n], (along_x, BAND_CELLS))  # rows from the edge inwards

@@ -1,6 +1,10 @@
 """Never judge a table it cannot see: the eyes (vision/eyes.py) over hands, sleeves, phones and cups.
 
-    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...]
+    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...] [--jobs N]
+                                     [--save FILE] [--merge FILE ...]
+
+`--save` writes each sequence's outcome and costs to FILE as it ends (one JSON line each), so a
+plan can be run in parts (`--only`) at once; `--merge` prints the figures of saved parts together.
 
 Builds `--sequences` waits (benchmarks/watch_scenes.py) from the shared real photos of the
 train split: each photo turned landscape, scaled to cover 1920x1080 and cropped in the middle,
@@ -14,7 +18,10 @@ first wait (no reference), a light change while a hand rests.
 The eyes are driven as the runner drives them: `begin(0, reference)`, then every frame to
 `feed`; frames it asks to be read go through the real reader (vision.pipeline.read_image, each
 tile's four corners as its outline) and back to `explain`; a settled look ends the wait, its
-readings fused as the runner fuses them (controller.game.fusion). Each frame's truth is
+readings steadied and fused as the runner does (controller.table.looking): on each frame, a tile
+whose patch is unchanged since the reference keeps the reference's code (controller.game.steady;
+the reference is the clear table with its fused reading's outlines and codes), then the frames'
+readings are fused (controller.game.fusion). Each frame's truth is
 whether an occluder's composited mask covers any of it, and each sequence knows when the last
 occluder left. The clear table's reading, per photo, is the fusion of three noisy clear frames.
 
@@ -34,6 +41,8 @@ Printed per kind and overall (targets of the club's test):
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import statistics
 import sys
@@ -50,8 +59,10 @@ from benchmarks.watch_scenes import KINDS, Sequence, plan  # noqa: E402
 from controller.adapters.reader import convert  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
+from controller.game.steady import keep_settled_codes, settled_tiles  # noqa: E402
 from models.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
+from vision.eyes_tiles import unchanged_tiles  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
 from vision.pipeline import read_image  # noqa: E402
 
@@ -67,7 +78,7 @@ CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear readin
 class ClearTable:
     """What the reader makes of a photo's table with nothing over it."""
     reading: TableReading  # fused from CLEAR_FRAMES noisy clear frames
-    outlines: tuple[tuple[tuple[float, float], ...], ...]  # of the first clear frame's tiles (the reference's)
+    outlines: tuple[tuple[tuple[float, float], ...], ...]  # of the fused reading's tiles (the reference's)
     steady: bool  # every clear frame read the same codes
 
     @property
@@ -100,6 +111,7 @@ class Outcome:
     asked: bool  # the arbiter was asked
     false_ask: bool  # ... while the table had lain clear for CLEAR_BEFORE_ASK s or more
     note: str  # what a reader of the figures may want to look at
+    kept: int = 0  # tiles of the look's frames whose code was kept from the reference (read otherwise)
 
 
 def outline(tile) -> tuple[tuple[float, float], ...]:
@@ -115,7 +127,8 @@ def clear_table(sequence: Sequence, costs: Costs) -> ClearTable:
         costs.read.append(time.perf_counter() - start)
     converted = [convert(r, 1920, 1080) for r in readings]
     steady = len({tuple(sorted(t.code for t in r.tiles)) for r in converted}) == 1
-    return ClearTable(fuse(converted).reading, tuple(outline(t) for t in readings[0].tiles), steady)
+    reading = fuse(converted).reading
+    return ClearTable(reading, tuple(tuple(t.corners) for t in reading.tiles), steady)
 
 
 def wrong_reading(reading: TableReading, clear: ClearTable) -> str:
@@ -141,7 +154,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
         return found
 
     eyes = Eyes(settings, occluders)
-    reference = Reference(sequence.clear_frame(0), clear.outlines) if sequence.has_reference else None
+    reference = (Reference(sequence.clear_frame(0), clear.outlines, tuple(t.code for t in clear.reading.tiles))
+                 if sequence.has_reference else None)
     eyes.begin(0.0, reference)
     left_at = sequence.left_at
     last_covered = None  # time of the last covered frame fed
@@ -167,7 +181,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             costs.explain.append(time.perf_counter() - start)
             if isinstance(seen, SettledLook):
                 look = seen
-                readings = [convert(r, 1920, 1080) for r in raw]
+                readings = [steadied(convert(r, 1920, 1080), frame.image, reference) for r, frame in zip(raw, seen.frames)]
                 break
         if isinstance(seen, Covered) and seen.ask_arbiter and not asked:
             asked = True
@@ -175,7 +189,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             false_ask = scene.at - clear_since >= CLEAR_BEFORE_ASK
             if left_at is None:  # a cup: the runner now waits for the arbiter
                 break
-    known = dict(index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
+    kept = sum(sum(1 for w in r.warnings if ": it lies as on the last settled table" in w) for r in readings)
+    known = dict(kept=kept, index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
                  frames_fed=fed, unsteady_photo=not clear.steady, asked=asked, false_ask=false_ask)
     if look is None:
         return Outcome(**known, judged=False, judged_covered=False, covered_share=0.0, false_penalty=False, delay=None,
@@ -192,6 +207,14 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     delay = None if (left_at is None or before or last < left_at) else last - left_at  # none while still covered
     return Outcome(**known, judged=True, judged_covered=bool(covered), covered_share=max(shares.values(), default=0.0),
                    false_penalty=bool(wrong), delay=delay, before_occluder=before, note=note)
+
+
+def steadied(reading: TableReading, image, reference: Reference | None) -> TableReading:
+    """As the runner does: tiles on patches unchanged since the reference keep the reference's code."""
+    if reference is None:
+        return reading
+    unchanged = unchanged_tiles(reference.image, reference.tiles, image)
+    return keep_settled_codes(reading, settled_tiles(reference.tiles, reference.codes, unchanged))
 
 
 def ms(times: list[float], q: float) -> str:
@@ -260,6 +283,9 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
           f"run on {len(costs.net)} of {frames} frames fed")
     print(f"reading a 1920x1080 frame (apart from the eyes): median {ms(costs.read, 0.5)} ms, p95 {ms(costs.read, 0.95)} ms "
           f"over {len(costs.read)} frames read ({CLEAR_FRAMES} per photo for its clear reading, {photos} photos)")
+    kept = [o.kept for o in outcomes if o.judged]
+    print(f"codes kept from the reference on unchanged patches (read otherwise): {sum(kept)} tile readings in "
+          f"{sum(1 for k in kept if k)} of {len(kept)} looks")
     if before:
         print(f"{before} look(s) came before anything was over the table (nothing measured there)")
     for o in outcomes:
@@ -273,6 +299,20 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     return all(meets for _, meets in checks)
 
 
+_CLEAR: dict[str, ClearTable] = {}  # a worker's clear readings, per photo
+
+
+def _watch_one(work) -> tuple[Outcome, Costs, str]:
+    """One sequence of the plan in a worker process (`--jobs`): its outcome, its costs, its photo."""
+    photos, count, seed, fps, settings, index = work
+    costs = Costs()
+    sequence = next(plan(photos, count, seed, fps, settings.ask_after_seconds, frozenset({index})))
+    stem = sequence.photo.stem
+    if stem not in _CLEAR:
+        _CLEAR[stem] = clear_table(sequence, costs)
+    return watch(sequence, _CLEAR[stem], settings, costs), costs, stem
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sequences", type=int, default=300)
@@ -282,12 +322,20 @@ def main(argv=None) -> int:
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--only", type=int, nargs="+", metavar="INDEX",
                         help="run just these sequences of the plan (as numbered in the list of misses)")
+    parser.add_argument("--save", type=Path, help="append each sequence's outcome and costs to this file (JSON lines)")
+    parser.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
+                        help="print the figures of the parts saved in these files, and nothing else")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="sequences watched at once by this many processes (the costs then share the cores)")
     args = parser.parse_args(argv)
+    if args.merge:
+        return merge(args.merge)
     if not args.dataset.is_dir():
         print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
         return 2
-    if args.sequences < 1 or args.fps <= 0:
-        print(f"bench_watch: --sequences and --fps must be positive, got {args.sequences} and {args.fps}", file=sys.stderr)
+    if args.sequences < 1 or args.fps <= 0 or args.jobs < 1:
+        print(f"bench_watch: --sequences, --fps and --jobs must be positive, got {args.sequences}, {args.fps} and "
+              f"{args.jobs}", file=sys.stderr)
         return 2
     count = QUICK_SEQUENCES if args.quick else args.sequences
     photos: list[Photo] = load_splits(args.dataset)["train"]
@@ -303,16 +351,72 @@ def main(argv=None) -> int:
     if only is not None and not all(0 <= i < count for i in only):
         print(f"bench_watch: --only {sorted(only)} names sequences outside the plan's 0..{count - 1}", file=sys.stderr)
         return 2
-    for sequence in plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only):
+    if args.jobs > 1:
+        import multiprocessing
+
+        indices = sorted(only) if only is not None else list(range(count))
+        work = [(photos, count, args.seed, args.fps, settings, i) for i in indices]
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            for outcome, spent, stem in pool.imap_unordered(_watch_one, work):
+                outcomes.append(outcome)
+                saved(args.save, outcome)
+                clear.setdefault(stem, None)  # type: ignore[arg-type]
+                for name in ("feed", "explain", "read", "net"):
+                    getattr(costs, name).extend(getattr(spent, name))
+                if len(outcomes) % 25 == 0:
+                    print(f"  {len(outcomes)}/{len(indices)} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
+                          f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
+                          f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
+        outcomes.sort(key=lambda o: o.index)
+    for sequence in (plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only) if args.jobs == 1 else ()):
         stem = sequence.photo.stem
         if stem not in clear:
             clear[stem] = clear_table(sequence, costs)
         outcomes.append(watch(sequence, clear[stem], settings, costs))
+        saved(args.save, outcomes[-1])
         if len(outcomes) % 25 == 0 and only is None:
             print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
                   f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
                   f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
-    report(outcomes, costs, time.perf_counter() - started, len(clear), load)
+    elapsed = time.perf_counter() - started
+    if args.save is not None:
+        with args.save.open("a") as out:
+            out.write(json.dumps({"costs": dataclasses.asdict(costs), "elapsed": elapsed, "load": load,
+                                  "photos": sorted(clear)}) + "\n")
+    report(outcomes, costs, elapsed, len(clear), load)
+    return 0
+
+
+def saved(path: Path | None, outcome: Outcome) -> None:
+    """A sequence's outcome appended to `--save`'s file as soon as it is known."""
+    if path is not None:
+        with path.open("a") as out:
+            out.write(json.dumps({"outcome": dataclasses.asdict(outcome)}) + "\n")
+
+
+def merge(paths: list[Path]) -> int:
+    """The figures of parts of a plan run apart (`--save`), printed together."""
+    outcomes: list[Outcome] = []
+    costs = Costs()
+    elapsed, loads, photos = 0.0, [], set()
+    for path in paths:
+        try:
+            lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        except (OSError, ValueError) as error:
+            print(f"bench_watch: --merge {path}: {error}", file=sys.stderr)
+            return 2
+        for line in lines:
+            if "outcome" in line:
+                outcomes.append(Outcome(**line["outcome"]))
+            else:
+                for name in ("feed", "explain", "read", "net"):
+                    getattr(costs, name).extend(line["costs"][name])
+                elapsed = max(elapsed, line["elapsed"])  # the parts ran at once
+                loads.append(tuple(line["load"]))
+                photos.update(line["photos"])
+    outcomes.sort(key=lambda o: o.index)
+    print(f"{len(outcomes)} sequences merged from {len(paths)} part(s) run at once")
+    report(outcomes, costs, elapsed, len(photos), max(loads, default=os.getloadavg()))
     return 0
 
 

@@ -13,12 +13,17 @@ A look is settled when every frame it rests on passes every check:
   there is one, so what lay there before does not count);
 * the border: a thin band along the frame's edge is as it was in the reference (light matched,
   so a lamp is not a hand), except where a tile is read now or was before. Whatever else changed
-  there reaches in from that edge and has not left (`explain`). With no reference (a game's
-  first wait) the band is compared with the wait's first frame; a band that differs is taken as
-  cleared only when the net saw something at that edge in the first frame and sees nothing there
-  now;
-* every change against the reference lies on a tile read now or before (`explain`): a phone put
-  down, or a hand the net missed, changes cells no tile explains.
+  there reaches in from that edge and has not left (`explain`). The band is watched twice: at
+  the eyes' cells, and at fine cells (vision.eyes_border, 8 x 16 pixels at 1080p) where the last
+  fingertips of a hand leaving still show. Motion in the fine band is motion, and the frames
+  offered begin `border_margin_seconds` after the last of it; every frame of the still span must
+  show the fine band as in the reference. With no reference (a game's first wait) the band is
+  compared with the wait's first frame; a band that differs is taken as cleared only when the
+  net saw something at that edge in the first frame and sees nothing there now;
+* every change against the reference lies on a tile read now, or on a tile of the reference
+  that is still accounted for: read there now, or taken away leaving bare table
+  (vision.eyes_tiles). A phone put down, a phone over an old tile, or a hand the net missed
+  change cells no tile explains.
 
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.
@@ -29,11 +34,13 @@ from typing import Callable
 
 import numpy as np
 
+from .eyes_border import border_cells, border_edges, border_grid, tiles_on_border
 from .eyes_cells import band_mask, edges_of, tiles_mask, where_of
+from .eyes_tiles import explained_by_reference, table_under_tiles
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
-from .stillness import colour_cells, grey_of, matched_difference
+from .stillness import colour_cells, grey_of, light_fit, matched_difference
 
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadFrames", "Reference", "SettledLook",
            "TileOutline", "TimedFrame"]
@@ -68,16 +75,23 @@ class Eyes:
         self.started = at
         self.reference = reference
         self._previous: np.ndarray | None = None
-        self._run: list[tuple[TimedFrame, np.ndarray]] = []  # the still frames since the last motion
+        self._run: list[tuple[TimedFrame, np.ndarray, np.ndarray, np.ndarray]] = []  # the still frames since the last motion
         self._covered_since: float | None = None
         # what the border band is compared with: the reference, else the wait's first frame
         self._base: tuple[TimedFrame, np.ndarray] | None = None
         self._base_net = None  # the net's view of a base that is no reference (asked when needed)
-        self._exempt: np.ndarray | None = None  # cells the reference's tiles explain
+        self._exempt: np.ndarray | None = None  # cells the reference's tiles may explain
+        self._bare_table: np.ndarray | None = None  # the reference's cells as bare table, its tiles taken away
+        self._base_band: np.ndarray | None = None  # the fine border cells the band is compared with
+        self._previous_band: np.ndarray | None = None
+        self._border_moved_at = float("-inf")  # the last motion in the fine border band
+        self._offered_band: np.ndarray | None = None  # fine border cells changed on any frame of the offer's span
         if reference is not None:
             cells = colour_cells(reference.image)
             self._base = (TimedFrame(reference.image, at), cells)
             self._exempt = self._tiles(reference.tiles, reference.image, cells.shape[:2])
+            self._bare_table = table_under_tiles(cells, self._tiles(reference.tiles, reference.image, cells.shape[:2], 0))
+            self._base_band = border_cells(reference.image)
 
     def feed(self, frame: TimedFrame) -> Look:
         s = self.settings
@@ -85,26 +99,37 @@ class Eyes:
             return Moving(frame.at, "before the wait")
         now = colour_cells(frame.image)  # the band and the changes are compared in colour, motion in grey
         grey = grey_of(now)
+        band = border_cells(frame.image)
         previous, self._previous = self._previous, grey
+        previous_band, self._previous_band = self._previous_band, band
         if self._base is None:
             self._base = (frame, now)
-        if previous is None or previous.shape != grey.shape:
-            self._run = [(frame, grey)]
+        if self._base_band is None or self._base_band.shape != band.shape:
+            self._base_band = band
+        if previous is None or previous.shape != grey.shape or previous_band is None or previous_band.shape != band.shape:
+            self._run = [(frame, grey, band, now)]
             return Moving(frame.at, "")
         moved = np.abs(grey - previous) > s.still_level
-        if moved.any():
-            self._run = [(frame, grey)]
-            return Moving(frame.at, where_of(moved, s.edge_cells))
-        self._run.append((frame, grey))
-        while len(self._run) > 1 and np.abs(self._run[0][1] - grey).max() > s.still_level:
-            self._run.pop(0)  # a slow drift: the still span starts after it
+        band_moved = np.abs(grey_of(band) - grey_of(previous_band)) > s.still_level
+        if band_moved.any():
+            self._border_moved_at = frame.at
+        if moved.any() or band_moved.any():
+            self._run = [(frame, grey, band, now)]
+            where = where_of(moved, s.edge_cells) if moved.any() else _edge_words(
+                border_edges(border_grid(frame.image.shape[:2]), band_moved))
+            return Moving(frame.at, where)
+        self._run.append((frame, grey, band, now))
+        while len(self._run) > 1 and (np.abs(self._run[0][1] - grey).max() > s.still_level
+                                      or self._run[0][0].at < self._border_moved_at + s.border_margin_seconds):
+            self._run.pop(0)  # a slow drift, or the first frames after motion at the border: the span starts after
         still_for = frame.at - self._run[0][0].at
         if still_for < s.still_seconds:
             return Moving(frame.at, "", still_for)
-        if self.reference is None and (edges := self._border_changed(now)):
+        if self.reference is None and (edges := self._border_changed(now) or self._band_edges(band, now, frame.image)):
             self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
         frames = self._spread()
-        self._run = [(frame, grey)]  # whatever the reading shows, the next offer rests on frames yet to come
+        self._offered_band = self._band_changed([(b, c) for _, _, b, c in self._run])
+        self._run = [(frame, grey, band, now)]  # whatever the reading shows, the next offer rests on frames yet to come
         reference = self.reference.image if self.reference is not None else None
         for offered in frames:
             seen = self.occluders(offered.image, reference)
@@ -112,23 +137,28 @@ class Eyes:
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
         return ReadFrames(frames)
 
-    def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...], ...]) -> SettledLook | Covered:
-        """Whether the offered frames, read, may be judged: `tiles` holds the outlines read on each frame."""
+    def explain(self, frames: tuple[TimedFrame, ...],
+                tiles: tuple[tuple[TileOutline, ...] | None, ...]) -> SettledLook | Covered:
+        """Whether the offered frames, read, may be judged: `tiles` holds the outlines read on each frame
+        (None for a frame not read: then every tile of the reference may explain a change there)."""
         s = self.settings
         if len(frames) != len(tiles):
             raise ValueError(f"explain: {len(frames)} frames but {len(tiles)} tile lists")
         reference = None if self.reference is None else colour_cells(self.reference.image)
         for frame, outlines in zip(frames, tiles):
             now = colour_cells(frame.image)
-            exempt = self._tiles(outlines, frame.image, now.shape[:2])
-            edges = self._border_changed(now, exempt)
+            exempt = self._tiles(outlines or (), frame.image, now.shape[:2])
+            known = self._known(outlines, frame.image, now, reference)
+            edges = self._border_changed(now, exempt, known)
+            if not edges:
+                edges = self._fine_border_changed(frame.image, outlines)
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
             if reference is None:
                 continue
             changed = (matched_difference(now, reference) > s.change_level) & ~exempt
-            if self._exempt is not None and self._exempt.shape == changed.shape:
-                changed &= ~self._exempt
+            if known is not None and known.shape == changed.shape:
+                changed &= ~known
             if changed.mean() > s.least_unexplained_share:
                 return self._covered(frame.at, where_of(changed, s.edge_cells), "a change no tile explains")
         span = frames[-1].at - frames[0].at
@@ -149,18 +179,71 @@ class Eyes:
 
     # --------------------------------------------------------------- checks
 
-    def _tiles(self, outlines, image: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
-        return tiles_mask(outlines, image.shape[:2], grid, self.settings.tile_margin_cells)
+    def _tiles(self, outlines, image: np.ndarray, grid: tuple[int, int], margin: int | None = None) -> np.ndarray:
+        margin = self.settings.tile_margin_cells if margin is None else margin
+        return tiles_mask(outlines, image.shape[:2], grid, margin)
 
-    def _border_changed(self, now: np.ndarray, exempt: np.ndarray | None = None) -> tuple[str, ...]:
-        """The edges whose band differs from the base's (cells of tiles read excepted)."""
+    def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
+        """The cells the reference's tiles explain on a frame read as `outlines` (None: not read, all of them)."""
+        if self.reference is None or outlines is None or reference is None or reference.shape != now.shape:
+            return self._exempt
+        assert self._bare_table is not None
+        return explained_by_reference(self.reference.tiles, outlines, image.shape[:2], now.shape[:2],
+                                      self.settings.tile_margin_cells, now, reference, self._bare_table)
+
+    def _border_changed(self, now: np.ndarray, exempt: np.ndarray | None = None,
+                        known: np.ndarray | None = None) -> tuple[str, ...]:
+        """The edges whose band differs from the base's (cells of tiles read, and of the reference's
+        tiles still accounted for (`known`), excepted)."""
         s = self.settings
         assert self._base is not None
         changed = (matched_difference(now, self._base[1]) > s.change_level) & band_mask(now.shape[:2], s.edge_cells)
-        for known in (exempt, self._exempt):
-            if known is not None and known.shape == changed.shape:
-                changed &= ~known
+        for mask in (exempt, known if known is not None else self._exempt):
+            if mask is not None and mask.shape == changed.shape:
+                changed &= ~mask
         return edges_of(changed, s.edge_cells)
+
+    def _band_changed(self, bands: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+        """The fine border cells that differ from the base's on any of `bands` (each with its frame's
+        colour cells), with the light matched two ways: over the band's cells, and by showing the
+        base's band pixels under the frame's light (fitted over the whole frame's unclipped cells)
+        clipped as the camera clips. A band of even table spans too few grey levels to fit a lamp's
+        gain by, and a near-white edge saturates under a brighter lamp. A hand differs either way."""
+        base = self._base_band
+        if base is None or not bands or self._base is None:
+            return None
+        changed = np.zeros(len(base), bool)
+        shown = None
+        for band, cells in reversed(bands):  # the still span's light is the last frame's
+            if band.shape != base.shape or cells.shape != self._base[1].shape:
+                continue
+            if shown is None:
+                gain, offset = light_fit(self._base[1], cells, below=UNCLIPPED)  # the base into this light
+                shown = border_cells(self._base[0].image, (gain, offset))
+            over_frame = np.abs(band - shown).max(axis=-1)
+            over_band = matched_difference(band[:, None], base[:, None])[:, 0]
+            changed |= np.minimum(over_frame, over_band) > self.settings.border_level
+        return changed
+
+    def _band_edges(self, band: np.ndarray, now: np.ndarray, image: np.ndarray) -> tuple[str, ...]:
+        changed = self._band_changed([(band, now)])
+        if changed is None or not changed.any():
+            return ()
+        return border_edges(border_grid(image.shape[:2]), changed)
+
+    def _fine_border_changed(self, image: np.ndarray, outlines) -> tuple[str, ...]:
+        """The edges where a fine border cell changed over the offer's still span and no tile explains it."""
+        changed = self._offered_band
+        if changed is None or not changed.any():
+            return ()
+        grid = border_grid(image.shape[:2])
+        if len(changed) != len(grid.boxes):
+            return ()
+        margin = self.settings.tile_margin_cells * image.shape[1] / 40.0  # as the eyes' cells' margin, in pixels
+        changed = changed & ~tiles_on_border(grid, outlines or (), margin)
+        if self.reference is not None and self.reference.tiles:
+            changed &= ~tiles_on_border(grid, self.reference.tiles, margin)
+        return border_edges(grid, changed)
 
     def _left(self, frame: TimedFrame, now: np.ndarray, edges: tuple[str, ...]) -> bool:
         """No reference: the band differs from the wait's first frame. It was something leaving (and the
@@ -175,12 +258,13 @@ class Eyes:
         if set(edges) & _net_edges(seen):
             return False
         self._base, self._base_net = (frame, now), seen
+        self._base_band = border_cells(frame.image)
         return True
 
     def _spread(self) -> tuple[TimedFrame, ...]:
         """`look_frames` frames of the still run, spread evenly over its time (the first and the last included)."""
         count = max(1, self.settings.look_frames)
-        run = [frame for frame, _ in self._run]
+        run = [frame for frame, *_ in self._run]
         if len(run) <= count:
             return tuple(run)
         first, last = run[0].at, run[-1].at
@@ -197,6 +281,9 @@ class Eyes:
             self._covered_since = at
         since = self._covered_since
         return Covered(at, where, since, reason, at - since >= self.settings.ask_after_seconds)
+
+
+UNCLIPPED = 245.0  # colour levels: brighter cells may be clipped at white, and fit no lamp's gain
 
 
 def _edge_words(edges: tuple[str, ...]) -> str:

@@ -21,6 +21,7 @@ class Reference:
 
     image: np.ndarray
     tiles: tuple[TileOutline, ...] = ()
+    codes: tuple[str, ...] = ()  # the code judged for each of `tiles` (empty: not known)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class EyesSettings:
     change_level: float = 20.0  # grey levels a cell must differ from the reference by (light matched) to count as changed
     least_unexplained_share: float = 0.004  # changed cells outside every tile, as a share of all cells, that mean "covered"
     tile_margin_cells: int = 1  # a tile's outline explains the cells this far around it (its shadow, its side)
+    border_level: float = 14.0  # colour levels a fine border cell (vision.eyes_border) must differ from the reference by to count as changed
+    border_margin_seconds: float = 0.1  # frames this soon after motion in the fine border band are never offered
 
 
 @dataclass(frozen=True)

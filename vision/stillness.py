@@ -73,9 +73,34 @@ def matched_difference(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     return _matched(now, before)
 
 
+def light_fit(now: np.ndarray, before: np.ndarray, below: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The gain and offset per channel that match `now`'s overall light to `before`'s (cells, grey or
+    colour): what `matched_difference` takes away before comparing. `below`: only cells under this
+    level in both are fitted (a camera clips at white, so near-white cells say nothing of a gain)."""
+    if now.ndim == 3:
+        fits = [_fit_below(now[..., c], before[..., c], below) for c in range(now.shape[2])]
+        return np.float32([g for g, _ in fits]), np.float32([o for _, o in fits])
+    gain, offset = _fit_below(now, before, below)
+    return np.float32([gain]), np.float32([offset])
+
+
+def _fit_below(now: np.ndarray, before: np.ndarray, below: float | None) -> tuple[float, float]:
+    if below is not None:
+        keep = (now < below) & (before < below)
+        if keep.sum() >= 8:
+            return _fit(now[keep], before[keep])
+    return _fit(now, before)
+
+
 def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    gain, offset = _fit(now, before)
+    return np.abs(gain * now + offset - before).astype(np.float32)
+
+
+def _fit(now: np.ndarray, before: np.ndarray) -> tuple[float, float]:
     x, y = now.ravel().astype(np.float64), before.ravel().astype(np.float64)
     keep = np.ones(x.shape, bool)
+    gain, offset = 1.0, 0.0
     for _ in range(2):
         if keep.sum() < 8 or np.ptp(x[keep]) < 1e-6:
             gain, offset = 1.0, float(np.median(y - x))
@@ -84,4 +109,4 @@ def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
             offset = float(np.median(y[keep] - gain * x[keep]))
         residual = np.abs(gain * x + offset - y)
         keep = residual <= max(4.0, float(np.percentile(residual, 60)) * 3)
-    return np.abs(gain * now + offset - before).astype(np.float32)
+    return gain, offset

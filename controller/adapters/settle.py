@@ -133,7 +133,8 @@ class EyesWait:
                 self.sleep(self.settings.frame_interval)
         raise CameraError(f"the table did not settle within {limit} frames: {self.watch.held_up_by()}")
 
-    def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...], ...]) -> SettledLook | Covered:
+    def explain(self, frames: tuple[TimedFrame, ...],
+                tiles: tuple[tuple[TileOutline, ...] | None, ...]) -> SettledLook | Covered:
         look = self.eyes.explain(frames, tiles)
         if isinstance(look, Covered):
             self.tell(look, frames[-1])
@@ -174,7 +175,7 @@ def wait_until_settled(
     wait.begin(reference, on_wait, ask)
     while True:
         offered = wait.offered()
-        look = wait.explain(offered.frames, tuple(read(f.image) if read else () for f in offered.frames))
+        look = wait.explain(offered.frames, tuple(read(f.image) if read else None for f in offered.frames))
         if isinstance(look, SettledLook):
             return wait.settled(look)
 

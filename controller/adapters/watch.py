@@ -28,7 +28,8 @@ class CameraWatch:
     def offered(self) -> ReadFrames:
         return self.wait.offered()
 
-    def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...], ...]) -> SettledLook | Covered:
+    def explain(self, frames: tuple[TimedFrame, ...],
+                tiles: tuple[tuple[TileOutline, ...] | None, ...]) -> SettledLook | Covered:
         return self.wait.explain(frames, tiles)
 
     def settled(self, look: SettledLook) -> Settled:

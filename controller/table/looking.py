@@ -5,12 +5,14 @@ still frames spread over at least half a second, each clear to the occluder net;
 reads every one, and the eyes then check that whatever changed since the last settled table lies
 on a tile read now or before. Only then are the readings fused and judged, and that look becomes
 the reference of the next wait. A wait the eyes cannot settle asks the arbiter; an acceptance
-is recorded (`table-accepted`) before the frame becomes the reference.
+is recorded (`table-accepted`) before the frame becomes the reference. A tile whose patch lies
+unchanged since the last settled table keeps the code it was judged with on each frame's reading
+(`controller.game.steady`), so a reader's flicker there never reaches the judge.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from controller.game import judging
@@ -21,6 +23,7 @@ from controller.game.fusion import fuse
 from controller.game.machine import TableState
 from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
+from controller.game.steady import keep_settled_codes, settled_tiles
 from controller.records import Photo, Reading, reading_sha
 
 from .ports import Frame, Settled, SignalKind
@@ -60,6 +63,11 @@ def outlines(reading: TableReading) -> tuple[tuple[tuple[float, float], ...], ..
     return tuple(tile.corners for tile in reading.tiles if len(tile.corners) >= 3)
 
 
+def codes(reading: TableReading) -> tuple[str, ...]:
+    """The codes of the tiles `outlines` gives, in its order."""
+    return tuple(tile.code for tile in reading.tiles if len(tile.corners) >= 3)
+
+
 class Looking:
     """The runner's eyes (a part of `TableRunner`): its watch, photo encoder, reader and settings."""
 
@@ -82,11 +90,24 @@ class Looking:
         self.begin_wait()
         while True:
             offered = self.watch.offered()
-            look = self.watch.explain(offered.frames, tuple(() for _ in offered.frames))
+            look = self.watch.explain(offered.frames, tuple(None for _ in offered.frames))  # not read
             if isinstance(look, _eyes().SettledLook):
-                tiles = self.reference.tiles if self.reference is not None else ()
-                self.reference = _eyes().Reference(look.frames[-1].image, tiles)
+                self.reference = self.unread_reference(look.frames[-1].image)
                 return self.settled_wait(look)
+
+    def unread_reference(self, image: Frame) -> Reference:
+        """The reference moved to a frame that was not read: the tiles stay, and a tile keeps its judged
+        code only where its patch is unchanged on the new frame (elsewhere its code is unknown)."""
+        reference = self.reference
+        if reference is None:
+            return _eyes().Reference(image)
+        judged = reference.codes
+        if judged and len(judged) == len(reference.tiles):
+            from vision.eyes_tiles import unchanged_tiles
+
+            same = unchanged_tiles(reference.image, reference.tiles, image)
+            judged = tuple(code if kept else "" for code, kept in zip(judged, same))
+        return replace(reference, image=image, codes=judged)
 
     def look_still(self) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
@@ -98,8 +119,21 @@ class Looking:
             if isinstance(look, _eyes().SettledLook):
                 break
         wait = self.settled_wait(look)
-        self.reference = _eyes().Reference(look.frames[-1].image, outlines(readings[-1][0]))
-        return self.fused([frame.image for frame in look.frames], readings, wait)
+        readings = [(self.steady(frame.image, reading), elapsed) for frame, (reading, elapsed) in zip(look.frames, readings)]
+        seen = self.fused([frame.image for frame in look.frames], readings, wait)
+        self.reference = _eyes().Reference(look.frames[-1].image, outlines(seen.reading), codes(seen.reading))
+        return seen
+
+    def steady(self, image: Frame, reading: TableReading) -> TableReading:
+        """The frame's reading with the codes of the last settled table's tiles whose patch is unchanged."""
+        reference = self.reference
+        if reference is None or not reference.codes or len(reference.codes) != len(reference.tiles):
+            return reading
+        from vision.eyes_tiles import unchanged_tiles
+
+        unchanged = unchanged_tiles(reference.image, reference.tiles, image)
+        return keep_settled_codes(reading, settled_tiles(reference.tiles, reference.codes, unchanged),
+                                  self.settings.fusion.match_radius)
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
         """The eyes asked the arbiter (the table says why and where): the arbiter's button, or the
@@ -196,6 +230,7 @@ class Looking:
             photo = self.records.photo(sha) if sha else None
             image = decode(photo) if photo is not None else None
             if image is not None:
+                # no codes: the reading last named may be older than the photo, so no code is carried over
                 return _eyes().Reference(image, self._last_outlines(events[: index + 1]))
         return None
 

@@ -155,3 +155,62 @@ def test_a_resumed_runner_compares_with_the_last_settled_photo_in_the_records(ga
                                           by="arbiter button"), photos=(photo,), state=State.SEATING)
     reference = resumed().reference
     assert reference is not None and np.abs(reference.image.astype(int) - table.astype(int)).mean() < 3
+
+
+class Flicker:
+    """A reader whose reading of one tile turns to another code on some frames (glare, noise)."""
+
+    def __init__(self, reading: TableReading, index: int, code: str, frames: set[int]):
+        self.reading, self.index, self.code, self.frames = reading, index, code, frames
+        self.calls = 0
+
+    def read(self, frame):
+        self.calls += 1
+        if self.calls not in self.frames:
+            return self.reading
+        tiles = list(self.reading.tiles)
+        tiles[self.index] = ReadTile(self.code, 0.9, tiles[self.index].center, tiles[self.index].corners)
+        return TableReading(tuple(tiles), self.reading.sets)
+
+
+def flickering_look(records, game_id, frames, reference_table):
+    reading = read_tiles(TABLE)
+    reader = Flicker(reading, 1, "K7", {1, 3})  # K2 read as K7 on two frames of three
+    runner = TableRunner(records, game_id, TableDevices(Frames(frames), ArbiterAfter(10**9), reader,
+                                                        ConsoleDisplay(quiet=True), None))
+    runner.reference = Reference(reference_table, tuple(t.corners for t in reading.tiles),
+                                 tuple(t.code for t in reading.tiles))
+    return runner, runner.look_still()
+
+
+def test_an_unchanged_tile_whose_reading_flickers_keeps_its_settled_code(game, renderer):
+    records, game_id = game
+    frames = [renderer.frame(TABLE, i) for i in range(4)]
+    runner, seen = flickering_look(records, game_id, frames, renderer.render(TABLE))
+    assert [t.code for t in seen.reading.tiles] == ["K1", "K2", "K3"]
+    frame_codes = [[t["code"] for t in raw.reading["tiles"]] for raw in seen.raws[:-1]]
+    assert frame_codes == [["K1", "K2", "K3"]] * 3
+    assert any("read K7, kept K2" in w for w in seen.reading.warnings)
+    assert runner.reference.codes == ("K1", "K2", "K3")  # the next wait keeps what was judged
+
+
+def test_a_tile_whose_patch_changed_is_read_as_the_reader_reads_it(game, renderer):
+    records, game_id = game
+    changed = Scene.of([{"tiles": ["K1", "K7", "K3"], "at": [1, 3]}])  # the K2 swapped for a K7
+    frames = [renderer.frame(changed, i) for i in range(4)]
+    _, seen = flickering_look(records, game_id, frames, renderer.render(TABLE))
+    assert [t.code for t in seen.reading.tiles] == ["K1", "K7", "K3"]  # the two frames' K7 outvotes
+    assert not any("kept" in w for w in seen.reading.warnings)
+
+
+def test_a_wait_that_reads_nothing_carries_a_judged_code_only_where_the_tile_lies_unchanged(game, renderer):
+    records, game_id = game
+    swapped = Scene.of([{"tiles": ["K1", "K7", "K3"], "at": [1, 3]}])  # the K2 swapped while nobody read
+    reading = read_tiles(TABLE)
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(swapped, i) for i in range(4)]),
+                                                        ArbiterAfter(10**9), Reader(reading),
+                                                        ConsoleDisplay(quiet=True), None))
+    runner.reference = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
+                                 tuple(t.code for t in reading.tiles))
+    runner.settle()
+    assert runner.reference.codes == ("K1", "", "K3")

@@ -120,8 +120,10 @@ def test_settling_skips_the_frames_with_a_hand_and_returns_the_still_table(any_r
         [any_renderer.frame(MORE, i) for i in range(5, 9)]
     settled = wait_until_settled(Playlist(frames), before, read=reads(MORE, any_renderer))
     assert np.abs(settled.frame.astype(int) - any_renderer.render(MORE).astype(int)).mean() < 3
-    # 4 frames with the hand, then half a second of still frames of the new table
-    assert 4 + EyesSettings().still_seconds * FPS <= settled.frames <= 4 + 2 + EyesSettings().still_seconds * FPS
+    # 4 frames with the hand, then half a second of still frames of the new table; the hand left across
+    # the border, so the frames offered begin the border's margin after it
+    eyes = EyesSettings()
+    assert 4 + eyes.still_seconds * FPS <= settled.frames <= 4 + 2 + (eyes.still_seconds + eyes.border_margin_seconds) * FPS
     assert "every change since the last settled table lies on a tile" in settled.checks
 
 

@@ -196,3 +196,71 @@ def test_explain_refuses_tiles_that_do_not_match_the_frames(table):
     frame = TimedFrame(noisy(table, 0), 0.0)
     with pytest.raises(ValueError, match="2 frames but 1 tile lists"):
         eyes.explain((frame, frame), ((),))
+
+
+def fingertips(table: np.ndarray, edge: str, depth: int) -> np.ndarray:
+    """The table with fingertips reaching `depth` pixels in across the middle of `edge` (nothing if 0)."""
+    import cv2
+
+    image = table.copy()
+    if depth <= 0:
+        return image
+    h, w = image.shape[:2]
+    centre = {"right": (w, h // 2), "left": (-1, h // 2), "top": (w // 2, -1), "bottom": (w // 2, h)}[edge]
+    axes = (depth, 9) if edge in ("left", "right") else (9, depth)
+    cv2.ellipse(image, centre, axes, 0, 0, 360, (140, 170, 225), -1, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize("edge", ["right", "top"])
+def test_fingertips_resting_a_few_pixels_across_the_border_are_seen_to_leave_before_a_look(table, edge):
+    # 4 pixels of a 640-pixel frame: 12 at 1080p, far below the eyes' cells
+    frames = still(fingertips(table, edge, 4), 1.5)
+    leaving = [TimedFrame(noisy(fingertips(table, edge, depth), 100 + k), 1.5 + k / FPS)
+               for k, depth in enumerate((3, 2, 1))]
+    gone = 1.5 + len(leaving) / FPS
+    frames += leaving + still(table, 1.5, start=gone)
+    eyes = Eyes(occluders=Blind())  # the net misses them: the fine border band tells
+    eyes.begin(0.0, Reference(table))
+    answers = run(eyes, frames)
+    covered = [look for frame, look in answers if isinstance(look, Covered) and frame.at < gone]
+    assert covered and covered[0].reason == f"entered at the {edge} edge and has not left"
+    settled = first_settled(answers)
+    assert settled is not None and all(f.at >= gone + SETTINGS.border_margin_seconds for f in settled.frames)
+    assert settled.at - gone <= 1.0
+
+
+def tile_box(x0: int, y0: int, x1: int, y1: int):
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+# the bundled photo's bottom-left meld, red 10 11 12 (640-pixel frame)
+RED_10, RED_11, RED_12 = tile_box(50, 322, 103, 398), tile_box(104, 322, 156, 398), tile_box(157, 322, 211, 398)
+
+
+def test_a_phone_over_old_tiles_is_not_explained_by_their_outlines(table):
+    import cv2
+
+    phoned = table.copy()
+    cv2.rectangle(phoned, (110, 326), (206, 394), (25, 25, 30), -1)  # lying over the 11 and the 12
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
+    answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: (RED_10,))  # the 11 and 12 are hidden
+    assert first_settled(answers) is None
+    covered = [look for _, look in answers if isinstance(look, Covered)]
+    assert covered and covered[0].reason == "a change no tile explains" and covered[0].where == "middle"
+    # the same change with the tiles read there again (a tile put back over the old place) is explained
+    eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
+    assert first_settled(run(eyes, still(phoned, 2.0), tiles=lambda frame: (RED_10, RED_11, RED_12))) is not None
+
+
+def test_a_tile_taken_away_cleanly_leaves_bare_table_its_old_outline_explains(table):
+    import cv2
+
+    laid = table.copy()
+    cv2.rectangle(laid, (300, 392), (352, 468), (225, 232, 236), -1)  # a tile on the bare wood, then taken away
+    taken = tile_box(300, 392, 352, 468)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(laid, (RED_10, RED_11, RED_12, taken)))
+    settled = first_settled(run(eyes, still(table, 1.0), tiles=lambda frame: (RED_10, RED_11, RED_12)))
+    assert settled is not None

@@ -1,0 +1,87 @@
+"""What the last settled table's tiles may explain now, and which of them lie exactly as they lay.
+
+A change against the last settled table is explained by one of its tiles only when that tile is
+still accounted for: a tile is read there now (the tile itself, moved a little or another put in
+its place), or the tile was taken away cleanly and its cells look like bare table again. A phone
+lying over a tile hides it (nothing is read there) and is no bare table: the old outline
+explains nothing under it.
+
+A tile whose patch of the frame is unchanged since the last settled table (the same pixels,
+after matching the room's light) is the same tile: `unchanged_tiles` says which, so a reading
+that flickers there can keep the settled table's code.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .eyes_cells import tiles_mask
+from .stillness import light_fit
+
+BARE_TABLE_LEVEL = 24.0  # colour levels a cell may differ from the table around it and still be bare table
+PATCH_LEVEL = 28.0  # colour levels a pixel of a tile's patch may change by and still be unchanged
+PATCH_SHARE = 0.02  # share of a patch's pixels that may change by more (noise, a glint) and it stay unchanged
+
+
+def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """The reference's colour cells with the cells under tiles (`tiles`) filled from the bare table
+    around them: what those cells look like once the tiles are taken away."""
+    if not tiles.any() or tiles.all():
+        return cells.copy()
+    image = np.clip(cells, 0, 255).astype(np.uint8)
+    filled = cv2.inpaint(image, tiles.astype(np.uint8), 3, cv2.INPAINT_TELEA)
+    return filled.astype(np.float32)
+
+
+def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int, int], grid: tuple[int, int],
+                           margin: int, now_cells: np.ndarray, reference_cells: np.ndarray,
+                           bare_table: np.ndarray) -> np.ndarray:
+    """The cells the reference's tiles explain in a frame read as `now_outlines`: those of each
+    reference tile (grown by `margin` cells) that overlaps a tile read now, and those of any
+    reference tile that look like bare table now (a tile taken away cleanly)."""
+    explained = np.zeros(grid, bool)
+    if not reference_tiles:
+        return explained
+    now_core = tiles_mask(now_outlines, image_shape, grid, 0)
+    gain, offset = light_fit(now_cells, reference_cells)
+    matched = now_cells * gain + offset
+    bare = np.abs(matched - bare_table).max(axis=-1) <= BARE_TABLE_LEVEL
+    for outline in reference_tiles:
+        core = tiles_mask((outline,), image_shape, grid, 0)
+        grown = tiles_mask((outline,), image_shape, grid, margin) if margin > 0 else core
+        if (core & now_core).any():
+            explained |= grown
+        else:
+            explained |= grown & bare
+    return explained
+
+
+def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray) -> tuple[bool, ...]:
+    """For each outline (frame pixels, on `reference`): whether its patch of `image` is as it was on
+    `reference`, after matching the room's light (sensor noise and a glint on a few pixels allowed)."""
+    if reference.shape != image.shape or not outlines:
+        return tuple(False for _ in outlines)
+    h, w = image.shape[:2]
+    small = (max(1, w // 8), max(1, h // 8))
+    gain, offset = light_fit(cv2.resize(image, small, interpolation=cv2.INTER_AREA).astype(np.float32),
+                             cv2.resize(reference, small, interpolation=cv2.INTER_AREA).astype(np.float32))
+    found = []
+    for outline in outlines:
+        points = np.asarray(outline, np.float64)
+        if len(points) < 3:
+            found.append(False)
+            continue
+        x0, y0 = np.floor(points.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(points.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            found.append(False)
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(points - (x0, y0)).astype(np.int32)], 1)
+        now = cv2.blur(image[y0:y1, x0:x1], (3, 3)).astype(np.float32) * gain + offset
+        before = cv2.blur(reference[y0:y1, x0:x1], (3, 3)).astype(np.float32)
+        differs = np.abs(now - before).max(axis=-1) > PATCH_LEVEL
+        inside = mask.astype(bool)
+        found.append(bool(inside.any()) and float(differs[inside].mean()) <= PATCH_SHARE)
+    return tuple(found)

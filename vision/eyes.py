@@ -185,7 +185,8 @@ class Eyes:
 
     def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
         """The cells the reference's tiles explain on a frame read as `outlines` (None: not read, all of them)."""
-        if self.reference is None or outlines is None or reference is None or reference.shape != now.shape:
+        if (not self.settings.outlines_need_a_tile or self.reference is None or outlines is None or reference is None
+                or reference.shape != now.shape):
             return self._exempt
         assert self._bare_table is not None
         return explained_by_reference(self.reference.tiles, outlines, image.shape[:2], now.shape[:2],

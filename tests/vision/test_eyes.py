@@ -4,6 +4,8 @@ leaving; a cup left at the edge; a lamp switched on; the first wait of a game wi
 The occluder net is the shipped one unless a test says otherwise."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -243,7 +245,7 @@ def test_a_phone_over_old_tiles_is_not_explained_by_their_outlines(table):
 
     phoned = table.copy()
     cv2.rectangle(phoned, (110, 326), (206, 394), (25, 25, 30), -1)  # lying over the 11 and the 12
-    eyes = Eyes(occluders=Blind())
+    eyes = Eyes(replace(SETTINGS, outlines_need_a_tile=True), occluders=Blind())
     eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
     answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: (RED_10,))  # the 11 and 12 are hidden
     assert first_settled(answers) is None

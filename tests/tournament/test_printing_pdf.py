@@ -17,8 +17,19 @@ from printing_helpers import LIVE_URL, artifacts_dir, kuwana_event
 
 pypdf = pytest.importorskip("pypdf")
 
-pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
+def _japanese_font() -> bool:
+    try:
+        return bool(subprocess.run(["fc-list", ":lang=ja"], capture_output=True, text=True, timeout=30).stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("chromium") is None,
+                       reason="Debian's chromium is not installed (.ci/run installs it)"),
+    pytest.mark.skipif(not _japanese_font(), reason="no Japanese font for the players' names (.ci/run installs "
+                       "fonts-ipafont-gothic)"),
+]
 
 EVENT = "Kuwana Open"
 

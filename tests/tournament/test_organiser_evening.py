@@ -33,16 +33,17 @@ class PrintStep:
         self.requests: list[tuple[str, str, int | None]] = []
         self.pages: list[tuple[Path, list[str]]] = []  # each printed page and names it must show in order
 
-    def _print(self, db: str, event: str, kind: str, *extra: str) -> Path:
-        out = self.folder / f"{event.replace(' ', '-')}-{kind}{'-'.join(['', *extra[1:2]])}.html"
-        assert cli.main(["tournament", "print", kind, event, "--db", db, "--out", str(out), *extra]) == 0
+    def _print(self, db: str, event: str, kind: str, round_number: int | None = None, *extra: str) -> Path:
+        name = f"{event.replace(' ', '-')}-{kind}" + ("" if round_number is None else f"-{round_number}")
+        out = self.folder / f"{name}.html"
+        rounds = [] if round_number is None else ["--round", str(round_number)]
+        assert cli.main(["tournament", "print", kind, event, "--db", db, "--out", str(out), *rounds, *extra]) == 0
         return out
 
     def round_drawn(self, db: str, event: str, round_number: int, seats: list[list[str]]) -> None:
         self.requests.append((event, "pairing sheet and table cards", round_number))
-        self.pages.append((self._print(db, event, "pairings", "--round", str(round_number)), seats[0]))
-        self.pages.append((self._print(db, event, "cards", "--round", str(round_number), "--live-url", LIVE_URL),
-                           seats[-1]))
+        self.pages.append((self._print(db, event, "pairings", round_number), seats[0]))
+        self.pages.append((self._print(db, event, "cards", round_number, "--live-url", LIVE_URL), seats[-1]))
 
     def final_standings(self, db: str, event: str, order: list[str]) -> None:
         self.requests.append((event, "final standings", None))

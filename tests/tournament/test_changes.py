@@ -23,7 +23,7 @@ from controller.tournament import (
     standings,
 )
 from controller.tournament.event import record_change
-from tournament_results import hand_round, random_hanchan_results, random_rummikub_results, run_event, with_round
+from tournament_results import hand_round, kuwana_first_round as first_round_by_hand, random_hanchan_results, random_rummikub_results, run_event, with_round
 
 PLAYERS = list("ABCDEFGH")
 
@@ -33,16 +33,7 @@ def change(kind, reason="typing error", **fields):
 
 
 def kuwana_first_round():
-    event = with_round(create_event("k", "kuwana", PLAYERS), hand_round(1, [list("ABCD"), list("EFGH")], 3))
-    return enter_results(event, [
-        G("R1-T1-G1", {"A": 100, "B": -10, "C": -20, "D": -30}, "A"),
-        G("R1-T1-G2", {"B": 100, "A": -15, "C": -5, "D": -40}, "B"),
-        G("R1-T1-G3", {"A": 100, "B": -25, "C": -10, "D": -20}, "A"),
-        G("R1-T2-G1", {"E": 100, "F": -7, "G": -8, "H": -9}, "E"),
-        G("R1-T2-G2", {"F": 100, "E": -3, "G": -4, "H": -50}, "F"),
-        G("R1-T2-G3", {"G": 100, "E": -1, "F": -30, "H": -2}, "G"),
-    ])
-    # totals: A 185, B 65, C -35, D -90 | E 96, F 63, G 88, H -61
+    return first_round_by_hand(create_event("k", "kuwana", PLAYERS))
 
 
 def test_an_amended_result_replaces_the_first_and_the_standings_follow():

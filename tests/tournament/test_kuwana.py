@@ -13,7 +13,7 @@ from controller.tournament import (
     standings,
 )
 from controller.tournament.formats.kuwana import carried
-from tournament_results import hand_round, random_rummikub_results, run_event, with_round
+from tournament_results import hand_round, kuwana_first_round, random_rummikub_results, run_event, with_round
 
 PLAYERS = list("ABCDEFGH")
 
@@ -24,16 +24,7 @@ def test_carry_is_half_rounded_up(points, half):
 
 
 def first_round(event):
-    event = with_round(event, hand_round(1, [list("ABCD"), list("EFGH")], 3, "first round"))
-    return enter_results(event, [
-        G("R1-T1-G1", {"A": 100, "B": -10, "C": -20, "D": -30}, "A"),
-        G("R1-T1-G2", {"B": 100, "A": -15, "C": -5, "D": -40}, "B"),
-        G("R1-T1-G3", {"A": 100, "B": -25, "C": -10, "D": -20}, "A"),
-        G("R1-T2-G1", {"E": 100, "F": -7, "G": -8, "H": -9}, "E"),
-        G("R1-T2-G2", {"F": 100, "E": -3, "G": -4, "H": -50}, "F"),
-        G("R1-T2-G3", {"G": 100, "E": -1, "F": -30, "H": -2}, "G"),
-    ])
-    # totals: A 185, B 65, C -35, D -90 | E 96, F 63, G 88, H -61
+    return kuwana_first_round(event, "first round")
 
 
 def test_whole_event_qualifiers_carry_and_final_order():

@@ -77,3 +77,18 @@ def run_event(event: Event, results_for, seed: int = 1) -> tuple[Event, list[lis
         batches.append(batch)
         event = enter_results(event, batch)
     return event, batches
+
+
+def kuwana_first_round(event: Event, round_name: str = "hand-made") -> Event:
+    """Round 1 of an 8-player kuwana event (players A..H) played by hand, three games a table.
+    Totals: A 185, B 65, C -35, D -90 | E 96, F 63, G 88, H -61."""
+    G = RummikubGameResult
+    event = with_round(event, hand_round(1, [list("ABCD"), list("EFGH")], 3, round_name))
+    return enter_results(event, [
+        G("R1-T1-G1", {"A": 100, "B": -10, "C": -20, "D": -30}, "A"),
+        G("R1-T1-G2", {"B": 100, "A": -15, "C": -5, "D": -40}, "B"),
+        G("R1-T1-G3", {"A": 100, "B": -25, "C": -10, "D": -20}, "A"),
+        G("R1-T2-G1", {"E": 100, "F": -7, "G": -8, "H": -9}, "E"),
+        G("R1-T2-G2", {"F": 100, "E": -3, "G": -4, "H": -50}, "F"),
+        G("R1-T2-G3", {"G": 100, "E": -1, "F": -30, "H": -2}, "G"),
+    ])

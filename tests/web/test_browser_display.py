@@ -6,7 +6,7 @@ element must lie inside the screen, the countdown must be at least 15% of the sc
 the restore plan and the photo from before the turn must be fully visible, and no internal state
 name may show. The referee page is checked at the same sizes (no sideways scrolling; only the
 choices the state allows). Japanese words show with the Japanese catalogue. Every state at every
-size is saved as a screenshot under build/screenshots/.
+size is saved as a screenshot under $TILEREF_TEST_ARTIFACTS/screenshots/.
 """
 from __future__ import annotations
 

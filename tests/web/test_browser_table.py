@@ -4,7 +4,7 @@ One process runs `tileref demo --web 127.0.0.1:0`: the game, the timer emulator 
 the web server. The browser watches the table display and the referee page while it plays: the
 countdown moves, the penalty notice appears with the start-of-turn photo and clears once the table
 is restored, a referee's correction shows on the display and in the records, an action without the
-token is refused (401, nothing recorded). Screenshots of every page go to build/screenshots/.
+token is refused (401, nothing recorded). Screenshots of every page go to $TILEREF_TEST_ARTIFACTS/screenshots/.
 """
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from process_lines import LineReader
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "build" / "screenshots"  # every page the browser tests open, as PNG (gitignored)
+# every page the browser tests open, as PNG: under $TILEREF_TEST_ARTIFACTS when set, else a temp folder
+SCREENSHOTS = Path(os.environ.get("TILEREF_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "tileref-test-artifacts") / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 URL = re.compile(r"web: (http://[0-9.:\[\]a-z]+)/ ")

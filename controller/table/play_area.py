@@ -12,6 +12,8 @@ from controller.game.machine import apply, expected_events
 from .ports import DeskError, RefereeRequest
 
 TABLE_SETTINGS = "table settings"  # who set an area that was in the table's area file when the game started
+# PlayAreaSet.area() of an area found on each frame: what a game that recorded no area was read in
+FOUND = (AreaSource.FOUND.value, (), 0, 0)
 
 
 class AreaWork:
@@ -42,8 +44,7 @@ class AreaWork:
         if now is None:
             return
         last = self.last_area()
-        recorded = last.area() if last is not None else PlayAreaSet(AreaSource.FOUND, (), 0, 0, "-", "").area()
-        if now.area() != recorded:
+        if now.area() != (last.area() if last is not None else FOUND):
             self.record(now)
 
     def desk_area(self, request: RefereeRequest) -> str:

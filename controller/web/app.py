@@ -602,7 +602,7 @@ def _whole(body: dict, name: str) -> int:
 def area_request(referee: str, reason: str, body: dict) -> RefereeRequest:
     """`found`: true (the area is found on each frame), or `corners` [[x, y] x 4] on a frame of `width` x
     `height` pixels: inside it, a convex four-sided area of a sensible size (BadRequest names the value)."""
-    from vision.area import AreaError, marked_on_frame
+    from vision.area import AreaError, marked_on_frame  # here: `tileref serve` never needs OpenCV
 
     if body.get("found") is True:
         if "corners" in body:

@@ -259,3 +259,43 @@ def fit_to_frame(area: PlayArea, marked_on: tuple[int, int], width: int, height:
         return area
     sx, sy = width / marked_on[0], height / marked_on[1]
     return PlayArea(tuple((x * sx, y * sy) for x, y in area.corners), area.found)
+
+
+LEAST_MARKED_SHARE = 0.05  # of the frame: a smaller quadrilateral is a slip of the hand, not a table
+AREA_FOUND = {"found": True}  # a table's area file that says: no area is marked, it is found on each frame
+
+
+def marked_on_frame(points: Sequence[Sequence[float]], width: int, height: int) -> PlayArea:
+    """An area the referee marked on a width x height frame: four corners inside it that make a convex
+    four-sided area covering at least LEAST_MARKED_SHARE of the frame; AreaError names what is wrong."""
+    if width <= 0 or height <= 0:
+        raise AreaError(f"a frame of {width} x {height} pixels has no area to mark")
+    area = PlayArea.marked(points, width, height)
+    share = cv2.contourArea(area.quad.astype(np.float32)) / float(width * height)
+    if share < LEAST_MARKED_SHARE:
+        raise AreaError(f"the corners {area.describe()} enclose {share:.1%} of the {width} x {height} frame; "
+                        f"a play area covers at least {LEAST_MARKED_SHARE:.0%} of it")
+    return area
+
+
+def save_area_found(path) -> None:
+    """Write a table's area file that says the area is found on each frame (the referee's mark cleared)."""
+    import json
+    from pathlib import Path
+
+    Path(path).write_text(json.dumps(AREA_FOUND) + "\n", encoding="utf-8")
+
+
+def load_table_area(path) -> tuple[PlayArea, tuple[int, int]] | None:
+    """A table's area file: the marked area and the frame size it was marked on, or None when the file
+    says the area is found on each frame (`save_area_found`); AreaError names the file."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise AreaError(f"play area file {str(path)!r} cannot be used: {error}") from None
+    if data == AREA_FOUND:
+        return None
+    return load_area(path)

@@ -30,6 +30,7 @@ class DeskAction(str, enum.Enum):
     ACCEPT_TABLE = "accept-table"  # the camera asks the arbiter: the table as it sees it now becomes its reference
     CONFIRM_PENALTY = "confirm-penalty"  # a penalty resting on tiles seen nowhere: the tiles did leave, record it
     TILES_THERE = "tiles-there"  # a penalty resting on tiles seen nowhere: they are there (read again, or these codes)
+    AREA = "area"  # the table's play area from the next look on: the corners marked, or found by itself
 
 
 class DeskError(AdapterError):
@@ -47,6 +48,8 @@ class RefereeRequest:
     outcome: str | None = None  # override: an events.Override value
     seconds: int = 0  # extend
     resume: bool = False  # pause: resume instead
+    corners: tuple[tuple[float, float], ...] | None = None  # area: the four corners marked (None: found by itself)
+    frame: tuple[int, int] = (0, 0)  # area: width and height of the frame the corners are in
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -65,12 +66,15 @@ def _area_corners(result: Any, width: int, height: int) -> tuple[tuple[float, fl
 class VisionReader:
     """The real reader: the ONNX model of `vision/`, loaded once and kept."""
 
-    def __init__(self, profile_path: str | None = None, area_path: str | None = None) -> None:
+    def __init__(self, profile_path: str | None = None, area_path: str | None = None,
+                 area_settings: str | None = None) -> None:
         """`profile_path`: a club set's profile from `tileref calibrate` (None: the shipped reading);
-        `area_path`: the table's play area from `tileref area` (None: found on each frame)."""
+        `area_path`: the table's play area from `tileref area` (None: found on each frame);
+        `area_settings`: the table's area file the referee page's marks are kept in (`mark_area`,
+        `find_area`; None: the page cannot mark one)."""
         try:
             import vision
-            from vision.area import fit_to_frame, load_area
+            from vision.area import fit_to_frame, load_table_area
             from vision.profile import load_profile
             self._read = vision.read_image
             self._vision_error = vision.VisionError
@@ -81,15 +85,55 @@ class VisionReader:
         except vision.VisionError as error:
             raise ReaderError(str(error)) from None
         try:
-            self.area = None if area_path is None else load_area(area_path)
+            self.area = None if area_path is None else load_table_area(area_path)
         except vision.VisionError as error:
             raise ReaderError(str(error)) from None
+        self.area_file = None if area_settings is None else Path(area_settings)
         self._fit_area = fit_to_frame
         self.profile_id = None  # what every reading records it was read by
         if self.profile is not None:
             digest = hashlib.sha256(Path(profile_path).read_bytes()).hexdigest()[:PROFILE_DIGEST_HEX]
             self.profile_id = f"{self.profile.name} ({digest})"
         self.last_ms = 0.0
+
+    # -- the table's play area (the referee page marks it; the table's area file keeps it) ---------
+    def area_in_force(self) -> tuple[tuple[tuple[float, float], ...], int, int] | None:
+        """The marked area the next look is read in (corners, and the frame size they are in); None:
+        the area is found on each frame."""
+        if self.area is None:
+            return None
+        area, (width, height) = self.area
+        return tuple(area.corners), width, height
+
+    def mark_area(self, corners, width: int, height: int) -> None:
+        """The referee's area from the next look on, kept in the table's area file (written whole, then
+        put in place: a crash never leaves half a file). ReaderError names what is wrong."""
+        from vision.area import marked_on_frame, save_area
+
+        try:
+            area = marked_on_frame(corners, width, height)
+        except self._vision_error as error:
+            raise ReaderError(str(error)) from None
+        self._keep(lambda path: save_area(area, path, width, height))
+        self.area = (area, (int(width), int(height)))
+
+    def find_area(self) -> None:
+        """No marked area from the next look on: it is found on each frame (and the area file says so)."""
+        from vision.area import save_area_found
+
+        self._keep(save_area_found)
+        self.area = None
+
+    def _keep(self, write) -> None:
+        if self.area_file is None:
+            raise ReaderError("this table keeps no play area file: start `tileref play` with --area AREA.json, "
+                              "or let it keep play-area.json beside its records")
+        partial = self.area_file.with_name(self.area_file.name + ".partial")
+        try:
+            write(partial)
+            os.replace(partial, self.area_file)
+        except OSError as error:
+            raise ReaderError(f"the play area could not be written to {str(self.area_file)!r}: {error}") from None
 
     def read(self, frame: np.ndarray) -> TableReading:
         started = time.perf_counter()

@@ -29,6 +29,7 @@ class TurnRequiredError(GameError, ValueError):
 
 
 
+DEFAULT_AREA_FILE = "play-area.json"  # the table's play area, beside its records, when --area is not given
 RECORDS_DB = "records: an SQLite file, sqlite:///PATH or postgresql://..."
 
 
@@ -57,7 +58,9 @@ def register(subparsers) -> None:
                       help="override the variant's seconds per turn (1..86400, what the box takes)")
     play.add_argument("--clock-rate", type=float, default=1.0, help="emulator only: box seconds per real second")
     play.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
-    play.add_argument("--area", metavar="AREA.json", help="the table's play area from `tileref area` (default: found on each frame)")
+    play.add_argument("--area", metavar="AREA.json", help="the table's play area file, from `tileref area` or the "
+                      "referee page (default: play-area.json beside the records, when there is one; else the area "
+                      "is found on each frame)")
     add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
     add_watch_delay_option(play, recorded=True)
     add_private_key_option(play)
@@ -197,10 +200,15 @@ def _play(args: argparse.Namespace, report) -> int:
         if args.starter is not None and args.starter not in players:
             raise GameError(f"--starter {args.starter!r} is not one of the players {list(players)!r}")
     key = table_key(args.key)  # a bad key file stops before anything opens
-    reader = VisionReader(args.profile, args.area)  # a bad profile or area stops before the camera opens
     from controller.records.engine import parse_db
 
-    photo_dir = (db.parent if not parse_db(args.db).is_server else Path(".")) / "restore-photos"
+    beside_records = db.parent if not parse_db(args.db).is_server else Path(".")
+    area_file = Path(args.area) if args.area else beside_records / DEFAULT_AREA_FILE
+    # a bad profile or area stops before the camera opens; the referee page's marks go to the area file
+    reader = VisionReader(args.profile, str(area_file) if args.area or area_file.exists() else None, str(area_file))
+    if reader.area is not None:
+        print(f"play area: marked in {area_file}", flush=True)
+    photo_dir = beside_records / "restore-photos"
     console = ConsoleDisplay(photo_dir=photo_dir)
     web = _bind_web(args.web, args.db, console, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything opens
     try:

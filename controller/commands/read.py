@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vision import ImageWriteError, VisionError, load_image, read_image
 from vision.annotate import write_annotated
-from vision.area import fit_to_frame, load_area
+from vision.area import fit_to_frame, load_table_area
 from vision.config import DEFAULT_CONFIG
 from vision.profile import load_profile
 
@@ -64,7 +64,7 @@ def check_annotate(out: str | None) -> None:
 def run_read(args) -> int:
     check_annotate(args.annotate)
     profile = load_profile(args.profile) if args.profile else None
-    area = load_area(args.area) if args.area else None
+    area = load_table_area(args.area) if args.area else None  # a file that says "found": found on each photo
     images = [(path, load_image(path)) for path in args.images]
     several = len(images) > 1
     for path, image in images:

@@ -50,6 +50,7 @@ class EventKind(str, enum.Enum):
     TABLE_ACCEPTED = "table-accepted"  # the arbiter accepts the table as the camera sees it, though something seems over it
     PENALTY_HELD = "penalty-held"  # a penalty resting on tiles seen nowhere waits for the referee
     HELD_PENALTY_ANSWERED = "held-penalty-answered"  # the referee confirms it, or says the tiles are there
+    PLAY_AREA_SET = "play-area-set"  # the table's play area from the next look on: marked, or found by itself
 
 
 # ------------------------------------------------------------------ closed sets of values
@@ -115,6 +116,13 @@ class ClockAdjustment(enum.StrEnum):
     EXTEND = "extend"
 
 
+class AreaSource(enum.StrEnum):
+    """Where the table's play area comes from (PlayAreaSet.how)."""
+
+    MARKED = "marked"  # four corners marked by the referee on a frame of the table's camera
+    FOUND = "found"  # none marked: found on each frame from the table's edges and where the tiles lie
+
+
 class ClockFact(enum.StrEnum):
     """One fact of a `tileref clock` game (ClockRecorded.what; controller.clock.machine makes them)."""
 
@@ -174,6 +182,13 @@ class TileChange(NamedTuple):
 
     index: int  # into the table read's tiles
     code: str  # the code the referee says, or NO_TILE: no tile lies there (it leaves the reading)
+
+
+class AreaCorner(NamedTuple):
+    """A corner of a marked play area, in pixels of the frame it was marked on."""
+
+    x: float
+    y: float
 
 
 class BrokenRule(NamedTuple):
@@ -758,13 +773,39 @@ class HeldPenaltyAnswered(Event):
         self._rows("changes", TileChange)
 
 
+@dataclasses.dataclass(frozen=True)
+class PlayAreaSet(Event):
+    """The table's play area from the next look on (the readings after it record the area they were
+    read in). how: an AreaSource ("marked": the referee's four corners; "found": none marked, found on
+    each frame). corners: AreaCorner(x, y) each, top-left, top-right, bottom-right, bottom-left, in
+    pixels of a width x height frame (marked); empty with width and height 0 (found). by: who
+    ("referee NAME" on the referee page; "table settings" when a game starts or resumes with an area
+    the game has not recorded yet). reason: why (the referee's words; for the settings, the file)."""
+
+    kind: ClassVar[EventKind] = EventKind.PLAY_AREA_SET
+    how: AreaSource
+    corners: tuple[AreaCorner, ...]  # marked: four; found: none
+    width: int  # of the frame the corners are in (0: found)
+    height: int
+    by: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        self._enum("how", AreaSource)
+        self._rows("corners", AreaCorner)
+
+    def area(self) -> tuple:
+        """What the area is, without who set it or why: equal for the same area set twice."""
+        return (self.how.value, tuple((round(x, 2), round(y, 2)) for x, y in self.corners), self.width, self.height)
+
+
 EVENT_TYPES: dict[EventKind, type[Event]] = {
     cls.kind: cls
     for cls in (
         GameCreated, StartOrderDrawn, Dealt, RedealClaimed, TurnStarted, TurnEnded, TimerIncident,
         TableRead, RefereeCorrection, TurnJudged, RestoreChecked, CountAlert, RackRevealed, GameScored,
         DealAccepted, TableUnrestorable, ClockRecorded, VerdictOverridden, ClockAdjusted, TableAccepted,
-        PenaltyHeld, HeldPenaltyAnswered,
+        PenaltyHeld, HeldPenaltyAnswered, PlayAreaSet,
     )
 }
 

@@ -24,7 +24,7 @@ from .events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, EventKind, GameCreated,
     GameScored, NO_TILE, Outcome, Override, PlacedTile, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged,
-    TurnStarted, VerdictOverridden, HeldAnswer, HeldPenaltyAnswered, PenaltyHeld,
+    TurnStarted, VerdictOverridden, HeldAnswer, HeldPenaltyAnswered, PenaltyHeld, AreaSource, PlayAreaSet,
 )
 
 TILES_IN_GAME = 106
@@ -486,6 +486,19 @@ def on_table_accepted(model: GameModel, event: TableAccepted) -> GameModel:
     return model
 
 
+def on_play_area_set(model: GameModel, event: PlayAreaSet) -> GameModel:
+    if not event.by.strip():
+        raise TransitionError(model.state, event.kind, "a play area names who set it")
+    if event.how is AreaSource.MARKED:
+        inside = all(0 <= x <= event.width and 0 <= y <= event.height for x, y in event.corners)
+        if len(event.corners) != 4 or event.width <= 0 or event.height <= 0 or not inside:
+            raise TransitionError(model.state, event.kind, f"a marked play area is four corners inside its frame, got "
+                                  f"{[list(c) for c in event.corners]!r} on {event.width} x {event.height}")
+    elif event.corners or event.width or event.height:
+        raise TransitionError(model.state, event.kind, "a play area found by itself has no corners")
+    return model
+
+
 def on_clock_adjusted(model: GameModel, event: ClockAdjusted) -> GameModel:
     if event.turn != model.turn:
         raise TransitionError(model.state, event.kind, f"turn {event.turn} adjusted, but turn {model.turn} is running")
@@ -568,6 +581,8 @@ TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     **{(state, E.TIMER_INCIDENT): Transition(on_timer_incident, (state,)) for state in _LIVE},
     # the arbiter accepts what the camera sees as the table: the camera's reference, not the game's state
     **{(state, E.TABLE_ACCEPTED): Transition(on_table_accepted, (state,)) for state in _LIVE},
+    # the play area is the camera's, not the game's state: it may change between any two looks
+    **{(state, E.PLAY_AREA_SET): Transition(on_play_area_set, (state,)) for state in _LIVE},
 }
 
 

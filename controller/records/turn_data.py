@@ -26,7 +26,7 @@ from controller.game.events import (
     ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
     Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted,
     TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
-    HeldPenaltyAnswered, PenaltyHeld,
+    HeldPenaltyAnswered, PenaltyHeld, PlayAreaSet,
 )
 from controller.game.machine import TableState
 from controller.rules.errors import RulesError
@@ -36,7 +36,7 @@ from controller.rules.tiles import parse_tiles
 from .moves import game_notation_of
 from .notation import HIGHLIGHT_WORDS, turn_text
 from .store import ChainReport, Records
-from .views import describe_restore, held_answer_words, held_words, replay_lines, table_changes, turn_record, turns
+from .views import area_words, describe_restore, held_answer_words, held_words, replay_lines, table_changes, turn_record, turns
 
 SURE = 0.85  # a read at least this confident stands on its own (game.rebuild.RebuildSettings.sure)
 DEFAULT_TILE = 40.0  # px: a tile's width when nothing on the table tells it
@@ -105,6 +105,8 @@ def event_words(event: Event) -> str:
         return f"turn {event.turn} ended {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else "")
     if isinstance(event, TimerIncident):
         return f"timer box: {event.incident}: {event.detail}"
+    if isinstance(event, PlayAreaSet):
+        return area_words(event)
     if isinstance(event, TableAccepted):
         return f"table accepted as the camera saw it, by {event.by} (something at the {event.where}: {event.reason})"
     if isinstance(event, TableRead):

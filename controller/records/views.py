@@ -17,6 +17,7 @@ from controller.game.events import (
     ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
     RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable,
     TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden, HeldPenaltyAnswered, PenaltyHeld,
+    AreaSource, PlayAreaSet,
 )
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.rules.melds import SetChanges, classify, set_changes
@@ -165,6 +166,8 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.append(f"  timer: {event.incident}: {event.detail}")
         elif isinstance(event, TableAccepted):
             block.append(f"  table accepted as seen by {event.by} (something at the {event.where}: {event.reason})")
+        elif isinstance(event, PlayAreaSet):
+            block.append(f"  {area_words(event)}")
         elif isinstance(event, CountAlert):
             block.append(f"  COUNT ALERT: table {event.table} + racks {event.racks} + pool {event.pool} != {event.expected}"
                          + (" -> table disqualified" if event.disqualified else ""))
@@ -180,6 +183,16 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
     block.append(f"state: {model.state.value}; racks " + ", ".join(
         f"{p} {n}" for p, n in zip(model.players, model.racks)) + f"; pool {model.pool}")
     yield block
+
+
+def area_words(event: PlayAreaSet) -> str:
+    """A change of the table's play area, with what it is and who set it why."""
+    if event.how is AreaSource.FOUND:
+        what = "play area found on each frame (none marked)"
+    else:
+        corners = " ".join(f"{x:g},{y:g}" for x, y in event.corners)
+        what = f"play area marked: corners {corners} on a {event.width}x{event.height} frame"
+    return f"{what}, from the next look on; set by {event.by} ({event.reason})"
 
 
 def held_words(event: PenaltyHeld) -> str:

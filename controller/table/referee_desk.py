@@ -79,6 +79,8 @@ class DeskWork:
                                           reason=request.reason))
             self.last_restore_differences = None
             said = f"turn {model.turn}: verdict overridden by referee {request.referee}: the turn stands"
+        elif request.action is DeskAction.AREA:
+            said = self.desk_area(request)
         else:
             said = self._desk_clock(request)
         self.devices.display.say(f"    {said} ({request.reason})")

@@ -7,8 +7,8 @@ process killed at any moment restarts from the records into the same state and s
 that step again (`tileref play --resume`).
 
 The runner is written against the ports (`ports.py`); its parts, by concept: looking at the
-table (`looking.py`), the turn flow (`turns.py`), restoring a table (`restoring.py`) and the
-referee page's requests (`referee_desk.py`).
+table (`looking.py`), the turn flow (`turns.py`), restoring a table (`restoring.py`), the
+referee page's requests (`referee_desk.py`) and the play area in the record (`play_area.py`).
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from controller.game.machine import GameModel, State
 from controller.records import Photo, Reading, head_digest
 
 from .looking import Looking
+from .play_area import AreaWork
 from .ports import (
     AdapterError, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
 )
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 Observer = Callable[[GameModel, "Event | None"], None]
 
 
-class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
+class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
     def __init__(self, records: TableRecords, game_id: int, devices: TableDevices,
                  settings: RunnerSettings = RunnerSettings(), observer: Observer | None = None) -> None:
         self.records = records
@@ -81,6 +82,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork):
 
     def run(self, max_steps: int | None = None) -> GameModel:
         self.observer(self.model, None)  # whoever watches learns where a resumed game stands
+        self.record_area_in_force()
         if self.model.state is State.RESTORING:  # resumed mid-restore: show the plan again
             verdict = next(e for e in reversed(self.records.events(self.game_id)) if isinstance(e, TurnJudged))
             self.show_restore(verdict)

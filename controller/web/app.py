@@ -57,6 +57,7 @@ ACTION_TIMEOUT_S = 20.0  # how long a referee action waits for the table to carr
 MAX_ACTION_BODY = 256 * 1024  # a referee action's JSON is a few hundred bytes
 SHA = re.compile(r"^[0-9a-f]{64}$")
 BROADCAST_REGIONS = ("broadcast", "broadcast-clock")
+MAX_FRAME_SIDE = 16384  # pixels: more than any table camera gives
 FEED_EVERY_S = 0.5  # how often a feed's socket looks at the record (a delayed feed's present moves on)
 
 
@@ -509,6 +510,8 @@ def answer_words(words, request: RefereeRequest, recorded) -> str:
         return words.text("answer.extend", referee=who, seconds=request.seconds)
     if request.action is DeskAction.TILES_THERE:
         return words.text("answer.tiles-there-read" if request.changes else "answer.tiles-there", referee=who)
+    if request.action is DeskAction.AREA:
+        return words.text("answer.area-found" if request.corners is None else "answer.area-marked", referee=who)
     return words.text(f"answer.{request.action.value}", referee=who)
 
 
@@ -584,4 +587,36 @@ def parse_request(action: DeskAction, body: Any) -> RefereeRequest:
         return RefereeRequest(action, referee, reason, seconds=seconds)
     if action is DeskAction.PAUSE:
         return RefereeRequest(action, referee, reason, resume=bool(body.get("resume", False)))
+    if action is DeskAction.AREA:
+        return area_request(referee, reason, body)
     return RefereeRequest(action, referee, reason)
+
+
+def _whole(body: dict, name: str) -> int:
+    value = body.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_FRAME_SIDE:
+        raise BadRequest(f"{name!r}: the frame's {name} in pixels, 1 to {MAX_FRAME_SIDE}; got {value!r}")
+    return value
+
+
+def area_request(referee: str, reason: str, body: dict) -> RefereeRequest:
+    """`found`: true (the area is found on each frame), or `corners` [[x, y] x 4] on a frame of `width` x
+    `height` pixels: inside it, a convex four-sided area of a sensible size (BadRequest names the value)."""
+    from vision.area import AreaError, marked_on_frame  # here: `tileref serve` never needs OpenCV
+
+    if body.get("found") is True:
+        if "corners" in body:
+            raise BadRequest("'found': true takes no 'corners' (the area is found on each frame)")
+        return RefereeRequest(DeskAction.AREA, referee, reason)
+    corners = body.get("corners")
+    shape_ok = isinstance(corners, list) and len(corners) == 4 and all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in c)
+        for c in corners)
+    if not shape_ok:
+        raise BadRequest(f"'corners': four corners [x, y] in the frame's pixels (or 'found': true); got {corners!r}")
+    width, height = _whole(body, "width"), _whole(body, "height")
+    try:
+        area = marked_on_frame(corners, width, height)
+    except AreaError as error:
+        raise BadRequest(f"'corners': {error}") from None
+    return RefereeRequest(DeskAction.AREA, referee, reason, corners=tuple(area.corners), frame=(width, height))

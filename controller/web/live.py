@@ -30,7 +30,7 @@ from controller.adapters.waiting import WaitReason, WaitStatus
 from controller.game import judging
 from controller.game.events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, CountAlert, Event, GameScored, RackRevealed, ReadPurpose,
-    HeldAnswer, HeldPenaltyAnswered, PenaltyHeld, RedealClaimed, RefereeCorrection, RestoreChecked, TableAccepted,
+    HeldAnswer, HeldPenaltyAnswered, PenaltyHeld, PlayAreaSet, RedealClaimed, RefereeCorrection, RestoreChecked, TableAccepted,
     TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State
@@ -55,6 +55,7 @@ REGIONS = {
     "history": "regions/history.html",
     "frame": "regions/frame.html",
     "held": "regions/held.html",
+    "area": "regions/area.html",  # the play area in force, for the referee page's area editor (area.js)
     "log": "regions/log.html",
     "clockgame": "regions/clockgame.html",
     "broadcast": "regions/broadcast.html",  # the stream overlay (/overlay/table, controller/web/broadcast.py)
@@ -66,7 +67,7 @@ KEEP_ALERTS, KEEP_LOG = 6, 40
 # referee's choices and whether a countdown is shown all follow where the game stands
 FOLLOWS = {"status": ("prompt", "actions", "clock", "broadcast", "broadcast-clock"), "penalty": ("prompt", "actions"),
            "verdict": ("prompt", "broadcast"), "scores": ("prompt", "status", "clock", "broadcast", "broadcast-clock"),
-           "frame": ("actions",), "held": ("prompt", "actions"), "clock": ("broadcast-clock",),
+           "frame": ("actions", "area"), "held": ("prompt", "actions"), "clock": ("broadcast-clock",),
            "clockgame": ("broadcast", "broadcast-clock")}
 # sent only when they change: the referee may be picking tiles in them
 KEPT_WHILE_SAME = frozenset({"actions"})
@@ -84,7 +85,7 @@ class LiveTable:
             "kind": kind, "game": None, "variant": "", "players": [], "turn": 0, "phase": "", "pool": None,
             "waiting": None, "scores": None, "clock": None, "verdict": None, "penalty": None, "alerts": [],
             "history": [], "frame": None, "log": [], "clockgame": None, "head": "", "lang": lang, "held": None,
-            "table_melds": [],
+            "table_melds": [], "area": None,
         }
         self._drawn: dict[str, str] = {}
         self.seq = 0
@@ -263,6 +264,9 @@ class WebDisplay:
         if isinstance(event, TurnStarted):
             changes["penalty"] = None
             regions.append("penalty")
+        if isinstance(event, PlayAreaSet):
+            changes["area"] = area_of(event)
+            regions.append("area")
         if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)):
             frame = self.frame_of(model, event)
             if frame is not None:
@@ -349,9 +353,12 @@ class WebDisplay:
                 purpose = getattr(event, "purpose", None)
                 caption = ({ReadPurpose.ALARM: "frame.alarm", ReadPurpose.RESTORE: "frame.restore"}
                            .get(purpose, "frame.read"), {"turn": model.turn})
+            found = getattr(event, "reading", None) and records.reading(event.reading)
         if shown is None:
             return None
-        return {**shown, "caption": caption[0], "caption_values": caption[1], "turn": model.turn}
+        area = found.reading.get("area") if found and isinstance(found.reading, dict) else None
+        return {**shown, "caption": caption[0], "caption_values": caption[1], "turn": model.turn,
+                "area": area.get("corners") if isinstance(area, dict) else area}
 
     # -- the box's countdown -------------------------------------------------------------------
     def clock(self, reading: ClockReading) -> None:
@@ -365,6 +372,12 @@ class WebDisplay:
                 "expired": reading.expired, "paused": reading.paused,
                 "turn_seconds": model.turn_seconds if model is not None else None}
         self.live.clock(data, tick=reading.running)
+
+
+def area_of(event: PlayAreaSet) -> dict[str, Any]:
+    """A recorded play area as the referee page's area editor takes it."""
+    return {"how": str(event.how), "corners": [[x, y] for x, y in event.corners], "width": event.width,
+            "height": event.height, "by": event.by, "reason": event.reason}
 
 
 def scores_of(event: GameScored) -> dict[str, Any]:

@@ -13,13 +13,13 @@ from typing import TextIO
 
 from controller.adapters.desk import RefereeDesk
 from controller.adapters.display import Display
-from controller.game.events import TurnJudged, VerdictOverridden
+from controller.game.events import PlayAreaSet, TurnJudged, VerdictOverridden
 from controller.messages import DEFAULT_LANGUAGE
 from controller.records import Records
 from controller.records.turn_data import verdict_data
 
 from .app import create_app, new_token
-from .live import LiveTable, WebDisplay, status_of
+from .live import LiveTable, WebDisplay, area_of, status_of
 from .server import WebServer, parse_address
 
 
@@ -57,8 +57,11 @@ class TableWeb:
 
         events = records.events(game_id)
         history = []
+        area = None  # the play area the game last recorded
         for event in events:
-            if isinstance(event, TurnJudged):
+            if isinstance(event, PlayAreaSet):
+                area = area_of(event)
+            elif isinstance(event, TurnJudged):
                 history.append({**verdict_data(event), "head": "", "overridden": None})
             elif isinstance(event, VerdictOverridden):
                 for row in history:
@@ -66,8 +69,8 @@ class TableWeb:
                         row["overridden"] = {"referee": event.referee, "reason": event.reason}
         model = fold(events)
         self.display.model = model
-        self.live.update(("status", "history", "verdict"), game=game_id, history=history,
-                         verdict=history[-1] if history else None, **status_of(model))
+        self.live.update(("status", "history", "verdict", "area"), game=game_id, history=history,
+                         verdict=history[-1] if history else None, area=area, **status_of(model))
 
     def mirror(self, timer) -> None:
         """The box's countdown on the display: the serial timer's own signals (ticks, low time, expiry)."""

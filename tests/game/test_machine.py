@@ -10,7 +10,7 @@ from controller.game.errors import GameSetupError, TransitionError
 from controller.game.events import (
     EVENT_TYPES, CountAlert, DealAccepted, Dealt, TableUnrestorable, EventKind, GameScored, RackRevealed, RedealClaimed, RefereeCorrection,
     RestoreChecked, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnJudged, TurnStarted,
-    ClockRecorded, ClockAdjusted, TableAccepted, VerdictOverridden, event_from_payload, HeldPenaltyAnswered, PenaltyHeld,
+    ClockRecorded, ClockAdjusted, TableAccepted, VerdictOverridden, event_from_payload, HeldPenaltyAnswered, PenaltyHeld, PlayAreaSet,
 )
 from controller.game.machine import TILES_IN_GAME, TRANSITIONS, GameModel, State, TableState, apply, fold
 from game_helpers import table
@@ -44,6 +44,8 @@ def sample(kind: EventKind):
         EventKind.PENALTY_HELD: PenaltyHeld(1, "Ann", (("R5", 10.0, 20.0),), (("table-tile-taken", "R5 left"),), None, None),
         EventKind.HELD_PENALTY_ANSWERED: HeldPenaltyAnswered(1, "Ann", "confirmed", (), "Rita", "2026-11-26T02:00:00Z",
                                                              "test"),
+        EventKind.PLAY_AREA_SET: PlayAreaSet("marked", ((40.0, 30.0), (600.0, 30.0), (600.0, 450.0), (40.0, 450.0)),
+                                             640, 480, "referee Rita", "the tile box was read"),
     }[kind]
 
 

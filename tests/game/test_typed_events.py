@@ -135,6 +135,7 @@ FIELD_STRATEGIES = {
     "TurnEndCause": _of(TurnEndCause), "Incident": _of(Incident), "ReadPurpose": _of(ReadPurpose),
     "Outcome": _of(Outcome), "GameEnd": _of(GameEnd), "ClockFact": _of(ClockFact), "Override": _of(Override),
     "ClockAdjustment": _of(ClockAdjustment), "HeldAnswer": _of(ev.HeldAnswer),
+    "AreaSource": _of(ev.AreaSource), "tuple[AreaCorner, ...]": rows(pixels, pixels),
 }
 
 

@@ -1,0 +1,83 @@
+"""The table's play area in the game's record (a part of `TableRunner`).
+
+The area is the camera's, kept in the table's area file by the reader (`adapters/reader.py`); the
+game records every change of it as `play-area-set`, through the one write path: the referee page's
+marks (checked against the state table before the file is written, recorded once it is), and, when a
+game starts or resumes, a marked area the game has not recorded yet (from the table's settings)."""
+from __future__ import annotations
+
+from controller.game.events import AreaSource, PlayAreaSet
+from controller.game.machine import apply, expected_events
+
+from .ports import DeskError, RefereeRequest
+
+TABLE_SETTINGS = "table settings"  # who set an area that was in the table's area file when the game started
+# PlayAreaSet.area() of an area found on each frame: what a game that recorded no area was read in
+FOUND = (AreaSource.FOUND.value, (), 0, 0)
+
+
+class AreaWork:
+    """The play area (a part of `TableRunner`)."""
+
+    def area_event(self, by: str, reason: str) -> PlayAreaSet | None:
+        """The area the reader reads in now, as an event; None for a reader that takes no area."""
+        in_force = getattr(self.devices.reader, "area_in_force", None)
+        if not callable(in_force):
+            return None
+        marked = in_force()
+        if marked is None:
+            return PlayAreaSet(how=AreaSource.FOUND, corners=(), width=0, height=0, by=by, reason=reason)
+        corners, width, height = marked
+        return PlayAreaSet(how=AreaSource.MARKED, corners=tuple(corners), width=int(width), height=int(height),
+                           by=by, reason=reason)
+
+    def last_area(self) -> PlayAreaSet | None:
+        return next((e for e in reversed(self.records.events(self.game_id)) if isinstance(e, PlayAreaSet)), None)
+
+    def record_area_in_force(self) -> None:
+        """A game records the area it is read in: a marked area (or a change back to finding it) that the
+        game has not recorded yet is recorded when it starts or resumes."""
+        if PlayAreaSet.kind not in expected_events(self.model.state):
+            return
+        file = getattr(self.devices.reader, "area_file", None)
+        now = self.area_event(TABLE_SETTINGS, str(file) if file is not None else "the table's area file")
+        if now is None:
+            return
+        last = self.last_area()
+        if now.area() != (last.area() if last is not None else FOUND):
+            self.record(now)
+
+    def desk_area(self, request: RefereeRequest) -> str:
+        """The referee page's area: checked against the state table, kept in the table's area file, then
+        recorded; it is read in from the next look on."""
+        reader = self.devices.reader
+        if not callable(getattr(reader, "mark_area", None)) or getattr(reader, "area_file", None) is None:
+            raise DeskError("this table keeps no play area file: `tileref play` keeps one (--area AREA.json, or "
+                            "play-area.json beside its records)")
+        by = f"referee {request.referee}"
+        if request.corners is None:
+            event = PlayAreaSet(how=AreaSource.FOUND, corners=(), width=0, height=0, by=by, reason=request.reason)
+        else:
+            width, height = request.frame
+            event = PlayAreaSet(how=AreaSource.MARKED, corners=tuple(request.corners), width=width, height=height,
+                                by=by, reason=request.reason)
+        apply(self.model, event)  # the state table refuses it before the area file is touched
+        before = reader.area_in_force()
+        if event.how is AreaSource.FOUND:
+            reader.find_area()
+        else:
+            reader.mark_area(event.corners, event.width, event.height)
+        try:
+            self.record(event)
+        except BaseException:
+            # the records refused it: the table's file goes back to the area the game last recorded
+            if before is None:
+                reader.find_area()
+            else:
+                reader.mark_area(*before)
+            raise
+        if event.how is AreaSource.FOUND:
+            return f"play area found on each frame from the next look on, set by referee {request.referee}"
+        return (f"play area marked by referee {request.referee} from the next look on: "
+                + " ".join(f"{x:.0f},{y:.0f}" for x, y in event.corners) + f" on {event.width}x{event.height}")
+

@@ -78,9 +78,10 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
         return reading
     from vision.eyes_tiles import unchanged_tiles
 
-    settled = settled_tiles(judged.tiles, judged.codes, unchanged_tiles(judged.image, judged.tiles, image))
-    read_unchanged = unchanged_tiles(judged.image, tuple(tile.corners for tile in reading.tiles), image)
-    return steady_reading(reading, settled, read_unchanged, radius)
+    judged_count = len(judged.tiles)  # one comparison (one light fit) for the judged tiles and the read ones
+    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + tuple(tile.corners for tile in reading.tiles), image)
+    settled = settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count])
+    return steady_reading(reading, settled, unchanged[judged_count:], radius)
 
 
 class Looking:

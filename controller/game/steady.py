@@ -67,16 +67,8 @@ def steady_reading(reading: TableReading, settled: Sequence[SettledTile], read_u
     if read_unchanged and len(read_unchanged) != len(reading.tiles):
         raise ValueError(f"steadying needs one unchanged flag per read tile, got {len(read_unchanged)} flags "
                          f"for {len(reading.tiles)} tiles")
-    reach = radius * (tile_width(reading) if reading.tiles else _settled_width(settled))
-    pairs = sorted((math.dist(tile.center, old.center), i, j)
-                   for i, tile in enumerate(reading.tiles) for j, old in enumerate(settled)
-                   if math.dist(tile.center, old.center) <= reach)
-    matched: dict[int, int] = {}  # read tile -> settled tile
-    used_settled: set[int] = set()
-    for _, i, j in pairs:
-        if i not in matched and j not in used_settled:
-            matched[i] = j
-            used_settled.add(j)
+    matched = _matched(reading, settled, radius * (tile_width(reading) if reading.tiles else _settled_width(settled)))
+    used_settled = set(matched.values())
     tiles = list(reading.tiles)
     warnings = list(reading.warnings)
     for i, j in sorted(matched.items()):
@@ -105,7 +97,22 @@ def steady_reading(reading: TableReading, settled: Sequence[SettledTile], read_u
     kept = [i for i in range(len(tiles)) if i not in dropped]
     index_of = {i: n for n, i in enumerate(kept)}
     sets = tuple(s for s in (tuple(index_of[i] for i in members if i in index_of) for members in reading.sets) if s)
+    # a put-back tile lies in no set: rebuilding joins it to its set when all of that set lies as it lay
     return replace(reading, tiles=tuple(tiles[i] for i in kept) + tuple(put_back), sets=sets, warnings=tuple(warnings))
+
+
+def _matched(reading: TableReading, settled: Sequence[SettledTile], reach: float) -> dict[int, int]:
+    """Read tile index -> settled tile index, for pairs within `reach` pixels, one to one, nearest first."""
+    pairs = sorted((math.dist(tile.center, old.center), i, j)
+                   for i, tile in enumerate(reading.tiles) for j, old in enumerate(settled)
+                   if math.dist(tile.center, old.center) <= reach)
+    matched: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in matched and j not in used:
+            matched[i] = j
+            used.add(j)
+    return matched
 
 
 def _with_code(tile: ReadTile, code: str) -> ReadTile:

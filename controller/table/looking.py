@@ -79,7 +79,8 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
     from vision.eyes_tiles import unchanged_tiles
 
     judged_count = len(judged.tiles)  # one comparison (one light fit) for the judged tiles and the read ones
-    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + tuple(tile.corners for tile in reading.tiles), image)
+    read_outlines = tuple(tile.corners for tile in reading.tiles)
+    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image)
     settled = settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count])
     return steady_reading(reading, settled, unchanged[judged_count:], radius)
 

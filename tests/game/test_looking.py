@@ -253,13 +253,15 @@ def steadied_look(game, renderer, scene: Scene, reader, judged: Scene = TABLE):
 
 
 def test_a_tile_the_reader_misses_on_an_unchanged_patch_is_put_back(game, renderer):
-    fused, frames, warnings = steadied_look(game, renderer, TABLE, Misreads(read_tiles(TABLE), read_tiles(WITHOUT_K2), {1, 3}))
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITHOUT_K2), {1, 3})  # two frames of three
+    fused, frames, warnings = steadied_look(game, renderer, TABLE, misreads)
     assert fused == ["K1", "K2", "K3"] and frames == [["K1", "K2", "K3"]] * 3
     assert sum("K2" in w and "put back" in w for w in warnings) == 2
 
 
 def test_a_tile_read_on_unchanged_bare_table_is_taken_out(game, renderer):
-    fused, frames, warnings = steadied_look(game, renderer, TABLE, Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {1, 3}))
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {1, 3})  # two frames of three
+    fused, frames, warnings = steadied_look(game, renderer, TABLE, misreads)
     assert fused == ["K1", "K2", "K3"] and frames == [["K1", "K2", "K3"]] * 3
     assert sum("read O3, taken out" in w for w in warnings) == 2
 

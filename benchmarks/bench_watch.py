@@ -18,10 +18,11 @@ first wait (no reference), a light change while a hand rests.
 The eyes are driven as the runner drives them: `begin(0, reference)`, then every frame to
 `feed`; frames it asks to be read go through the real reader (vision.pipeline.read_image, each
 tile's four corners as its outline) and back to `explain`; a settled look ends the wait, its
-readings steadied and fused as the runner does (controller.table.looking): on each frame, a tile
-whose patch is unchanged since the reference keeps the reference's code (controller.game.steady;
-the reference is the clear table with its fused reading's outlines and codes), then the frames'
-readings are fused (controller.game.fusion). Each frame's truth is
+readings steadied and fused with the runner's own functions (controller.table.looking.steadied,
+controller.game.fusion.fuse): on each frame, where a patch is unchanged since the reference, a
+tile keeps the reference's code, a missed tile is put back and a tile read on bare table is taken
+out (controller.game.steady; the reference is the clear table with its fused reading's outlines
+and codes), then the frames' readings are fused. Each frame's truth is
 whether an occluder's composited mask covers any of it, and each sequence knows when the last
 occluder left. The clear table's reading, per photo, is the fusion of three noisy clear frames.
 
@@ -59,10 +60,11 @@ from benchmarks.watch_scenes import KINDS, Sequence, plan  # noqa: E402
 from controller.adapters.reader import convert  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
-from controller.game.steady import keep_settled_codes, settled_tiles  # noqa: E402
+from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
+from controller.table.looking import steadied  # noqa: E402
+from controller.table.settings import RunnerSettings  # noqa: E402
 from models.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
-from vision.eyes_tiles import unchanged_tiles  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
 from vision.pipeline import read_image  # noqa: E402
 
@@ -72,6 +74,7 @@ CLEAR_BEFORE_ASK = 1.5  # seconds the table lay clear before an ask: a false ask
 QUICK_SEQUENCES = 20
 COVER_BINS = (0.0005, 0.002, 0.01)  # shares of the frame: a fingertip at the border, a finger, a hand's part
 CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear reading
+FUSION = RunnerSettings().fusion  # the runner steadies and fuses the frames' readings with it
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ class Outcome:
     false_ask: bool  # ... while the table had lain clear for CLEAR_BEFORE_ASK s or more
     note: str  # what a reader of the figures may want to look at
     kept: int = 0  # tiles of the look's frames whose code was kept from the reference (read otherwise)
+    put_back: int = 0  # tiles of the look's frames the reader missed, put back from the reference
+    taken_out: int = 0  # tiles of the look's frames read on bare table, taken out
 
 
 def outline(tile) -> tuple[tuple[float, float], ...]:
@@ -181,7 +186,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             costs.explain.append(time.perf_counter() - start)
             if isinstance(seen, SettledLook):
                 look = seen
-                readings = [steadied(convert(r, 1920, 1080), frame.image, reference) for r, frame in zip(raw, seen.frames)]
+                readings = [steadied(reference, frame.image, convert(r, 1920, 1080), FUSION.match_radius)
+                            for r, frame in zip(raw, seen.frames)]
                 break
         if isinstance(seen, Covered) and seen.ask_arbiter and not asked:
             asked = True
@@ -189,15 +195,16 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             false_ask = scene.at - clear_since >= CLEAR_BEFORE_ASK
             if left_at is None:  # a cup: the runner now waits for the arbiter
                 break
-    kept = sum(sum(1 for w in r.warnings if ": it lies as on the last settled table" in w) for r in readings)
-    known = dict(kept=kept, index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
+    steadying = {name: sum(sum(1 for w in r.warnings if mark in w) for r in readings)
+                 for name, mark in (("kept", KEPT_CODE), ("put_back", PUT_BACK), ("taken_out", TAKEN_OUT))}
+    known = dict(**steadying, index=sequence.index, kind=sequence.kind, design=sequence.design, photo=sequence.photo.stem,
                  frames_fed=fed, unsteady_photo=not clear.steady, asked=asked, false_ask=false_ask)
     if look is None:
         return Outcome(**known, judged=False, judged_covered=False, covered_share=0.0, false_penalty=False, delay=None,
                        before_occluder=False, note="asked the arbiter" if asked else "no look")
     covered = [i for i in (round(frame.at * sequence.fps) for frame in look.frames) if sequence.covered(i)]
     shares = {i: sequence.covered_pixels(i) / (1920 * 1080) for i in covered}
-    wrong = [w for w in [wrong_reading(fuse(readings).reading, clear)] + [wrong_reading(r, clear) for r in readings] if w]
+    wrong = [w for w in [wrong_reading(fuse(readings, FUSION).reading, clear)] + [wrong_reading(r, clear) for r in readings] if w]
     last = max(frame.at for frame in look.frames)
     before = sequence.entered_at is not None and last < sequence.entered_at
     note = "; ".join(filter(None, [
@@ -207,14 +214,6 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     delay = None if (left_at is None or before or last < left_at) else last - left_at  # none while still covered
     return Outcome(**known, judged=True, judged_covered=bool(covered), covered_share=max(shares.values(), default=0.0),
                    false_penalty=bool(wrong), delay=delay, before_occluder=before, note=note)
-
-
-def steadied(reading: TableReading, image, reference: Reference | None) -> TableReading:
-    """As the runner does: tiles on patches unchanged since the reference keep the reference's code."""
-    if reference is None:
-        return reading
-    unchanged = unchanged_tiles(reference.image, reference.tiles, image)
-    return keep_settled_codes(reading, settled_tiles(reference.tiles, reference.codes, unchanged))
 
 
 def ms(times: list[float], q: float) -> str:
@@ -283,9 +282,12 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
           f"run on {len(costs.net)} of {frames} frames fed")
     print(f"reading a 1920x1080 frame (apart from the eyes): median {ms(costs.read, 0.5)} ms, p95 {ms(costs.read, 0.95)} ms "
           f"over {len(costs.read)} frames read ({CLEAR_FRAMES} per photo for its clear reading, {photos} photos)")
-    kept = [o.kept for o in outcomes if o.judged]
-    print(f"codes kept from the reference on unchanged patches (read otherwise): {sum(kept)} tile readings in "
-          f"{sum(1 for k in kept if k)} of {len(kept)} looks")
+    judged = [o for o in outcomes if o.judged]
+    for name, what in (("kept", "codes kept from the reference on unchanged patches (read otherwise)"),
+                       ("put_back", "missed tiles put back from the reference on unchanged patches"),
+                       ("taken_out", "tiles read on unchanged bare table taken out")):
+        counts = [getattr(o, name) for o in judged]
+        print(f"{what}: {sum(counts)} tile readings in {sum(1 for k in counts if k)} of {len(counts)} looks")
     if before:
         print(f"{before} look(s) came before anything was over the table (nothing measured there)")
     for o in outcomes:

@@ -1,10 +1,17 @@
-"""A tile that lies exactly as it lay keeps the code it was judged with.
+"""Where the table lies exactly as it lay, the reading says what the last settled table said.
 
-The reader looks at each frame afresh, so glare or noise can turn a tile's code on a frame whose
-pixels over that tile are the same as on the last settled table. That table was settled and
-judged; a tile whose patch has not changed since (the eyes say which: `vision.eyes_tiles`) is
-the same tile, so its code is kept from that table, and the reading says so in a warning (the
-audit shows both). Tiles on changed patches are read as the reader reads them.
+The reader looks at each frame afresh, so glare or noise can turn a tile's code, lose a tile or
+see one on bare wood, on a frame whose pixels there are the same as on the last settled table.
+That table was read and judged, and a turn can neither take a tile off the table nor lay one
+without changing the pixels where it lies. So, on each frame's reading, where the patch is
+unchanged since that table (the eyes say which: `vision.eyes_tiles.unchanged_tiles`):
+
+- a tile read on a settled tile keeps the code it was judged with;
+- a settled tile the reader missed is put back, with its settled outline and code;
+- a tile read where the settled table showed bare table is taken out.
+
+Each says so in a warning (the audit shows both photos). A tile laid down or taken away changes
+its patch, so it is read as the reader reads it; so is anything on a changed patch.
 """
 from __future__ import annotations
 
@@ -15,6 +22,9 @@ from typing import Sequence
 from .reading import ReadTile, TableReading
 from .rebuild import tile_width
 
+PUT_BACK_CONFIDENCE = 1.0  # a put-back tile's patch is the judged tile's, pixel for pixel, and so is its code
+KEPT_CODE, PUT_BACK, TAKEN_OUT = ", kept ", ", put back: ", ", taken out: "  # in the warnings (the bench counts them)
+
 
 @dataclass(frozen=True)
 class SettledTile:
@@ -24,6 +34,7 @@ class SettledTile:
     center: tuple[float, float]
     code: str
     unchanged: bool
+    outline: tuple[tuple[float, float], ...] = ()
 
 
 def settled_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequence[str],
@@ -36,41 +47,98 @@ def settled_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequ
     tiles = []
     for outline, code, same in zip(outlines, codes, unchanged):
         xs, ys = [p[0] for p in outline], [p[1] for p in outline]
-        tiles.append(SettledTile((sum(xs) / len(xs), sum(ys) / len(ys)), code, bool(same)))
+        tiles.append(SettledTile((sum(xs) / len(xs), sum(ys) / len(ys)), code, bool(same),
+                                 tuple((float(x), float(y)) for x, y in outline)))
     return tuple(tiles)
 
 
-def keep_settled_codes(reading: TableReading, settled: Sequence[SettledTile], radius: float = 0.45) -> TableReading:
-    """`reading` with each tile that lies on an unchanged tile of the last settled table (within
-    `radius` tile widths of its centre, one to one, nearest first) given that tile's code."""
-    steady = [tile for tile in settled if tile.unchanged and tile.code]  # "": its code is not known
-    if not steady or not reading.tiles:
+def steady_reading(reading: TableReading, settled: Sequence[SettledTile], read_unchanged: Sequence[bool] = (),
+                   radius: float = 0.45) -> TableReading:
+    """`reading` made to agree with the last settled table wherever its patch is unchanged.
+
+    Read tiles and settled tiles are matched by position (within `radius` tile widths, one to one,
+    nearest first). A read tile on an unchanged settled tile of known code takes that code; an
+    unchanged settled tile of known code that no read tile lies on is put back; a read tile that
+    matches no settled tile, lies inside no settled outline and whose own patch is unchanged
+    (`read_unchanged`, one flag per read tile; empty: not known, nothing is taken out) lay on bare
+    table then and is taken out."""
+    if not settled:
         return reading
-    reach = radius * tile_width(reading)
-    pairs = sorted((math.dist(tile.center, old.center), i, j)
-                   for i, tile in enumerate(reading.tiles) for j, old in enumerate(steady)
-                   if math.dist(tile.center, old.center) <= reach)
+    if read_unchanged and len(read_unchanged) != len(reading.tiles):
+        raise ValueError(f"steadying needs one unchanged flag per read tile, got {len(read_unchanged)} flags "
+                         f"for {len(reading.tiles)} tiles")
+    matched = _matched(reading, settled, radius * (tile_width(reading) if reading.tiles else _settled_width(settled)))
+    used_settled = set(matched.values())
     tiles = list(reading.tiles)
     warnings = list(reading.warnings)
-    used_read: set[int] = set()
-    used_settled: set[int] = set()
-    for _, i, j in pairs:
-        if i in used_read or j in used_settled:
+    for i, j in sorted(matched.items()):
+        tile, old = tiles[i], settled[j]
+        if old.unchanged and old.code and tile.code != old.code:
+            tiles[i] = _with_code(tile, old.code)
+            warnings.append(f"tile at {_at(tile.center)} read {tile.code}{KEPT_CODE}{old.code}: it lies as on the "
+                            "last settled table")
+    dropped = {i for i, tile in enumerate(reading.tiles)
+               if read_unchanged and read_unchanged[i] and i not in matched
+               and not any(_inside(tile.center, old.outline) for old in settled)}
+    for i in sorted(dropped):
+        tile = reading.tiles[i]
+        warnings.append(f"tile at {_at(tile.center)} read {tile.code}{TAKEN_OUT}bare table lies there as on the "
+                        "last settled table")
+    put_back = []
+    for j, old in enumerate(settled):
+        if (j in used_settled or not old.unchanged or not old.code or len(old.outline) < 3
+                or any(_inside(tile.center, old.outline) for i, tile in enumerate(reading.tiles) if i not in dropped)):
             continue
-        used_read.add(i)
-        used_settled.add(j)
-        tile, code = tiles[i], steady[j].code
-        if tile.code != code:
-            tiles[i] = _with_code(tile, code)
-            x, y = tile.center
-            warnings.append(f"tile at ({x:.0f}, {y:.0f}) read {tile.code}, kept {code}: it lies as on the last "
-                            "settled table")
-    if tiles == list(reading.tiles):
+        put_back.append(ReadTile(old.code, PUT_BACK_CONFIDENCE, old.center, old.outline))
+        warnings.append(f"tile {old.code} at {_at(old.center)} not read{PUT_BACK}it lies as on the last settled "
+                        "table")
+    if tiles == list(reading.tiles) and not dropped and not put_back:
         return reading
-    return replace(reading, tiles=tuple(tiles), warnings=tuple(warnings))
+    kept = [i for i in range(len(tiles)) if i not in dropped]
+    index_of = {i: n for n, i in enumerate(kept)}
+    sets = tuple(s for s in (tuple(index_of[i] for i in members if i in index_of) for members in reading.sets) if s)
+    # a put-back tile lies in no set: rebuilding joins it to its set when all of that set lies as it lay
+    return replace(reading, tiles=tuple(tiles[i] for i in kept) + tuple(put_back), sets=sets, warnings=tuple(warnings))
+
+
+def _matched(reading: TableReading, settled: Sequence[SettledTile], reach: float) -> dict[int, int]:
+    """Read tile index -> settled tile index, for pairs within `reach` pixels, one to one, nearest first."""
+    pairs = sorted((math.dist(tile.center, old.center), i, j)
+                   for i, tile in enumerate(reading.tiles) for j, old in enumerate(settled)
+                   if math.dist(tile.center, old.center) <= reach)
+    matched: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in matched and j not in used:
+            matched[i] = j
+            used.add(j)
+    return matched
 
 
 def _with_code(tile: ReadTile, code: str) -> ReadTile:
     """The tile read as `code`, as sure as it was of the code it read; that code becomes an alternative."""
     others = [(c, p) for c, p in tile.alternatives if c != code]
     return replace(tile, code=code, alternatives=((tile.code, tile.confidence), *others)[: max(1, len(tile.alternatives))])
+
+
+def _at(point: tuple[float, float]) -> str:
+    return f"({point[0]:.0f}, {point[1]:.0f})"
+
+
+def _settled_width(settled: Sequence[SettledTile]) -> float:
+    """A tile's width from the settled outlines (their shorter side), for a reading with no tiles."""
+    widths = sorted(min(math.dist(o[k], o[(k + 1) % 4]) for k in range(4)) for o in (t.outline for t in settled)
+                    if len(o) == 4)
+    return widths[len(widths) // 2] if widths else 40.0
+
+
+def _inside(point: tuple[float, float], outline: Sequence[tuple[float, float]]) -> bool:
+    """Whether `point` lies inside the polygon `outline` (even-odd rule; fewer than three corners: never)."""
+    if len(outline) < 3:
+        return False
+    x, y = point
+    inside = False
+    for (x0, y0), (x1, y1) in zip(outline, (*outline[1:], outline[0])):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside

@@ -5,9 +5,10 @@ still frames spread over at least half a second, each clear to the occluder net;
 reads every one, and the eyes then check that whatever changed since the last settled table lies
 on a tile read now or before. Only then are the readings fused and judged, and that look becomes
 the reference of the next wait. A wait the eyes cannot settle asks the arbiter; an acceptance
-is recorded (`table-accepted`) before the frame becomes the reference. A tile whose patch lies
-unchanged since the last settled table keeps the code it was judged with on each frame's reading
-(`controller.game.steady`), so a reader's flicker there never reaches the judge.
+is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
+steadied against the last table read and judged (`controller.game.steady`): where a patch lies
+unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
+table is taken out, so a reader's flicker there never reaches the judge.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from controller.game.fusion import fuse
 from controller.game.machine import TableState
 from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
-from controller.game.steady import keep_settled_codes, settled_tiles
+from controller.game.steady import settled_tiles, steady_reading
 from controller.records import Photo, Reading, reading_sha
 
 from .ports import Frame, Settled, SignalKind
@@ -68,8 +69,26 @@ def codes(reading: TableReading) -> tuple[str, ...]:
     return tuple(tile.code for tile in reading.tiles if len(tile.corners) >= 3)
 
 
+def steadied(judged: Reference | None, image: Frame, reading: TableReading, radius: float) -> TableReading:
+    """A frame's reading made to agree with the last table read and judged (`judged`: its frame, the
+    outlines and codes of its tiles) wherever the frame's patch is unchanged since, light matched
+    (`controller.game.steady`). The comparison is with the frame that was read, never with one
+    nobody read: a tile laid while nobody read changed the patch since, so it is read as it is."""
+    if judged is None or not judged.codes or len(judged.codes) != len(judged.tiles):
+        return reading
+    from vision.eyes_tiles import unchanged_tiles
+
+    judged_count = len(judged.tiles)  # one comparison (one light fit) for the judged tiles and the read ones
+    read_outlines = tuple(tile.corners for tile in reading.tiles)
+    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image)
+    settled = settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count])
+    return steady_reading(reading, settled, unchanged[judged_count:], radius)
+
+
 class Looking:
     """The runner's eyes (a part of `TableRunner`): its watch, photo encoder, reader and settings."""
+
+    judged: Reference | None = None  # the last table read and judged, each frame's reading is steadied against
 
     def photo(self, frame: Frame) -> Photo:
         return self.photos.photo(frame)
@@ -96,18 +115,12 @@ class Looking:
                 return self.settled_wait(look)
 
     def unread_reference(self, image: Frame) -> Reference:
-        """The reference moved to a frame that was not read: the tiles stay, and a tile keeps its judged
-        code only where its patch is unchanged on the new frame (elsewhere its code is unknown)."""
+        """The eyes' reference moved to a frame that was not read: the tiles stay and carry no codes (the
+        readings are steadied against the last table read, `judged`, not against this frame)."""
         reference = self.reference
         if reference is None:
             return _eyes().Reference(image)
-        judged = reference.codes
-        if judged and len(judged) == len(reference.tiles):
-            from vision.eyes_tiles import unchanged_tiles
-
-            same = unchanged_tiles(reference.image, reference.tiles, image)
-            judged = tuple(code if kept else "" for code, kept in zip(judged, same))
-        return replace(reference, image=image, codes=judged)
+        return replace(reference, image=image, codes=())
 
     def look_still(self) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
@@ -121,19 +134,13 @@ class Looking:
         wait = self.settled_wait(look)
         readings = [(self.steady(frame.image, reading), elapsed) for frame, (reading, elapsed) in zip(look.frames, readings)]
         seen = self.fused([frame.image for frame in look.frames], readings, wait)
-        self.reference = _eyes().Reference(look.frames[-1].image, outlines(seen.reading), codes(seen.reading))
+        self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
+                                                         codes(seen.reading))
         return seen
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
-        """The frame's reading with the codes of the last settled table's tiles whose patch is unchanged."""
-        reference = self.reference
-        if reference is None or not reference.codes or len(reference.codes) != len(reference.tiles):
-            return reading
-        from vision.eyes_tiles import unchanged_tiles
-
-        unchanged = unchanged_tiles(reference.image, reference.tiles, image)
-        return keep_settled_codes(reading, settled_tiles(reference.tiles, reference.codes, unchanged),
-                                  self.settings.fusion.match_radius)
+        """The frame's reading steadied against the last table read and judged (see `steadied`)."""
+        return steadied(self.judged, image, reading, self.settings.fusion.match_radius)
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
         """The eyes asked the arbiter (the table says why and where): the arbiter's button, or the

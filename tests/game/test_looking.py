@@ -1,7 +1,9 @@
 """The runner's looking part around the eyes: a cup left at the edge for a whole turn asks the arbiter,
 whose button ends the wait (recorded, and kept through a resume); tiles that vanished are looked
-at again; a resumed runner compares with the last settled photo in the records. Rendered frames,
-30 a second, through the real eyes and the real occluder net; the reader is scripted."""
+at again; a resumed runner compares with the last settled photo in the records; each frame's
+reading is steadied against the table last read where its patches lie unchanged (and only
+there). Rendered frames, 30 a second, through the real eyes and the real occluder net; the reader
+is scripted."""
 from __future__ import annotations
 
 import cv2
@@ -178,8 +180,8 @@ def flickering_look(records, game_id, frames, reference_table):
     reader = Flicker(reading, 1, "K7", {1, 3})  # K2 read as K7 on two frames of three
     runner = TableRunner(records, game_id, TableDevices(Frames(frames), ArbiterAfter(10**9), reader,
                                                         ConsoleDisplay(quiet=True), None))
-    runner.reference = Reference(reference_table, tuple(t.corners for t in reading.tiles),
-                                 tuple(t.code for t in reading.tiles))
+    runner.reference = runner.judged = Reference(reference_table, tuple(t.corners for t in reading.tiles),
+                                                 tuple(t.code for t in reading.tiles))
     return runner, runner.look_still()
 
 
@@ -203,14 +205,89 @@ def test_a_tile_whose_patch_changed_is_read_as_the_reader_reads_it(game, rendere
     assert not any("kept" in w for w in seen.reading.warnings)
 
 
-def test_a_wait_that_reads_nothing_carries_a_judged_code_only_where_the_tile_lies_unchanged(game, renderer):
+def test_a_wait_that_reads_nothing_carries_no_code_and_the_next_look_steadies_against_the_table_read(game, renderer):
     records, game_id = game
     swapped = Scene.of([{"tiles": ["K1", "K7", "K3"], "at": [1, 3]}])  # the K2 swapped while nobody read
     reading = read_tiles(TABLE)
-    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(swapped, i) for i in range(4)]),
-                                                        ArbiterAfter(10**9), Reader(reading),
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(swapped, i) for i in range(8)]),
+                                                        ArbiterAfter(10**9), Reader(read_tiles(swapped)),
                                                         ConsoleDisplay(quiet=True), None))
-    runner.reference = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
-                                 tuple(t.code for t in reading.tiles))
+    runner.reference = runner.judged = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
+                                                 tuple(t.code for t in reading.tiles))
     runner.settle()
-    assert runner.reference.codes == ("K1", "", "K3")
+    assert runner.reference.codes == () and runner.judged.codes == ("K1", "K2", "K3")
+    seen = runner.look_still()
+    assert [t.code for t in seen.reading.tiles] == ["K1", "K7", "K3"]  # its patch changed since the table read
+    assert not any("kept" in w for w in seen.reading.warnings)
+
+
+WITH_O3 = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}, {"tiles": ["O3"], "at": [3, 1]}])
+WITHOUT_K2 = Scene.of([{"tiles": ["K1"], "at": [1, 3]}, {"tiles": ["K3"], "at": [1, 5]}])
+
+
+class Misreads:
+    """A reader that reads the table as `other` on the frames numbered in `frames` (from 1), else as `reading`."""
+
+    def __init__(self, reading: TableReading, other: TableReading, frames: set[int]):
+        self.reading, self.other, self.frames = reading, other, frames
+        self.calls = 0
+
+    def read(self, frame):
+        self.calls += 1
+        return self.other if self.calls in self.frames else self.reading
+
+
+def steadied_look(game, renderer, scene: Scene, reader, judged: Scene = TABLE):
+    """The look of `scene` (read by `reader`) by a runner whose last table read and judged is `judged`."""
+    records, game_id = game
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(scene, i) for i in range(4)]),
+                                                        ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True),
+                                                        None))
+    reading = read_tiles(judged)
+    runner.reference = runner.judged = Reference(renderer.render(judged), tuple(t.corners for t in reading.tiles),
+                                                 tuple(t.code for t in reading.tiles))
+    seen = runner.look_still()
+    frames = [sorted(t["code"] for t in raw.reading["tiles"]) for raw in seen.raws[:-1]]
+    warnings = [w for raw in seen.raws[:-1] for w in raw.reading["warnings"]]
+    return sorted(t.code for t in seen.reading.tiles), frames, warnings
+
+
+def test_a_tile_the_reader_misses_on_an_unchanged_patch_is_put_back(game, renderer):
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITHOUT_K2), {1, 3})  # two frames of three
+    fused, frames, warnings = steadied_look(game, renderer, TABLE, misreads)
+    assert fused == ["K1", "K2", "K3"] and frames == [["K1", "K2", "K3"]] * 3
+    assert sum("K2" in w and "put back" in w for w in warnings) == 2
+
+
+def test_a_tile_read_on_unchanged_bare_table_is_taken_out(game, renderer):
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {1, 3})  # two frames of three
+    fused, frames, warnings = steadied_look(game, renderer, TABLE, misreads)
+    assert fused == ["K1", "K2", "K3"] and frames == [["K1", "K2", "K3"]] * 3
+    assert sum("read O3, taken out" in w for w in warnings) == 2
+
+
+def test_a_tile_really_taken_away_is_not_put_back(game, renderer):
+    fused, frames, warnings = steadied_look(game, renderer, WITHOUT_K2, Reader(read_tiles(WITHOUT_K2)))
+    assert fused == ["K1", "K3"] and frames == [["K1", "K3"]] * 3
+    assert not any("put back" in w for w in warnings)
+
+
+def test_a_tile_really_laid_on_bare_table_is_not_taken_out(game, renderer):
+    fused, frames, warnings = steadied_look(game, renderer, WITH_O3, Reader(read_tiles(WITH_O3)))
+    assert fused == ["K1", "K2", "K3", "O3"] and frames == [["K1", "K2", "K3", "O3"]] * 3
+    assert not any("taken out" in w for w in warnings)
+
+
+def test_a_tile_laid_while_nobody_read_is_not_taken_out(game, renderer):
+    records, game_id = game
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(WITH_O3, i) for i in range(4)]),
+                                                        ArbiterAfter(10**9), Reader(read_tiles(WITH_O3)),
+                                                        ConsoleDisplay(quiet=True), None))
+    reading = read_tiles(TABLE)
+    runner.reference = runner.judged = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
+                                                 tuple(t.code for t in reading.tiles))
+    # a wait nobody read settled (or the arbiter accepted it) with the O3 already down: its patch is
+    # unchanged since that frame, but not since the table last read
+    runner.reference = runner.unread_reference(renderer.frame(WITH_O3, 9))
+    seen = runner.look_still()
+    assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3", "O3"]

@@ -27,6 +27,7 @@ occluder covers is composited, so a frame costs a few milliseconds.
 """
 from __future__ import annotations
 
+from collections import Counter
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,6 +73,29 @@ def _table_frame(path: str) -> np.ndarray:
     big = cv2.resize(image, (max(WIDTH, round(w * scale)), max(HEIGHT, round(h * scale))), interpolation=cv2.INTER_CUBIC)
     y0, x0 = (big.shape[0] - HEIGHT) // 2, (big.shape[1] - WIDTH) // 2
     return big[y0:y0 + HEIGHT, x0:x0 + WIDTH]
+
+
+def labelled_table(photo: Photo) -> tuple[Counter, int]:
+    """The photo's labelled codes as `table_frame` shows them: (codes of the tiles wholly in the frame,
+    how many labelled tiles the crop cuts, whose reading is free)."""
+    image = cv2.imread(str(photo.image_path))
+    if image is None:
+        raise ValueError(f"the table photo {str(photo.image_path)!r} cannot be read as an image")
+    h, w = image.shape[:2]
+    inside, cut = Counter(), 0
+    for code, quad in photo.tiles:
+        points = np.asarray(quad, np.float64)
+        if h > w:  # np.rot90 turns the photo a quarter anticlockwise: (x, y) -> (y, w - 1 - x)
+            points = np.stack([points[:, 1], w - 1 - points[:, 0]], axis=1)
+        ph, pw = (w, h) if h > w else (h, w)
+        scale = max(WIDTH / pw, HEIGHT / ph)
+        big_w, big_h = max(WIDTH, round(pw * scale)), max(HEIGHT, round(ph * scale))
+        points = points * scale - [(big_w - WIDTH) // 2, (big_h - HEIGHT) // 2]
+        if points[:, 0].min() >= 0 and points[:, 1].min() >= 0 and points[:, 0].max() < WIDTH and points[:, 1].max() < HEIGHT:
+            inside[code] += 1
+        elif points[:, 0].max() >= 0 and points[:, 1].max() >= 0 and points[:, 0].min() < WIDTH and points[:, 1].min() < HEIGHT:
+            cut += 1
+    return inside, cut
 
 
 def noisy(frame: np.ndarray, k: int) -> np.ndarray:

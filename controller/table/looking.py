@@ -8,6 +8,11 @@ the reference of the next wait. A wait the eyes cannot settle asks the arbiter; 
 is recorded (`table-accepted`) before the frame becomes the reference. A tile whose patch lies
 unchanged since the last settled table keeps the code it was judged with on each frame's reading
 (`controller.game.steady`), so a reader's flicker there never reaches the judge.
+
+While a turn runs, a watch that can (`watch_table`, `glance`) watches the table between looks at
+the timer box: the frames the eyes would rest on if the button were pressed now are read ahead,
+one between two looks at the box, and kept by frame time; the wait at the press carries the still
+run that led up to it, so a table left still before the press is judged on readings already made.
 """
 from __future__ import annotations
 
@@ -26,8 +31,8 @@ from controller.game.rebuild import Rebuilt, rebuild
 from controller.game.steady import keep_settled_codes, settled_tiles
 from controller.records import Photo, Reading, reading_sha
 
-from .ports import Frame, Settled, SignalKind
-from .settings import ARBITER, LOOK_AGAIN
+from .ports import Frame, Settled, SignalKind, TimerSignal
+from .settings import ARBITER, LOOK_AGAIN, WATCH_POLL
 
 if TYPE_CHECKING:
     from vision.eyes_values import Covered, Reference, SettledLook, TimedFrame
@@ -46,6 +51,8 @@ class Look:
     photos: tuple[Photo, ...]  # every frame read
     raws: tuple[Reading, ...]  # every frame's reading, then the fused one
     wait: Settled | None = None  # the wait it rests on (None: a frame read without waiting)
+    read_ahead: int = 0  # frames of it read ahead, before the wait began
+    read_ahead_ms: float = 0.0  # what reading them cost
 
     @property
     def frames(self) -> int:
@@ -57,6 +64,12 @@ def _eyes():
     from vision import eyes_values
 
     return eyes_values
+
+
+def _read_before(ahead: dict, frame: TimedFrame) -> tuple | None:
+    """The reading made ahead of `frame` (image, reading, ms, reference, steadied), if it is that frame's."""
+    known = ahead.get(frame.at)
+    return known if known is not None and known[0] is frame.image else None
 
 
 def outlines(reading: TableReading) -> tuple[tuple[tuple[float, float], ...], ...]:
@@ -76,9 +89,40 @@ class Looking:
 
     # ------------------------------------------------------------------ waits
 
-    def begin_wait(self) -> None:
+    def begin_wait(self, carry: bool = False) -> None:
+        """A wait against the last settled table; with `carry`, the table watched during this turn may carry it."""
         self.asking = None
-        self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
+        if carry and self.watching == self.model.turn:
+            self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts, carry=True)
+        else:
+            self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
+            self.read_ahead = {}
+        self.watching = None  # the eyes wait now: watching starts afresh
+
+    def watch_turn(self, seconds: float) -> TimerSignal | None:
+        """The timer box's next signal within `seconds`, the eyes watching the table meanwhile (a watch that
+        can): the frames they would rest on at a press now are read ahead, one between two looks at the box."""
+        timer = self.devices.timer
+        glance = getattr(self.watch, "glance", None)
+        if glance is None:
+            return timer.wait(seconds)
+        if self.watching != self.model.turn:
+            self.watch.watch_table(self.reference)
+            self.watching, self.read_ahead, self.to_read = self.model.turn, {}, []
+        deadline = time.monotonic() + seconds
+        while True:
+            signal = timer.wait(WATCH_POLL)
+            if signal is not None or time.monotonic() >= deadline:
+                return signal
+            if self.to_read:
+                frame = self.to_read.pop(0)
+                reading, elapsed = self.read_timed(frame.image)
+                self.read_ahead[frame.at] = (frame.image, reading, elapsed, self.reference,
+                                             self.steady(frame.image, reading))
+                continue
+            ahead = glance()
+            if ahead is not None:
+                self.to_read = list(ahead.frames)
 
     def settled_wait(self, look: SettledLook) -> Settled:
         self.asking = None  # the referee page accepts only while the eyes ask
@@ -109,20 +153,25 @@ class Looking:
             judged = tuple(code if kept else "" for code, kept in zip(judged, same))
         return replace(reference, image=image, codes=judged)
 
-    def look_still(self) -> Look:
-        """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
-        self.begin_wait()
+    def look_still(self, carry: bool = False) -> Look:
+        """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
+        With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
+        the frames read ahead are not read again."""
+        self.begin_wait(carry)
+        ahead, self.read_ahead = self.read_ahead, {}
         while True:
             offered = self.watch.offered()
-            readings = [self.read_timed(frame.image) for frame in offered.frames]
+            known = [_read_before(ahead, frame) for frame in offered.frames]
+            readings = [(k[1], k[2]) if k else self.read_timed(frame.image) for k, frame in zip(known, offered.frames)]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
             if isinstance(look, _eyes().SettledLook):
                 break
         wait = self.settled_wait(look)
-        readings = [(self.steady(frame.image, reading), elapsed) for frame, (reading, elapsed) in zip(look.frames, readings)]
+        readings = [(k[4] if k and k[3] is self.reference else self.steady(frame.image, reading), elapsed)
+                    for frame, k, (reading, elapsed) in zip(look.frames, known, readings)]
         seen = self.fused([frame.image for frame in look.frames], readings, wait)
         self.reference = _eyes().Reference(look.frames[-1].image, outlines(seen.reading), codes(seen.reading))
-        return seen
+        return replace(seen, read_ahead=sum(1 for k in known if k), read_ahead_ms=sum(k[2] for k in known if k))
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading with the codes of the last settled table's tiles whose patch is unchanged."""
@@ -197,13 +246,14 @@ class Looking:
         """One frame read as it is, without waiting (the arbiter accepts the table as it lies)."""
         return self.fused([frame], [self.read_timed(frame)], None)
 
-    def look(self, before: TableState, look_again: bool = False) -> tuple[Look, Rebuilt]:
+    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[Look, Rebuilt]:
         """The settled table's fused reading, rebuilt on the table before. With `look_again` (a turn's
         table: tiles that lay on it before cannot have left it), tiles seen nowhere now mean the eyes
-        are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands."""
+        are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands.
+        With `carry` (a turn's end), the first look may rest on the table watched still before it."""
         melds_reading = judging.ruleset_of(self.model).melds_reading()
         for attempt in range(LOOK_AGAIN + 1):
-            seen = self.look_still()
+            seen = self.look_still(carry and attempt == 0)
             rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
             codes = " ".join(code for code, _, _ in rebuilt.missing)
             if rebuilt.missing and look_again and attempt == LOOK_AGAIN:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -122,7 +123,7 @@ class EyesWait:
         """Watch the table before the next wait (a turn under way), compared with `reference`."""
         self._flush()
         self.watch, self.ask, self.taken, self.pending = _Watch(None), None, 0, None
-        frame = self.read()
+        frame = self.read(retry=False)  # a camera that fails now is waited for at the press, as ever
         self.eyes.watch(frame.at, reference)
         self.eyes.feed(frame)
 
@@ -132,7 +133,7 @@ class EyesWait:
         time is when it was taken."""
         if time.perf_counter() - self.last_read > STALE_AFTER:
             self._flush()
-        look = self.eyes.feed(self.read())
+        look = self.eyes.feed(self.read(retry=False))
         if self.settings.frame_interval:
             self.sleep(self.settings.frame_interval)
         return look if isinstance(look, ReadAhead) else None
@@ -142,8 +143,9 @@ class EyesWait:
         if flush is not None:
             flush()
 
-    def read(self) -> TimedFrame:
-        frame = read_timed(self.camera, self.settings, self.sleep,
+    def read(self, retry: bool = True) -> TimedFrame:
+        settings = self.settings if retry else replace(self.settings, camera_retries=0)
+        frame = read_timed(self.camera, settings, self.sleep,
                            lambda: self.watch.refuse(WaitReason.NO_FRAMES, WaitReason.NO_FRAMES.value, self.taken))
         self.taken += 1
         self.last_read = time.perf_counter()

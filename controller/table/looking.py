@@ -31,7 +31,7 @@ from controller.game.rebuild import Rebuilt, rebuild
 from controller.game.steady import keep_settled_codes, settled_tiles
 from controller.records import Photo, Reading, reading_sha
 
-from .ports import Frame, Settled, SignalKind, TimerSignal
+from .ports import AdapterError, Frame, Settled, SignalKind, TimerSignal
 from .settings import ARBITER, LOOK_AGAIN, WATCH_POLL
 
 if TYPE_CHECKING:
@@ -96,8 +96,8 @@ class Looking:
             self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts, carry=True)
         else:
             self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
-            self.read_ahead = {}
-        self.watching = None  # the eyes wait now: watching starts afresh
+            self.readings_ahead = {}
+        self.watching, self.to_read = None, []  # the eyes wait now: watching starts afresh
 
     def watch_turn(self, seconds: float) -> TimerSignal | None:
         """The timer box's next signal within `seconds`, the eyes watching the table meanwhile (a watch that
@@ -107,22 +107,28 @@ class Looking:
         if glance is None:
             return timer.wait(seconds)
         if self.watching != self.model.turn:
-            self.watch.watch_table(self.reference)
-            self.watching, self.read_ahead, self.to_read = self.model.turn, {}, []
+            self.watching, self.readings_ahead, self.to_read = self.model.turn, {}, []
+            try:
+                self.watch.watch_table(self.reference)
+            except AdapterError:
+                self.watching = None
+                return timer.wait(seconds)
         deadline = time.monotonic() + seconds
         while True:
             signal = timer.wait(WATCH_POLL)
             if signal is not None or time.monotonic() >= deadline:
                 return signal
-            if self.to_read:
-                frame = self.to_read.pop(0)
-                reading, elapsed = self.read_timed(frame.image)
-                self.read_ahead[frame.at] = (frame.image, reading, elapsed, self.reference,
-                                             self.steady(frame.image, reading))
-                continue
-            ahead = glance()
-            if ahead is not None:
-                self.to_read = list(ahead.frames)
+            try:
+                if self.to_read:
+                    frame = self.to_read.pop(0)
+                    reading, elapsed = self.read_timed(frame.image)
+                    self.readings_ahead[frame.at] = (frame.image, reading, elapsed, self.reference,
+                                                 self.steady(frame.image, reading))
+                elif (ahead := glance()) is not None:
+                    self.to_read = list(ahead.frames)
+            except AdapterError:  # a camera or reader failing: the wait at the press meets it, as ever
+                self.watching = None
+                return timer.wait(max(0.0, deadline - time.monotonic()))
 
     def settled_wait(self, look: SettledLook) -> Settled:
         self.asking = None  # the referee page accepts only while the eyes ask
@@ -158,7 +164,7 @@ class Looking:
         With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
         the frames read ahead are not read again."""
         self.begin_wait(carry)
-        ahead, self.read_ahead = self.read_ahead, {}
+        ahead, self.readings_ahead = self.readings_ahead, {}
         while True:
             offered = self.watch.offered()
             known = [_read_before(ahead, frame) for frame in offered.frames]

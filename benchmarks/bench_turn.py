@@ -132,8 +132,8 @@ def main() -> int:
           f"(median {median(lambda p: p['frames']):.0f} frames after the press; reading after the press "
           f"{median(lambda p: p['read_ms'] - p['read_ahead_ms']):.0f} ms for "
           f"{median(lambda p: p['reads'] - p['read_ahead']):.0f} of {median(lambda p: p['reads']):.0f} frames fused), "
-          f"the rest {median(lambda p: p['press_to_verdict_ms'] - p['settle_ms']):.0f} ms (the press reaching the "
-          f"runner, photos, fusing, rebuilding, judging, recording)")
+          f"the rest {median(lambda p: p['press_to_verdict_ms'] - p['settle_ms']):.0f} ms (the turn's end recorded, "
+          f"photos, fusing, rebuilding, judging, recording)")
     print(f"  read ahead while the turn ran (not in the figures above): {median(lambda p: p['read_ahead']):.0f} "
           f"frames, {median(lambda p: p['read_ahead_ms']):.0f} ms")
     return 0

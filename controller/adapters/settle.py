@@ -121,6 +121,8 @@ class EyesWait:
 
     def watch_table(self, reference: Reference | None) -> None:
         """Watch the table before the next wait (a turn under way), compared with `reference`."""
+        if self.camera is None:
+            raise CameraError("no camera to watch the table through")
         self._flush()
         self.watch, self.ask, self.taken, self.pending = _Watch(None), None, 0, None
         frame = self.read(retry=False)  # a camera that fails now is waited for at the press, as ever

@@ -308,7 +308,7 @@ class Eyes:
                 return ReadAhead(frames)
             self._ahead = ()  # the net saw something: nothing more is read ahead until the table moves
         if not self._ahead:
-            self._run = self._run[-1:]  # and the wait after the press starts from its own frames
+            self._run = self._run[-1:]  # kept short: a look after the press rests on little from before it
             return Moving(at, "", still_for)
         newest = self._run[-1]
         for entry in self._run[len(self._ahead):-1]:  # the newest but one: let go of, its border kept

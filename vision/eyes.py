@@ -27,6 +27,13 @@ A look is settled when every frame it rests on passes every check:
 
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.
+
+The eyes may also watch the table before a wait begins (`watch`: a turn under way). A player
+lifts the hand, then presses the button, so the table has often been still for longer than
+`still_seconds` at the press: the still run watched up to the press carries into the wait
+(`begin(..., carry=True)`), and the frames it offers (`ReadAhead`, clear to the net) may be read
+ahead. They are offered for the wait only once a frame at or after the press shows the table
+still since them; any motion before (or at) the press starts the run afresh, as in any wait.
 """
 from __future__ import annotations
 
@@ -38,12 +45,12 @@ from .eyes_border import border_cells, border_edges, border_grid, tiles_on_borde
 from .eyes_cells import band_mask, edges_of, tiles_mask, where_of
 from .eyes_tiles import explained_by_reference, table_under_tiles
 from .eyes_values import (
-    Covered, EyesSettings, Look, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
+    Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
 from .stillness import colour_cells, grey_of, light_fit, matched_difference
 
-__all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadFrames", "Reference", "SettledLook",
-           "TileOutline", "TimedFrame"]
+__all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
+           "SettledLook", "TileOutline", "TimedFrame"]
 
 Net = Callable[[np.ndarray, "np.ndarray | None"], object]  # (frame, reference or None) -> vision.occluders.Occluders
 
@@ -66,12 +73,22 @@ class Eyes:
     def __init__(self, settings: EyesSettings = EyesSettings(), occluders: Net | None = None) -> None:
         self.settings = settings
         self.occluders = occluders or shipped_net
+        self._watching = False
         self.begin(float("-inf"), None)
 
     # ------------------------------------------------------------------ a wait
 
-    def begin(self, at: float, reference: Reference | None) -> None:
-        """A new wait (after a press, at a game's start, after a resume): only frames at or after `at` count."""
+    def begin(self, at: float, reference: Reference | None, carry: bool = False) -> None:
+        """A new wait (after a press, at a game's start, after a resume): only frames at or after `at` count.
+        With `carry`, after `watch` against the same reference, the still run watched up to `at` carries
+        into the wait; a look resting on it is offered once a frame at or after `at` shows it still."""
+        carried = carry and self._watching and reference is self.reference
+        self._watching = False
+        if carried:
+            self.started, self._covered_since = at, None
+            return
+        self._ahead: tuple[TimedFrame, ...] | None = None  # read ahead while watching; () once the net saw something
+        self._folded: np.ndarray | None = None  # fine border cells changed on watched frames let go of
         self.started = at
         self.reference = reference
         self._previous: np.ndarray | None = None
@@ -92,6 +109,13 @@ class Eyes:
             self._exempt = self._tiles(reference.tiles, reference.image, cells.shape[:2])
             self._bare_table = table_under_tiles(cells, self._tiles(reference.tiles, reference.image, cells.shape[:2], 0))
             self._base_band = border_cells(reference.image)
+
+    def watch(self, since: float, reference: Reference | None) -> None:
+        """Watch the table before a wait begins (a turn under way): frames at or after `since` build the
+        still run, and once it spans `still_seconds` its frames are offered once to read ahead
+        (`ReadAhead`); nothing is offered for a verdict until `begin(..., carry=True)`."""
+        self.begin(since, reference)
+        self._watching = True
 
     def feed(self, frame: TimedFrame) -> Look:
         s = self.settings
@@ -114,7 +138,7 @@ class Eyes:
         if band_moved.any():
             self._border_moved_at = frame.at
         if moved.any() or band_moved.any():
-            self._run = [(frame, grey, band, now)]
+            self._run, self._ahead, self._folded = [(frame, grey, band, now)], None, None
             where = where_of(moved, s.edge_cells) if moved.any() else _edge_words(
                 border_edges(border_grid(frame.image.shape[:2]), band_moved))
             return Moving(frame.at, where)
@@ -122,14 +146,22 @@ class Eyes:
         while len(self._run) > 1 and (np.abs(self._run[0][1] - grey).max() > s.still_level
                                       or self._run[0][0].at < self._border_moved_at + s.border_margin_seconds):
             self._run.pop(0)  # a slow drift, or the first frames after motion at the border: the span starts after
+        if self._ahead and self._run[0][0] is not self._ahead[0]:
+            self._run, self._ahead, self._folded = self._run[-1:], None, None  # drifted off what was read ahead
         still_for = frame.at - self._run[0][0].at
         if still_for < s.still_seconds:
             return Moving(frame.at, "", still_for)
+        if self._watching:
+            return self._read_ahead(frame.at, still_for)
         if self.reference is None and (edges := self._border_changed(now) or self._band_edges(band, now, frame.image)):
             self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
-        frames = self._spread()
+        frames, ahead = self._spread(), self._ahead
         self._offered_band = self._band_changed([(b, c) for _, _, b, c in self._run])
-        self._run = [(frame, grey, band, now)]  # whatever the reading shows, the next offer rests on frames yet to come
+        if self._offered_band is not None and self._folded is not None:
+            self._offered_band |= self._folded
+        self._run, self._ahead, self._folded = [(frame, grey, band, now)], None, None  # the next offer rests on frames yet to come
+        if ahead:
+            return ReadFrames(ahead)  # watched still up to now, and clear to the net against this reference
         reference = self.reference.image if self.reference is not None else None
         for offered in frames:
             seen = self.occluders(offered.image, reference)
@@ -261,6 +293,30 @@ class Eyes:
         self._base, self._base_net = (frame, now), seen
         self._base_band = border_cells(frame.image)
         return True
+
+    def _read_ahead(self, at: float, still_for: float) -> Look:
+        """While watching: the frames a wait begun now would rest on, offered once to read ahead when the net
+        sees nothing over them. Afterwards the run keeps only them and the newest frame (a turn may be
+        still for minutes): what the fine border showed on the frames let go of is folded in."""
+        if self._ahead is None:
+            frames = self._spread()
+            reference = self.reference.image if self.reference is not None else None
+            if all(self.occluders(offered.image, reference).clear for offered in frames):
+                self._ahead = frames
+                self._folded = self._band_changed([(b, c) for _, _, b, c in self._run])
+                self._run = [entry for entry in self._run if any(entry[0] is f for f in frames) or entry is self._run[-1]]
+                return ReadAhead(frames)
+            self._ahead = ()  # the net saw something: nothing more is read ahead until the table moves
+        if not self._ahead:
+            self._run = self._run[-1:]  # kept short: a look after the press rests on little from before it
+            return Moving(at, "", still_for)
+        newest = self._run[-1]
+        for entry in self._run[len(self._ahead):-1]:  # the newest but one: let go of, its border kept
+            changed = self._band_changed([entry[2:]])
+            if changed is not None and self._folded is not None and changed.shape == self._folded.shape:
+                self._folded |= changed
+        self._run = self._run[: len(self._ahead)] + [newest]
+        return Moving(at, "", still_for)
 
     def _spread(self) -> tuple[TimedFrame, ...]:
         """`look_frames` frames of the still run, spread evenly over its time (the first and the last included)."""

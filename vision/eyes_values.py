@@ -1,5 +1,5 @@
 """What goes into the eyes (`vision.eyes`) and what comes out: frames with their times, the last
-settled table, the eyes' thresholds, and the four answers (moving, covered, read these, settled)."""
+settled table, the eyes' thresholds, and the answers (moving, covered, read these, read these ahead, settled)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -88,4 +88,14 @@ class SettledLook:
         return self.frames[-1].at
 
 
-Look = Moving | Covered | ReadFrames
+@dataclass(frozen=True)
+class ReadAhead:
+    """While watching (a turn under way, `Eyes.watch`): the table has been still for `still_seconds` and the
+    net sees nothing over these frames. A wait begun with `carry` before anything moves offers exactly
+    these (`ReadFrames`) once a frame at or after its start shows the table still, so they may be read
+    now, while there is time. Nothing is settled on them before that."""
+
+    frames: tuple[TimedFrame, ...]
+
+
+Look = Moving | Covered | ReadFrames | ReadAhead

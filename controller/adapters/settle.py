@@ -5,6 +5,10 @@ held the table up, tells the display when the reason changes, and when the eyes 
 has been covered too long, asks the arbiter (`ask`): an accepted table becomes the eyes'
 reference. Nothing is ever taken into the table by waiting alone.
 
+Between waits (a turn under way) it may watch the table (`watch_table`, then `glance` one frame at
+a time): the still run up to the press then carries into the wait (`begin(..., carry=True)`), and
+the frames the eyes would rest on are handed out to be read ahead.
+
 A live camera that gives no frame for a moment (a USB hiccup, a stream reconnecting) is
 asked again, `camera_retries` times `camera_retry_pause` apart, before the wait fails; a
 recorded source (a folder, a video file) that fails is bad input and fails at once. Either
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -21,7 +26,9 @@ import numpy as np
 from vision import occluders
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.errors import VisionError
-from vision.eyes import Covered, Eyes, EyesSettings, Moving, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
+from vision.eyes import (
+    Covered, Eyes, EyesSettings, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
+)
 from vision.stillness import frame_difference
 
 from .camera import FrameSource
@@ -32,6 +39,7 @@ __all__ = ["Ask", "EyesWait", "SettleSettings", "Settled", "WaitReason", "WaitSt
            "eyes_settings", "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
 
 Ask = Callable[[Covered, TimedFrame], bool]  # the arbiter asked: True when the table is accepted as seen
+STALE_AFTER = 0.1  # seconds without a look after which a live camera's buffered frames are dropped
 
 
 class _Watch:
@@ -100,21 +108,49 @@ class EyesWait:
         self.taken = 0
         self.started = time.perf_counter()
         self.pending: TimedFrame | None = None
+        self.last_read = float("-inf")
 
     def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None] | None = None,
-              ask: Ask | None = None) -> None:
-        """A new wait: frames from now on, compared with `reference` (the last settled table; None: none known)."""
+              ask: Ask | None = None, carry: bool = False) -> None:
+        """A new wait: frames from now on, compared with `reference` (the last settled table; None: none known).
+        With `carry` (after `watch_table`, same reference): the table watched still up to now may carry the look."""
+        self._flush()
+        self.watch, self.ask, self.taken, self.started = _Watch(on_wait), ask, 0, time.perf_counter()
+        self.pending = self.read()
+        self.eyes.begin(self.pending.at, reference, carry=carry)
+
+    def watch_table(self, reference: Reference | None) -> None:
+        """Watch the table before the next wait (a turn under way), compared with `reference`."""
+        if self.camera is None:
+            raise CameraError("no camera to watch the table through")
+        self._flush()
+        self.watch, self.ask, self.taken, self.pending = _Watch(None), None, 0, None
+        frame = self.read(retry=False)  # a camera that fails now is waited for at the press, as ever
+        self.eyes.watch(frame.at, reference)
+        self.eyes.feed(frame)
+
+    def glance(self) -> ReadAhead | None:
+        """One more frame watched: the frames worth reading ahead, once the table has been still long enough.
+        A live camera that was not looked at for a while (a reading ahead) is flushed first, so a frame's
+        time is when it was taken."""
+        if time.perf_counter() - self.last_read > STALE_AFTER:
+            self._flush()
+        look = self.eyes.feed(self.read(retry=False))
+        if self.settings.frame_interval:
+            self.sleep(self.settings.frame_interval)
+        return look if isinstance(look, ReadAhead) else None
+
+    def _flush(self) -> None:
         flush = getattr(self.camera, "flush", None)
         if flush is not None:
             flush()
-        self.watch, self.ask, self.taken, self.started = _Watch(on_wait), ask, 0, time.perf_counter()
-        self.pending = self.read()
-        self.eyes.begin(self.pending.at, reference)
 
-    def read(self) -> TimedFrame:
-        frame = read_timed(self.camera, self.settings, self.sleep,
+    def read(self, retry: bool = True) -> TimedFrame:
+        settings = self.settings if retry else replace(self.settings, camera_retries=0)
+        frame = read_timed(self.camera, settings, self.sleep,
                            lambda: self.watch.refuse(WaitReason.NO_FRAMES, WaitReason.NO_FRAMES.value, self.taken))
         self.taken += 1
+        self.last_read = time.perf_counter()
         return frame
 
     def offered(self) -> ReadFrames:

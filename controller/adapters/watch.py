@@ -9,7 +9,7 @@ from typing import Callable
 
 import numpy as np
 
-from vision.eyes import Covered, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
+from vision.eyes import Covered, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
 from vision.stillness import frame_difference
 
 from .camera import FrameSource
@@ -22,8 +22,15 @@ class CameraWatch:
         self.settings = settings
         self.wait = EyesWait(camera, settings)
 
-    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None], ask: Ask | None = None) -> None:
-        self.wait.begin(reference, on_wait, ask)
+    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None], ask: Ask | None = None,
+              carry: bool = False) -> None:
+        self.wait.begin(reference, on_wait, ask, carry)
+
+    def watch_table(self, reference: Reference | None) -> None:
+        self.wait.watch_table(reference)
+
+    def glance(self) -> ReadAhead | None:
+        return self.wait.glance()
 
     def offered(self) -> ReadFrames:
         return self.wait.offered()

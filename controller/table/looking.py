@@ -9,6 +9,11 @@ is recorded (`table-accepted`) before the frame becomes the reference. Each fram
 steadied against the last table read and judged (`controller.game.steady`): where a patch lies
 unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
 table is taken out, so a reader's flicker there never reaches the judge.
+
+While a turn runs, a watch that can (`watch_table`, `glance`) watches the table between looks at
+the timer box: the frames the eyes would rest on if the button were pressed now are read ahead,
+one between two looks at the box, and kept by frame time; the wait at the press carries the still
+run that led up to it, so a table left still before the press is judged on readings already made.
 """
 from __future__ import annotations
 
@@ -27,8 +32,8 @@ from controller.game.rebuild import Rebuilt, rebuild
 from controller.game.steady import settled_tiles, steady_reading
 from controller.records import Photo, Reading, reading_sha
 
-from .ports import Frame, Settled, SignalKind
-from .settings import ARBITER, LOOK_AGAIN
+from .ports import AdapterError, Frame, Settled, SignalKind, TimerSignal
+from .settings import ARBITER, LOOK_AGAIN, WATCH_POLL
 
 if TYPE_CHECKING:
     from vision.eyes_values import Covered, Reference, SettledLook, TimedFrame
@@ -47,6 +52,8 @@ class Look:
     photos: tuple[Photo, ...]  # every frame read
     raws: tuple[Reading, ...]  # every frame's reading, then the fused one
     wait: Settled | None = None  # the wait it rests on (None: a frame read without waiting)
+    read_ahead: int = 0  # frames of it read ahead, before the wait began
+    read_ahead_ms: float = 0.0  # what reading them cost
 
     @property
     def frames(self) -> int:
@@ -58,6 +65,13 @@ def _eyes():
     from vision import eyes_values
 
     return eyes_values
+
+
+def _read_before(ahead: dict, frame: TimedFrame) -> tuple | None:
+    """The reading made ahead of `frame` (image, reading, ms, the judged table it was steadied against,
+    steadied), if it is that frame's."""
+    known = ahead.get(frame.at)
+    return known if known is not None and known[0] is frame.image else None
 
 
 def outlines(reading: TableReading) -> tuple[tuple[tuple[float, float], ...], ...]:
@@ -95,9 +109,46 @@ class Looking:
 
     # ------------------------------------------------------------------ waits
 
-    def begin_wait(self) -> None:
+    def begin_wait(self, carry: bool = False) -> None:
+        """A wait against the last settled table; with `carry`, the table watched during this turn may carry it."""
         self.asking = None
-        self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
+        if carry and self.watching == self.model.turn:
+            self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts, carry=True)
+        else:
+            self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts)
+            self.readings_ahead = {}
+        self.watching, self.to_read = None, []  # the eyes wait now: watching starts afresh
+
+    def watch_turn(self, seconds: float) -> TimerSignal | None:
+        """The timer box's next signal within `seconds`, the eyes watching the table meanwhile (a watch that
+        can): the frames they would rest on at a press now are read ahead, one between two looks at the box."""
+        timer = self.devices.timer
+        glance = getattr(self.watch, "glance", None)
+        if glance is None:
+            return timer.wait(seconds)
+        if self.watching != self.model.turn:
+            self.watching, self.readings_ahead, self.to_read = self.model.turn, {}, []
+            try:
+                self.watch.watch_table(self.reference)
+            except AdapterError:
+                self.watching = None
+                return timer.wait(seconds)
+        deadline = time.monotonic() + seconds
+        while True:
+            signal = timer.wait(WATCH_POLL)
+            if signal is not None or time.monotonic() >= deadline:
+                return signal
+            try:
+                if self.to_read:
+                    frame = self.to_read.pop(0)
+                    reading, elapsed = self.read_timed(frame.image)
+                    self.readings_ahead[frame.at] = (frame.image, reading, elapsed, self.judged,
+                                                 self.steady(frame.image, reading))
+                elif (ahead := glance()) is not None:
+                    self.to_read = list(ahead.frames)
+            except AdapterError:  # a camera or reader failing: the wait at the press meets it, as ever
+                self.watching = None
+                return timer.wait(max(0.0, deadline - time.monotonic()))
 
     def settled_wait(self, look: SettledLook) -> Settled:
         self.asking = None  # the referee page accepts only while the eyes ask
@@ -122,21 +173,26 @@ class Looking:
             return _eyes().Reference(image)
         return replace(reference, image=image, codes=())
 
-    def look_still(self) -> Look:
-        """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on."""
-        self.begin_wait()
+    def look_still(self, carry: bool = False) -> Look:
+        """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
+        With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
+        the frames read ahead are not read again."""
+        self.begin_wait(carry)
+        ahead, self.readings_ahead = self.readings_ahead, {}
         while True:
             offered = self.watch.offered()
-            readings = [self.read_timed(frame.image) for frame in offered.frames]
+            known = [_read_before(ahead, frame) for frame in offered.frames]
+            readings = [(k[1], k[2]) if k else self.read_timed(frame.image) for k, frame in zip(known, offered.frames)]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
             if isinstance(look, _eyes().SettledLook):
                 break
         wait = self.settled_wait(look)
-        readings = [(self.steady(frame.image, reading), elapsed) for frame, (reading, elapsed) in zip(look.frames, readings)]
+        readings = [(k[4] if k and k[3] is self.judged else self.steady(frame.image, reading), elapsed)
+                    for frame, k, (reading, elapsed) in zip(look.frames, known, readings)]
         seen = self.fused([frame.image for frame in look.frames], readings, wait)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))
-        return seen
+        return replace(seen, read_ahead=sum(1 for k in known if k), read_ahead_ms=sum(k[2] for k in known if k))
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading steadied against the last table read and judged (see `steadied`)."""
@@ -204,13 +260,14 @@ class Looking:
         """One frame read as it is, without waiting (the arbiter accepts the table as it lies)."""
         return self.fused([frame], [self.read_timed(frame)], None)
 
-    def look(self, before: TableState, look_again: bool = False) -> tuple[Look, Rebuilt]:
+    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[Look, Rebuilt]:
         """The settled table's fused reading, rebuilt on the table before. With `look_again` (a turn's
         table: tiles that lay on it before cannot have left it), tiles seen nowhere now mean the eyes
-        are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands."""
+        are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands.
+        With `carry` (a turn's end), the first look may rest on the table watched still before it."""
         melds_reading = judging.ruleset_of(self.model).melds_reading()
         for attempt in range(LOOK_AGAIN + 1):
-            seen = self.look_still()
+            seen = self.look_still(carry and attempt == 0)
             rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
             codes = " ".join(code for code, _, _ in rebuilt.missing)
             if rebuilt.missing and look_again and attempt == LOOK_AGAIN:

@@ -42,7 +42,10 @@ class Camera(Protocol):
 class TableWatch(Protocol):
     """The camera as the runner looks through it, with the eyes (`vision.eyes`) behind it: a wait begins
     against the last settled table, offers still frames to read, and settles once the eyes explain
-    what was read on them; besides, the next frame, and whether the table moved."""
+    what was read on them; besides, the next frame, and whether the table moved. A watch may also
+    watch the table while a turn runs (`watch_table(reference)`, then `glance()`, each one frame,
+    giving a `vision.eyes_values.ReadAhead` or None) and carry that into the wait at the press
+    (`begin(..., carry=True)`); the runner uses these when the watch has them."""
 
     def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None],
               ask: Callable[[Covered, TimedFrame], bool] | None = None) -> None: ...

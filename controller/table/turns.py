@@ -90,7 +90,7 @@ class TurnFlow:
                 self.devices.timer.show(f"{model.player[:10]} {seat}=go")
             else:
                 self.start_clock(seat)
-        signal = self.devices.timer.wait(WAIT_SLICE)
+        signal = self.watch_turn(WAIT_SLICE)  # the eyes watch the table meanwhile
         if signal is None:
             return
         next_seat = (model.current + 1) % len(model.players) + 1
@@ -157,20 +157,21 @@ class TurnFlow:
             self.read_at_alarm()
             return
         started = time.perf_counter()
-        seen, rebuilt = self.look(self.model.table, look_again=True)
+        seen, rebuilt = self.look(self.model.table, look_again=True, carry=True)
         settled = seen.wait
         self.record(TableRead(purpose=ReadPurpose.TURN, photo=seen.photo.sha256, reading=seen.raw.sha256,
                               tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
                               settled=rebuilt.settled),
                     photos=seen.photos, readings=seen.raws)
         self.timings.append({"turn": self.model.turn, "frames": settled.frames, "settle_ms": settled.seconds * 1000,
-                             "reads": seen.frames, "read_ms": seen.raw.elapsed_ms,
+                             "reads": seen.frames, "read_ms": seen.raw.elapsed_ms, "read_ahead": seen.read_ahead,
+                             "read_ahead_ms": seen.read_ahead_ms,
                              "reading_step_ms": (time.perf_counter() - started) * 1000})
 
     def read_at_alarm(self) -> None:
         """japan-2017: after the alarm no tile may leave the rack. The first still, clear table after the
         alarm is the table at the alarm; tiles that appear later go back and do not count."""
-        seen, rebuilt = self.look(self.model.table, look_again=True)
+        seen, rebuilt = self.look(self.model.table, look_again=True, carry=True)
         self.record(TableRead(purpose=ReadPurpose.ALARM, photo=seen.photo.sha256, reading=seen.raw.sha256,
                               tiles=rebuilt.table.tiles, sets=rebuilt.table.sets, doubts=rebuilt.doubts,
                               settled=rebuilt.settled),

@@ -30,9 +30,10 @@ Printed per kind and overall (targets of the club's test):
 - turns judged from a covered frame: a settled look resting on any covered frame (target 0);
 - false penalties: the look's fused reading, or one of its frames' readings, has fewer tiles
   than the clear table's or other codes, so a verdict could be wrong (target 0); a reading that
-  holds the photo's labelled table instead (every labelled tile wholly in the frame with its code)
-  is right, not false: where the reader is unsteady on a photo, the clear reading itself can be
-  wrong; those on photos whose clear frames already read unsteadily are counted apart;
+  differs from the clear reading only where the photo's labels side with it (a labelled tile the
+  clear reading misread, read right) is right, not false: where the reader is unsteady on a photo,
+  the clear reading itself can be wrong; those on photos whose clear frames already read unsteadily
+  are counted apart;
 - clear tables judged late: the look's last frame more than 1 s after the last occluder left,
   or no look at all before the sequence ends (target 0);
 - false asks: the arbiter asked for while the table had lain clear for 1.5 s or more (target 0);
@@ -156,8 +157,11 @@ def wrong_reading(reading: TableReading, clear: ClearTable) -> str:
 
 
 def reads_labels(codes: Counter, clear: ClearTable) -> bool:
-    """Every labelled tile wholly in the frame read with its code, and nothing else but tiles the edge cuts."""
-    return not (clear.labelled - codes) and sum((codes - clear.labelled).values()) <= clear.cut
+    """Where the reading differs from the clear reading, the photo's labels side with the reading: what
+    it holds beyond the clear reading is labelled and the clear reading lacked it, what it lacks is
+    not labelled (a clear reading's misread or invented tile)."""
+    extra, missing = codes - clear.codes, clear.codes - codes
+    return not (extra - (clear.labelled - clear.codes)) and not (missing - (clear.codes - clear.labelled))
 
 
 def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: Costs) -> Outcome:
@@ -304,7 +308,7 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
                        ("taken_out", "tiles read on unchanged bare table taken out")):
         counts = [getattr(o, name) for o in judged]
         print(f"{what}: {sum(counts)} tile readings in {sum(1 for k in counts if k)} of {len(counts)} looks")
-    print(f"looks reading the photo's labelled table where the clear reading differs (not false): "
+    print(f"looks whose readings differ from the clear reading only where the photo's labels side with them (not false): "
           f"{sum(o.labels_not_clear for o in judged)} of {len(judged)}")
     if before:
         print(f"{before} look(s) came before anything was over the table (nothing measured there)")

@@ -20,16 +20,22 @@ from .stillness import light_fit
 
 BARE_TABLE_LEVEL = 24.0  # colour levels a cell may differ from the table around it and still be bare table
 PATCH_LEVEL = 28.0  # colour levels a pixel of a tile's patch may change by and still be unchanged
+READ_THERE_SHARE = 0.5  # share of a tile's area a tile read now must cover for the tile to be read there
 PATCH_SHARE = 0.02  # share of a patch's pixels that may change by more (noise, a glint) and it stay unchanged
 
 
 def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
     """The reference's colour cells with the cells under tiles (`tiles`) filled from the bare table
-    around them: what those cells look like once the tiles are taken away."""
-    if not tiles.any() or tiles.all():
+    around them: what those cells look like once the tiles are taken away.
+
+    The ring of cells around the tiles is filled too, never filled from: it holds a tile's side and
+    shadow, and the edge of a tile whose outline was read a little tight (a rim the reader leaves
+    out); a half-tile cell taken as bare table would brighten everything filled from it."""
+    under = cv2.dilate(tiles.astype(np.uint8), np.ones((3, 3), np.uint8))
+    if not under.any() or under.all():
         return cells.copy()
     image = np.clip(cells, 0, 255).astype(np.uint8)
-    filled = cv2.inpaint(image, tiles.astype(np.uint8), 3, cv2.INPAINT_TELEA)
+    filled = cv2.inpaint(image, under, 3, cv2.INPAINT_TELEA)
     return filled.astype(np.float32)
 
 
@@ -42,18 +48,41 @@ def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int
     explained = np.zeros(grid, bool)
     if not reference_tiles:
         return explained
-    now_core = tiles_mask(now_outlines, image_shape, grid, 0)
     gain, offset = light_fit(now_cells, reference_cells)
     matched = now_cells * gain + offset
     bare = np.abs(matched - bare_table).max(axis=-1) <= BARE_TABLE_LEVEL
     for outline in reference_tiles:
-        core = tiles_mask((outline,), image_shape, grid, 0)
-        grown = tiles_mask((outline,), image_shape, grid, margin) if margin > 0 else core
-        if (core & now_core).any():
+        grown = tiles_mask((outline,), image_shape, grid, margin)
+        if read_there(outline, now_outlines):
             explained |= grown
         else:
             explained |= grown & bare
     return explained
+
+
+def read_there(outline, now_outlines) -> bool:
+    """Whether a tile read now covers at least READ_THERE_SHARE of `outline` (frame pixels): the tile
+    itself, moved a little, or another laid in its place. A neighbour that merely touches the same
+    cells does not count (tiles laid side by side share the cells along their edges)."""
+    old = _polygon(outline)
+    area = abs(float(cv2.contourArea(old))) if old is not None else 0.0
+    if area <= 0:
+        return False
+    for now in now_outlines or ():
+        other = _polygon(now)
+        if other is None:
+            continue
+        shared, _ = cv2.intersectConvexConvex(old, other)
+        if shared >= READ_THERE_SHARE * min(area, abs(float(cv2.contourArea(other)))):
+            return True
+    return False
+
+
+def _polygon(outline) -> np.ndarray | None:
+    points = np.asarray(outline, np.float32).reshape(-1, 2)
+    if len(points) < 3:
+        return None
+    return cv2.convexHull(points)
 
 
 def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray) -> tuple[bool, ...]:

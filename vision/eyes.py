@@ -20,10 +20,10 @@ A look is settled when every frame it rests on passes every check:
   show the fine band as in the reference. With no reference (a game's first wait) the band is
   compared with the wait's first frame; a band that differs is taken as cleared only when the
   net saw something at that edge in the first frame and sees nothing there now;
-* every change against the reference lies on a tile read now, or on a tile of the reference
-  that is still accounted for: read there now, or taken away leaving bare table
-  (vision.eyes_tiles). A phone put down, a phone over an old tile, or a hand the net missed
-  change cells no tile explains.
+* every change against the reference lies on a tile read now (and around it only if it was moved
+  or laid), or on a tile of the reference that is still accounted for: half covered by a tile
+  read now, or taken away leaving bare table (vision.eyes_tiles). A phone put down, a phone over
+  part of an old tile, or a hand the net missed change cells no tile explains.
 
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.

@@ -20,10 +20,10 @@ A look is settled when every frame it rests on passes every check:
   show the fine band as in the reference. With no reference (a game's first wait) the band is
   compared with the wait's first frame; a band that differs is taken as cleared only when the
   net saw something at that edge in the first frame and sees nothing there now;
-* every change against the reference lies on a tile read now, or on a tile of the reference
-  that is still accounted for: read there now, or taken away leaving bare table
-  (vision.eyes_tiles). A phone put down, a phone over an old tile, or a hand the net missed
-  change cells no tile explains.
+* every change against the reference lies on a tile read now (and around it only if it was moved
+  or laid), or on a tile of the reference that is still accounted for: half covered by a tile
+  read now, or taken away leaving bare table (vision.eyes_tiles). A phone put down, a phone over
+  part of an old tile, or a hand the net missed change cells no tile explains.
 
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.
@@ -43,7 +43,7 @@ import numpy as np
 
 from .eyes_border import border_cells, border_edges, border_grid, tiles_on_border
 from .eyes_cells import band_mask, edges_of, tiles_mask, where_of
-from .eyes_tiles import explained_by_reference, table_under_tiles
+from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_under_tiles
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
@@ -179,7 +179,7 @@ class Eyes:
         reference = None if self.reference is None else colour_cells(self.reference.image)
         for frame, outlines in zip(frames, tiles):
             now = colour_cells(frame.image)
-            exempt = self._tiles(outlines or (), frame.image, now.shape[:2])
+            exempt = self._read_now(outlines, frame.image, now.shape[:2])
             known = self._known(outlines, frame.image, now, reference)
             edges = self._border_changed(now, exempt, known)
             if not edges:
@@ -214,6 +214,14 @@ class Eyes:
     def _tiles(self, outlines, image: np.ndarray, grid: tuple[int, int], margin: int | None = None) -> np.ndarray:
         margin = self.settings.tile_margin_cells if margin is None else margin
         return tiles_mask(outlines, image.shape[:2], grid, margin)
+
+    def _read_now(self, outlines, image: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
+        """The cells the tiles read on a frame explain (with the stricter rule, a tile lying as it lay
+        explains only its own cells)."""
+        if not self.settings.outlines_need_a_tile or self.reference is None:
+            return self._tiles(outlines or (), image, grid)
+        return explained_by_tiles_read(outlines or (), self.reference.tiles, image.shape[:2], grid,
+                                       self.settings.tile_margin_cells)
 
     def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
         """The cells the reference's tiles explain on a frame read as `outlines` (None: not read, all of them)."""

@@ -1,10 +1,14 @@
-"""What the last settled table's tiles may explain now, and which of them lie exactly as they lay.
+"""What the last settled table's tiles and the tiles read now may explain, and which tiles lie
+exactly as they lay.
 
 A change against the last settled table is explained by one of its tiles only when that tile is
-still accounted for: a tile is read there now (the tile itself, moved a little or another put in
-its place), or the tile was taken away cleanly and its cells look like bare table again. A phone
-lying over a tile hides it (nothing is read there) and is no bare table: the old outline
-explains nothing under it.
+still accounted for: a tile read now covers half of it (the tile itself, moved a little or another
+put in its place; a neighbour that only shares the cells along its edge does not count), or the
+tile was taken away cleanly and its cells look like bare table again. A phone lying over a tile
+hides it (nothing is read there) and is no bare table: the old outline explains nothing under it.
+A tile read now explains its own cells, and the cells around it only when it was moved or laid
+(its side and shadow moved with it): a phone put down beside tiles that lie as they lay is not
+explained by them.
 
 A tile whose patch of the frame is unchanged since the last settled table (the same pixels,
 after matching the room's light) is the same tile: `unchanged_tiles` says which, so a reading
@@ -20,16 +24,23 @@ from .stillness import light_fit
 
 BARE_TABLE_LEVEL = 24.0  # colour levels a cell may differ from the table around it and still be bare table
 PATCH_LEVEL = 28.0  # colour levels a pixel of a tile's patch may change by and still be unchanged
+READ_THERE_SHARE = 0.5  # share of the larger outline two tiles must share for an old tile to be read there now
+IN_PLACE_SHARE = 0.75  # ... for a tile read now to lie as the old tile lay (the reader's outlines vary a little)
 PATCH_SHARE = 0.02  # share of a patch's pixels that may change by more (noise, a glint) and it stay unchanged
 
 
 def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
     """The reference's colour cells with the cells under tiles (`tiles`) filled from the bare table
-    around them: what those cells look like once the tiles are taken away."""
-    if not tiles.any() or tiles.all():
+    around them: what those cells look like once the tiles are taken away.
+
+    The ring of cells around the tiles is filled too, never filled from: it holds a tile's side and
+    shadow, and the edge of a tile whose outline was read a little tight (a rim the reader leaves
+    out); a half-tile cell taken as bare table would brighten everything filled from it."""
+    under = cv2.dilate(tiles.astype(np.uint8), np.ones((3, 3), np.uint8))
+    if not under.any() or under.all():
         return cells.copy()
     image = np.clip(cells, 0, 255).astype(np.uint8)
-    filled = cv2.inpaint(image, tiles.astype(np.uint8), 3, cv2.INPAINT_TELEA)
+    filled = cv2.inpaint(image, under, 3, cv2.INPAINT_TELEA)
     return filled.astype(np.float32)
 
 
@@ -37,23 +48,62 @@ def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int
                            margin: int, now_cells: np.ndarray, reference_cells: np.ndarray,
                            bare_table: np.ndarray) -> np.ndarray:
     """The cells the reference's tiles explain in a frame read as `now_outlines`: those of each
-    reference tile (grown by `margin` cells) that overlaps a tile read now, and those of any
-    reference tile that look like bare table now (a tile taken away cleanly)."""
+    reference tile (grown by `margin` cells) that a tile read now covers by half (only its own cells
+    when that tile lies as it lay), and those of any reference tile that look like bare table now
+    (a tile taken away cleanly)."""
     explained = np.zeros(grid, bool)
     if not reference_tiles:
         return explained
-    now_core = tiles_mask(now_outlines, image_shape, grid, 0)
     gain, offset = light_fit(now_cells, reference_cells)
     matched = now_cells * gain + offset
     bare = np.abs(matched - bare_table).max(axis=-1) <= BARE_TABLE_LEVEL
     for outline in reference_tiles:
-        core = tiles_mask((outline,), image_shape, grid, 0)
-        grown = tiles_mask((outline,), image_shape, grid, margin) if margin > 0 else core
-        if (core & now_core).any():
+        grown = tiles_mask((outline,), image_shape, grid, margin)
+        cover = max((_shared(outline, now) for now in now_outlines or ()), default=0.0)
+        if cover >= IN_PLACE_SHARE:  # it lies as it lay: its side and shadow too, nothing around it changed
+            explained |= tiles_mask((outline,), image_shape, grid, 0) | (grown & bare)
+        elif cover >= READ_THERE_SHARE:
             explained |= grown
         else:
             explained |= grown & bare
     return explained
+
+
+def explained_by_tiles_read(now_outlines, reference_tiles, image_shape: tuple[int, int], grid: tuple[int, int],
+                            margin: int) -> np.ndarray:
+    """The cells the tiles read now explain: each tile's own cells, and the cells within `margin` of a
+    tile that was moved or laid (its side and shadow moved with it). A tile lying as a tile of the
+    last settled table lay (`in_place`) changed nothing around it, so a phone put down beside it is
+    not explained by it."""
+    explained = tiles_mask(now_outlines, image_shape, grid, 0)
+    moved = tuple(outline for outline in now_outlines or () if not in_place(outline, reference_tiles))
+    if margin > 0 and moved:
+        explained |= tiles_mask(moved, image_shape, grid, margin)
+    return explained
+
+
+def in_place(outline, reference_tiles) -> bool:
+    """Whether a tile read at `outline` lies as one of `reference_tiles` lay (IN_PLACE_SHARE of both shared)."""
+    return any(_shared(outline, old) >= IN_PLACE_SHARE for old in reference_tiles or ())
+
+
+def _shared(one, other) -> float:
+    """The area two outlines share, as a share of the larger of them (0 when either is no polygon)."""
+    a, b = _polygon(one), _polygon(other)
+    if a is None or b is None:
+        return 0.0
+    larger = max(abs(float(cv2.contourArea(a))), abs(float(cv2.contourArea(b))))
+    if larger <= 0:
+        return 0.0
+    shared, _ = cv2.intersectConvexConvex(a, b)
+    return float(shared) / larger
+
+
+def _polygon(outline) -> np.ndarray | None:
+    points = np.asarray(outline, np.float32).reshape(-1, 2)
+    if len(points) < 3:
+        return None
+    return cv2.convexHull(points)
 
 
 def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray) -> tuple[bool, ...]:

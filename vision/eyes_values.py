@@ -39,10 +39,9 @@ class EyesSettings:
     tile_margin_cells: int = 1  # a tile's outline explains the cells this far around it (its shadow, its side)
     border_level: float = 14.0  # colour levels a fine border cell (vision.eyes_border) must differ from the reference by to count as changed
     border_margin_seconds: float = 0.1  # frames this soon after motion in the fine border band are never offered
-    # an old tile's outline explains a change only when a tile is read there now or bare table shows
-    # (vision.eyes_tiles); off: it stalled the game's end, where one player's rack laid open replaces
-    # another's, and it did not catch the phone it was meant for (docs/game.md, "Still open")
-    outlines_need_a_tile: bool = False
+    # an old tile's outline explains a change only when a tile read now covers half of it or its cells
+    # show bare table (vision.eyes_tiles): a phone lying over an old tile is not explained by it
+    outlines_need_a_tile: bool = True
 
 
 @dataclass(frozen=True)

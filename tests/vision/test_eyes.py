@@ -4,8 +4,6 @@ leaving; a cup left at the edge; a lamp switched on; the first wait of a game wi
 The occluder net is the shipped one unless a test says otherwise."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -245,7 +243,7 @@ def test_a_phone_over_old_tiles_is_not_explained_by_their_outlines(table):
 
     phoned = table.copy()
     cv2.rectangle(phoned, (110, 326), (206, 394), (25, 25, 30), -1)  # lying over the 11 and the 12
-    eyes = Eyes(replace(SETTINGS, outlines_need_a_tile=True), occluders=Blind())
+    eyes = Eyes(occluders=Blind())
     eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
     answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: (RED_10,))  # the 11 and 12 are hidden
     assert first_settled(answers) is None
@@ -266,3 +264,44 @@ def test_a_tile_taken_away_cleanly_leaves_bare_table_its_old_outline_explains(ta
     eyes.begin(0.0, Reference(laid, (RED_10, RED_11, RED_12, taken)))
     settled = first_settled(run(eyes, still(table, 1.0), tiles=lambda frame: (RED_10, RED_11, RED_12)))
     assert settled is not None
+
+
+# the bundled photo's middle run, orange 9 10 11 12, as the reader outlines it (640-pixel frame)
+ORANGE_RUN = (((188, 212), (239, 213), (239, 287), (188, 286)), ((240, 216), (291, 217), (291, 286), (240, 286)),
+              ((295, 215), (345, 215), (346, 286), (296, 286)), ((347, 215), (398, 215), (398, 287), (348, 286)))
+
+
+def without_orange_12(table: np.ndarray) -> np.ndarray:
+    """The photo with the run's last tile taken away: the wood just below it laid over its place."""
+    bare = table.copy()
+    bare[208:296, 340:408] = table[300:388, 340:408]
+    return bare
+
+
+def test_a_phone_over_part_of_an_old_tile_between_tiles_that_lie_as_they_lay_asks_and_never_settles(table):
+    import cv2
+
+    phoned = table.copy()  # over the lower part of the orange 11 and the table just below it
+    cv2.rectangle(phoned, (292, 246), (352, 300), (28, 26, 30), -1)
+    cv2.rectangle(phoned, (292, 246), (352, 300), (150, 150, 155), 2)
+    read = ORANGE_RUN[:2] + ORANGE_RUN[3:]  # the 11 is hidden; its neighbours share the cells along its edges
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table, ORANGE_RUN))
+    answers = run(eyes, still(phoned, SETTINGS.ask_after_seconds + 1.0), tiles=lambda frame: read)
+    assert first_settled(answers) is None
+    covered = [look for _, look in answers if isinstance(look, Covered)]
+    assert covered and all(look.reason == "a change no tile explains" for look in covered)
+    asked = [look for look in covered if look.ask_arbiter]
+    assert asked and asked[0].at - asked[0].since >= SETTINGS.ask_after_seconds
+    assert all(not look.ask_arbiter for look in covered if look.at - look.since < SETTINGS.ask_after_seconds)
+
+
+@pytest.mark.parametrize("change", ["taken-away", "laid"])
+def test_a_tile_taken_from_or_laid_at_the_end_of_a_run_settles_at_once(table, change):
+    bare = without_orange_12(table)
+    before, after = (table, bare) if change == "taken-away" else (bare, table)
+    tiles_before, tiles_after = (ORANGE_RUN, ORANGE_RUN[:3]) if change == "taken-away" else (ORANGE_RUN[:3], ORANGE_RUN)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(before, tiles_before))
+    settled = first_settled(run(eyes, still(after, 1.5), tiles=lambda frame: tiles_after))
+    assert settled is not None and settled.at <= SETTINGS.still_seconds + 2 / FPS

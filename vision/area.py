@@ -2,18 +2,21 @@
 
 Nothing outside it is read or counted (racks, the tile box, its lid, phones, the floor),
 and a tile lying across its edge is named, never guessed. A table's area is marked by the
-referee (`tileref area`) or found from the frame by `find_play_area`:
+referee (`tileref area`) or found from the frame by `find_play_area`, on a copy of the frame
+`play_area_work_side` pixels long:
 
-1. the tile faces are painted out of a small copy of the frame (their surroundings fill them)
-   and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
-   weave become the surface's own colour;
-2. the table's colour is that of the frame's middle (the camera looks at the table): its
-   median and spread in CIE Lab (`play_area_colour_clusters` above 1 splits a middle of two
-   surfaces by k-means and takes the largest; 1 ships);
-3. the table is the connected piece of the pixels near that colour (in its own spread) that
-   fills most of the frame's middle, opened by a tile's width so that thin bridges to another
-   surface (a box's rim touching the table) break;
-4. its convex hull, simplified to four of its own points, is the area; a hull covering most
+1. the copy is blurred at half a tile's width with the tile faces left out (each face takes the
+   colour around it), so wood grain, marble veins and cloth weave become the surface's colour;
+2. the table's colour is that of the frame's middle (the camera looks at the table): its median
+   and spread in CIE Lab; a middle of two colours `play_area_floor_least_distance` apart (the
+   table and faces the detector missed, a rack on marble) counts only the larger;
+3. the floor's colours are those of the frame's border (k-means) that lie that far from the
+   table's colour, are rare in the frame's middle and under the middle's tiles; with none, the
+   camera sees only the table and the area is the whole frame;
+4. the table is every pixel within `play_area_colour_distance` of its colour (in its spread)
+   and nearer it than any floor colour, opened by a tile's width so that thin bridges (a box's
+   rim touching the table) break, and of its pieces the one that fills most of the middle;
+5. its convex hull, simplified to four of its own points, is the area; a hull covering most
    of the frame (`play_area_whole_frame`) is the whole frame.
 """
 from __future__ import annotations

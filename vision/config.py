@@ -112,7 +112,6 @@ class VisionConfig:
     play_area_floor_under_tiles: float = 0.2  # ... and under this share of the tiles (a lighter board of the table has tiles on it)
     play_area_bridge: float = 1.0  # tile widths: the table is opened by this, so that thinner bridges to other surfaces break
     play_area_whole_frame: float = 0.7  # a surface whose hull covers this share of the frame is the whole frame
-    play_area_scale_moved: float = 0.1  # faces outside that move the median tile width by this share make the table be looked at again
     play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
     play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge
     threads: int = 2  # onnxruntime intra-op threads

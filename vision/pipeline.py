@@ -82,9 +82,8 @@ class TableReader:
         read = classify(image, candidates, classifier, config, self.profile)
         read, area, across, outside = _within_area(image, read, area or self.area, config)
         if outside:
-            # what lies outside (a box of smaller spare tiles, a rack) moved the median tile the
-            # detector's scale is chosen from: the table is looked at again with everything outside
-            # the area painted over
+            # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
+            # of scale: the table is looked at again with everything outside the area painted over
             candidates = find_tiles(_outside_painted(image, area), config, detector)
             read = classify(image, candidates, classifier, config, self.profile)
             read, area, across, _ = _within_area(image, read, area, config)
@@ -100,8 +99,8 @@ class TableReader:
 
 def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig):
     """The faces inside the play area (found from the sure faces when none is given), the area, the
-    sure faces lying across its edge as (side, centre): those are named, never read; and whether the
-    sure faces outside it moved the detector's choice of scale."""
+    sure faces lying across its edge as (side, centre): those are named, never read; and whether any
+    sure face lay outside it."""
     if area is None and not config.play_area:
         return read, None, (), False
     sure = [g for g in read if g.tile_probability >= config.min_tile_confidence]
@@ -110,21 +109,8 @@ def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea 
     split = split_faces(area, [g.corners for g in read], config)
     across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across
                    if read[k].tile_probability >= config.min_tile_confidence)
-    outside = _moved_the_scale([read[k] for k in split.inside], [read[k] for k in split.outside], config)
+    outside = any(read[k].tile_probability >= config.min_tile_confidence for k in split.outside)
     return tuple(read[k] for k in split.inside), area, across, outside
-
-
-def _moved_the_scale(inside: list[TileGuess], outside: list[TileGuess], config: VisionConfig) -> bool:
-    """Whether the sure faces outside the area moved the median tile width (which the detector's
-    scale is chosen from) by more than `play_area_scale_moved` of the one inside it."""
-    sure = [g for g in outside if g.tile_probability >= config.min_tile_confidence]
-    if not sure:
-        return False
-    within = [quad_size(g.corners)[0] for g in inside if g.tile_probability >= config.min_tile_confidence]
-    if not within:
-        return True
-    everything = within + [quad_size(g.corners)[0] for g in sure]
-    return abs(float(np.median(everything)) / float(np.median(within)) - 1.0) > config.play_area_scale_moved
 
 
 def _outside_painted(image: np.ndarray, area: PlayArea) -> np.ndarray:

@@ -141,11 +141,8 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     if middle.sum() < 16:
         return PlayArea.whole_frame(w, h)
     centre, spread = _table_colour(surface[middle], config)
-    # the colour each tile of the frame's middle lies on (its face is filled by its surroundings)
-    centres = np.array([q.mean(axis=0) for q in quads]).reshape(-1, 2).astype(int)
-    centres = centres[(centres[:, 0] >= sw // 4) & (centres[:, 0] < sw - sw // 4) & (centres[:, 1] >= sh // 4) & (centres[:, 1] < sh - sh // 4)]
-    around = surface[centres[:, 1], centres[:, 0]].reshape(-1, 3)
-    floors = _floor_colours(surface[_border(sh, sw, config.play_area_border) & bare], surface[middle], around, centre, config)
+    floors = _floor_colours(surface[_border(sh, sw, config.play_area_border) & bare], surface[middle],
+                            _under_middle_tiles(surface, quads), centre, config)
     if not floors:  # the border is all table: the camera sees only the table
         return PlayArea.whole_frame(w, h)
     distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
@@ -172,6 +169,15 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     quad[:, 0] = np.clip(quad[:, 0], 0, w)
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
     return PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
+
+
+def _under_middle_tiles(surface: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """The colour each tile of the frame's middle lies on (its face is filled by its surroundings)."""
+    h, w = surface.shape[:2]
+    centres = np.array([q.mean(axis=0) for q in quads]).reshape(-1, 2).astype(int)
+    inside = (centres[:, 0] >= w // 4) & (centres[:, 0] < w - w // 4) & (centres[:, 1] >= h // 4) & (centres[:, 1] < h - h // 4)
+    centres = centres[inside]
+    return surface[centres[:, 1], centres[:, 0]].reshape(-1, 3)
 
 
 def _bare(h: int, w: int, quads: list[np.ndarray], tile_width: float) -> np.ndarray:

@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
           f"{args.jobs} job(s), {took:.0f} s in all")
     print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
-    print(f"  verdicts the rules give on the true tables: " + ", ".join(
+    print("  verdicts the rules give on the true tables: " + ", ".join(
         f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))
     print(summary("all", everything))
     wrong = sum(r["got"] != r["expected"] for r in everything)

@@ -89,6 +89,15 @@ BENCHMARKS = (
         Figure("button press to verdict, 60-tile table, whole pipeline", r"median (\d+) ms, min", "median {0} ms",
                "< 1 s median"),
     )),
+    Benchmark("bench_games", ("--quick",), (
+        Figure("whole scripted games under club cameras: verdicts",
+               r"all: (\d+) turns, verdicts right (\d+)/\d+, false penalties (\d+), missed penalties (\d+), "
+               r"tables misread (\d+)", "{1} of {0} right ({2} false, {3} missed penalties), {4} tables misread",
+               "0 wrong verdicts"),
+        Figure("whole scripted games: referee prompts, press -> verdict",
+               r"all: .*?\(([\d.]+) per turn\).*?press -> verdict median ([\d.]+) s, p95 ([\d.]+) s",
+               "{0} prompts per turn; median {1} s, p95 {2} s", "<= 0.05 per turn; median <= 1 s"),
+    )),
     Benchmark("bench_tournament", (), (
         Figure("64-player Warsaw event, draw to final (pure core)", r"pure core:\s+median " + MS, "median {0} ms",
                "< 1 s"),

@@ -1,0 +1,366 @@
+"""Whole scripted games through the real game flow, each under its own camera: are the verdicts right?
+
+    python benchmarks/bench_games.py [--games 6] [--turns 52] [--seed 43] [--jobs 1] [--quick]
+
+Each game is scripted first (benchmarks/game_scripts.py): three players, opening melds, new melds,
+runs extended and split, groups broken up into runs, jokers laid and won back, draws, and about one
+turn in eight running out of time with an invalid table; every verdict the script claims is the
+rules core's own on the true table. The game is then played through the real `TableRunner`: the
+real eyes watch the frames of benchmarks/game_camera.py (train-split faces on a real table top,
+a box of spare tiles and its lid beside the table, a hand over the table whenever tiles change,
+one camera per game: turned, tilted, blurred, 1280x720 or 1920x1080, warm or cold light, a light
+change in mid-game), the real reader (onnxruntime) reads, the rules core judges, and every event
+goes into a real SQLite record. Buttons are pressed on the emulated timer box (its own process,
+on a pty, read through pyserial by the real driver) in every turn.
+
+Where the eyes ask the arbiter, the arbiter's button is pressed; where the reader leaves a doubt or
+a penalty rests on tiles seen nowhere, a referee who sees the true table answers. Each is counted
+as a referee prompt. A turn whose verdict or table differs from the script is counted, and the
+game is then set back on the script's track (the true table and counts posed into the runner's
+model, as benchmarks/bench_turn.py poses a game), so one misreading is counted once.
+
+Prints per camera and overall: turns, verdicts right, false penalties (a penalty the rules did
+not give), missed penalties, tables misread (the table read of the turn, as recorded, differs
+from the script's), referee prompts per turn, and seconds from the button press (or the time
+running out) to the verdict being recorded: median and p95. Targets: 0 wrong verdicts, at most
+one prompt per 20 turns, median press -> verdict <= 1 s.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from benchmarks.game_camera import CONDITIONS, ENTER, GRID_COLUMNS, GRID_ROWS, GameCamera, Hand, hand_path, spare_faces  # noqa: E402
+from benchmarks.game_scripts import KINDS, Grid, Meld, scripted_game  # noqa: E402
+from controller.adapters.display import ConsoleDisplay  # noqa: E402
+from controller.adapters.errors import AdapterError  # noqa: E402
+from controller.adapters.reader import VisionReader  # noqa: E402
+from controller.adapters.timer import open_timer  # noqa: E402
+from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTimer  # noqa: E402
+from controller.demo.scene import Scene  # noqa: E402
+from controller.game import judging  # noqa: E402
+from controller.game.events import (  # noqa: E402
+    NO_TILE, HeldAnswer, RestoreChecked, TableRead, TurnEndCause, TurnEnded, TurnJudged, TurnStarted,
+)
+from controller.game.machine import State, TableState  # noqa: E402
+from controller.records import Records  # noqa: E402
+from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner  # noqa: E402
+from controller.table.ports import SignalKind  # noqa: E402
+
+PLAYERS = ("Ann", "Ben", "Cat")
+CLOCK_RATE = 60.0  # box seconds per real second: a 60 s turn that runs out takes 1 s
+FRAME_BUDGET = 900  # camera frames without a recorded event: the game is stuck (30 s of camera time)
+TARGET_PROMPTS = 1 / 20
+TARGET_MEDIAN_S = 1.0
+
+
+class GameStuck(Exception):
+    """The game made no progress for FRAME_BUDGET frames."""
+
+
+class GameWorld(RecordedTable):
+    """The people at the table and the camera: the recorded game's world seen through a GameCamera."""
+
+    def __init__(self, script: GameScript, press, camera: GameCamera, seed: int) -> None:
+        super().__init__(script, press)
+        self.camera = camera
+        self.items: list[tuple[Scene, Hand | None]] = []
+        self.rng = np.random.default_rng(seed)
+        self.idle_frames = 0
+
+    def read(self) -> np.ndarray:
+        hand = None
+        if self.items:
+            self.scene, hand = self.items.pop(0)
+        self.frames += 1
+        self.idle_frames += 1
+        if self.idle_frames > FRAME_BUDGET:
+            self.idle_frames = 0
+            raise GameStuck(f"{FRAME_BUDGET} frames without progress")
+        return self.camera.frame(self.scene, self.frames, hand)
+
+    def lay(self, scene: Scene) -> None:
+        """A hand comes in over the table as it lies, the tiles change under it, and it leaves."""
+        before = self.items[-1][0] if self.items else self.scene
+        if scene == before:
+            return
+        arm = self.camera.arm(self.rng)
+        path = hand_path(arm)
+        self.items = [(before, Hand(arm, d)) for d in path[:ENTER]] + [(scene, Hand(arm, d)) for d in path[ENTER:]]
+        self.items.append((scene, None))
+
+    def set_table(self, scene: Scene) -> None:
+        self.items, self.scene = [], scene
+
+    def observe(self, model, event) -> None:
+        self.idle_frames = 0
+        super().observe(model, event)
+
+
+class TruthReferee:
+    """A referee who looks at the true table: a doubtful tile is the true tile there (or no tile)."""
+
+    def __init__(self, world: GameWorld, verdicts: dict[int, str], prompts: list[tuple[int, str]]) -> None:
+        self.world, self.verdicts, self.prompts = world, verdicts, prompts
+
+    def _truth_at(self, x: float, y: float) -> str:
+        truth = self.world.camera.true_table(_melds(self.world.scene))
+        best = min(truth.tiles, key=lambda t: (t[1] - x) ** 2 + (t[2] - y) ** 2, default=None)
+        reach = 0.6 * self.world.camera.tile_pixels
+        return best[0] if best is not None and (best[1] - x) ** 2 + (best[2] - y) ** 2 <= reach ** 2 else NO_TILE
+
+    def settle_table(self, model, table, doubts):
+        self.prompts.append((model.turn, "doubt"))
+        return tuple((d.index, self._truth_at(*table.tiles[d.index][1:])) for d in doubts), "the true table"
+
+    def held_penalty(self, model, held):
+        self.prompts.append((model.turn, "held penalty"))
+        if self.verdicts.get(model.turn) == "penalty":
+            return HeldAnswer.CONFIRMED, (), "the rules give a penalty on the true table"
+        pending = model.pending or TableState()
+        changes = tuple((i, code) for i, (read, x, y) in enumerate(pending.tiles)
+                        if (code := self._truth_at(x, y)) != read)
+        return HeldAnswer.TILES_THERE, changes, "the tiles are there"
+
+    def notice_table(self, model, table):
+        return (), "nothing noticed"
+
+    def check_rack(self, player, codes, expected, doubts):
+        return None, "accepted"
+
+
+class BenchRunner(TableRunner):
+    """The table runner, with the arbiter pressing the button whenever the eyes ask."""
+
+    asks: list[int]
+    arbiter_press = None
+
+    def arbiter_accepts(self, covered, frame) -> bool:
+        # the runner's own check polls the box with a zero timeout, which never reads the port
+        # (SerialTimer.wait(0.0)), so the press is waited for here, as long as it takes to cross the pty
+        if self.asking is None:
+            self.asks.append(self.model.turn + (self.model.state is State.TURN_READY))
+            self.arbiter_press("A")
+        self.asking = (covered, frame.image)
+        deadline = time.monotonic() + 2.0
+        while (left := deadline - time.monotonic()) > 0:
+            signal = self.devices.timer.wait(left)
+            if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == "A":
+                self.record_accepted(covered, frame.image, "arbiter button")
+                self.asking = None
+                return True
+        return False
+
+
+def _melds(scene: Scene) -> tuple[Meld, ...]:
+    return tuple(Meld(m.tiles, m.row, m.col) for m in scene.melds)
+
+
+def play_game(index: int, turns: int, seed: int) -> dict:
+    """One scripted game through the runner; per turn what the script says and what the table did."""
+    from models.realdata import load_splits
+
+    started = time.perf_counter()
+    condition = CONDITIONS[index % len(CONDITIONS)]
+    game_seed = seed * 1000 + index
+    camera = GameCamera(condition, spare_faces(load_splits()["train"]), game_seed)
+    planned = scripted_game(PLAYERS, turns, game_seed, Grid(GRID_ROWS, GRID_COLUMNS))
+    script = GameScript.from_dict({
+        "variant": "classic", "players": list(PLAYERS), "clock_rate": CLOCK_RATE, "starter": PLAYERS[0],
+        "turns": [{"player": t.player, "action": "expire" if t.expired else "press", "expect": t.verdict,
+                   "table": t.scene()} for t in planned],
+    }, f"scripted game {index}")
+    standing: list[tuple[Meld, ...]] = []  # the true table once each turn is over
+    table: tuple[Meld, ...] = ()
+    for t in planned:
+        table = t.melds if t.verdict == "legal" else table
+        standing.append(table)
+    expected = {n: t.verdict for n, t in enumerate(planned, start=1)}
+
+    rows: list[dict] = []
+    ended_at: dict[int, float] = {}
+    judged: dict[int, tuple[str, float]] = {}
+    read: dict[int, TableState] = {}
+    prompts: list[tuple[int, str]] = []
+    asks: list[int] = []
+    refused: dict[int, RestoreChecked] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        records = Records(Path(tmp) / "game.sqlite")
+        game = records.new_game("classic", PLAYERS)
+        records.append(game, judging.game_created("classic", PLAYERS))
+        timer = open_timer("emulator", CLOCK_RATE)
+        pressed_at: list[float] = [0.0]
+
+        def press(button: str) -> None:
+            pressed_at[0] = time.perf_counter()
+            timer.emulator.press(button)
+
+        world = GameWorld(script, press, camera, game_seed)
+        mid = max(1, len(planned) // 2)
+
+        def observe(model, event) -> None:
+            now = time.perf_counter()
+            if isinstance(event, TurnStarted) and event.turn == mid:
+                camera.light_from = world.frames + ENTER  # the room's light changes while the hand rests
+            if isinstance(event, TurnEnded):
+                ended_at[event.turn] = pressed_at[0] if event.cause is TurnEndCause.BUTTON else now
+            if isinstance(event, TableRead) and event.purpose == "turn":
+                read[model.turn] = TableState(event.tiles, event.sets)
+            if isinstance(event, TurnJudged):
+                judged[event.turn] = (str(event.outcome), now)
+            if isinstance(event, RestoreChecked) and not event.matches:
+                refused[model.turn] = event
+            world.observe(model, event)
+
+        runner: BenchRunner | None = None
+        devices = TableDevices(world, RecordedTimer(timer, world, lambda: runner.model), VisionReader(),
+                               ConsoleDisplay(out=sys.stderr if os.environ.get("BENCH_GAMES_SAY") else open(os.devnull, "w"),
+                                              quiet=not os.environ.get("BENCH_GAMES_SAY")),
+                               TruthReferee(world, expected, prompts))
+        runner = BenchRunner(records, game, devices, RunnerSettings(starter=PLAYERS[0]), observer=observe)
+        runner.asks, runner.arbiter_press = asks, press
+        world.observe(runner.model, None)
+        stuck: set[int] = set()
+        checked = 0
+        try:
+            while True:
+                model = runner.model
+                if model.state is State.TURN_READY and model.turn > checked:
+                    checked = model.turn
+                    truth = planned[checked - 1]
+                    true_table = camera.true_table(standing[checked - 1])
+                    got = judged.get(checked, ("none", float("nan")))
+                    seen = read.get(checked)
+                    misread = seen is None or not judging.same_table(seen, tuple(m.tiles for m in truth.melds))[0]
+                    rows.append({
+                        "turn": checked, "kind": truth.kind, "expected": truth.verdict, "got": got[0],
+                        "seconds": got[1] - ended_at.get(checked, float("nan")), "misread": misread,
+                        "prompts": sum(1 for t, _ in prompts if t == checked) + asks.count(checked),
+                        "stuck": checked in stuck, "expired": truth.expired,
+                    })
+                    row = rows[-1]
+                    print(f"game {index} turn {checked}/{len(planned)} {truth.kind}: rules {truth.verdict}, table {got[0]}"
+                          f"{', misread' if row['misread'] else ''}, {row['prompts']} prompt(s), {row['seconds']:.1f} s",
+                          file=sys.stderr, flush=True)
+                    same = judging.same_table(model.table, true_table)[0] and got[0] == truth.verdict
+                    if not same:  # back on the script's track: the true table and counts
+                        runner.model = dataclasses.replace(truth.model, table=true_table)
+                    if checked >= len(planned):
+                        break
+                if runner.model.state is State.RESTORING and runner.model.turn in refused:
+                    # the table lies as it must and the camera refuses it: the arbiter accepts the restore
+                    wrong = refused.pop(runner.model.turn)
+                    prompts.append((runner.model.turn, "restore refused"))
+                    runner.record(RestoreChecked(photo=None, reading=None, matches=True, differences=wrong.differences,
+                                                 tiles=wrong.tiles, sets=wrong.sets, by_referee=True, referee="arbiter",
+                                                 note="the table is restored; the camera misread it"))
+                    runner.last_restore_differences = None
+                    continue
+                try:
+                    STEPS[runner.model.state](runner)
+                except GameStuck:
+                    if os.environ.get("BENCH_GAMES_SAY"):
+                        print(f"stuck in {runner.model.state} turn {runner.model.turn}", file=sys.stderr)
+                    turn = max(runner.model.turn, checked + 1)
+                    stuck.add(turn)
+                    try:
+                        timer.stop()
+                    except AdapterError:
+                        pass  # no countdown was running
+                    runner.timer_turn, runner.clock_running, runner.pressed_at = None, False, None
+                    runner.model = dataclasses.replace(planned[turn - 1].model, table=camera.true_table(standing[turn - 1]))
+                    world.set_table(Scene.of([{"at": [m.row, m.col], "tiles": list(m.tiles)} for m in standing[turn - 1]]))
+        finally:
+            timer.close()
+            records.close()
+    return {"index": index, "condition": condition.name, "describe": condition.describe(),
+            "tile_px": camera.tile_pixels, "rows": rows, "seconds": time.perf_counter() - started}
+
+
+def summary(name: str, rows: list[dict]) -> str:
+    n = len(rows)
+    right = sum(r["got"] == r["expected"] for r in rows)
+    false_pen = sum(r["got"] == "penalty" and r["expected"] != "penalty" for r in rows)
+    missed = sum(r["expected"] == "penalty" and r["got"] != "penalty" for r in rows)
+    misread = sum(r["misread"] for r in rows)
+    prompts = sum(r["prompts"] for r in rows)
+    stuck = sum(r["stuck"] for r in rows)
+    seconds = sorted(r["seconds"] for r in rows if r["seconds"] == r["seconds"])
+    median = statistics.median(seconds) if seconds else float("nan")
+    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))] if seconds else float("nan")
+    return (f"{name}: {n} turns, verdicts right {right}/{n}, false penalties {false_pen}, missed penalties {missed}, "
+            f"tables misread {misread}, referee prompts {prompts} ({prompts / max(n, 1):.3f} per turn), stuck {stuck}, "
+            f"press -> verdict median {median:.2f} s, p95 {p95:.2f} s")
+
+
+def print_game(g: dict) -> None:
+    print(f"  {summary(g['condition'], g['rows'])}")
+    print(f"      camera: {g['describe']} (tiles {g['tile_px']:.0f} px wide in the frame's middle); {g['seconds']:.0f} s")
+    for r in g["rows"]:
+        if r["got"] != r["expected"] or r["stuck"]:
+            print(f"      turn {r['turn']} ({r['kind']}): the rules say {r['expected']}, the table judged {r['got']}"
+                  + (" (stuck)" if r["stuck"] else ""))
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=len(CONDITIONS), help="games, one camera each (in turn)")
+    parser.add_argument("--turns", type=int, default=52, help="turns per game")
+    parser.add_argument("--seed", type=int, default=43)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
+    parser.add_argument("--quick", action="store_true", help="one short game (a smoke test)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.turns = 1, 4
+    for name, value in (("--games", args.games), ("--turns", args.turns), ("--jobs", args.jobs)):
+        if value < 1:
+            parser.exit(2, f"bench_games: {name} {value} is not a positive count\n")
+    started = time.perf_counter()
+    load = os.getloadavg()[0]
+    games = []
+    if args.jobs == 1:
+        for k in range(args.games):
+            games.append(play_game(k, args.turns, args.seed))
+            print_game(games[-1])
+    else:
+        import multiprocessing
+
+        with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for done in as_completed([pool.submit(play_game, k, args.turns, args.seed) for k in range(args.games)]):
+                games.append(done.result())
+                print_game(games[-1])
+    games.sort(key=lambda g: g["index"])
+    took = time.perf_counter() - started
+    everything = [r for g in games for r in g["rows"]]
+    kinds = {k: sum(r["kind"] == k for r in everything) for k in KINDS}
+    print(f"scripted games through the table runner: {len(games)} games x {args.turns} turns, seed {args.seed}, "
+          f"{os.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
+          f"{args.jobs} job(s), {took:.0f} s in all")
+    print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
+    print("  verdicts the rules give on the true tables: " + ", ".join(
+        f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))
+    print(summary("all", everything))
+    wrong = sum(r["got"] != r["expected"] for r in everything)
+    prompts = sum(r["prompts"] for r in everything) / max(len(everything), 1)
+    seconds = [r["seconds"] for r in everything if r["seconds"] == r["seconds"]]
+    median = statistics.median(seconds) if seconds else float("nan")
+    print(f"targets: 0 wrong verdicts ({wrong}), at most {TARGET_PROMPTS:.2f} referee prompts per turn "
+          f"({prompts:.3f}), median press -> verdict <= {TARGET_MEDIAN_S:.0f} s ({median:.2f} s): "
+          f"{'met' if wrong == 0 and prompts <= TARGET_PROMPTS and median <= TARGET_MEDIAN_S else 'not met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

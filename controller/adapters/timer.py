@@ -278,7 +278,12 @@ class SerialTimer:
                 continue
             remaining = deadline - now
             if remaining <= 0:
-                return None
+                # a poll (timeout 0) still takes what the box has sent already: a press waiting there
+                event = self.driver.next_event(timeout=0)
+                if event is None:
+                    return None
+                self._queued.extend(self._signals(event))
+                continue
             if self._pending is not None:
                 remaining = min(remaining, max(0.0, self._pending.at - now))
             event = self.driver.next_event(timeout=remaining)

@@ -364,3 +364,26 @@ def test_play_says_on_the_console_what_happens_as_the_game_goes(tmp_path):
     assert after("Ann pressed with", "reading the table") and after("reading the table", "turn   1 Ann        legal")
     assert after("turn   1 Ann", "turn 2: Ben's turn, 3 s") and after("turn 2: Ben's turn", "time ran out for Ben")
     assert after("time ran out for Ben", "reading the table") and said[-1].startswith("turn   2 Ben"), text
+
+
+def test_polling_the_box_takes_an_arbiter_press_it_has_sent():
+    # the runner polls the box with a zero timeout while the eyes ask the arbiter
+    from controller.adapters.timer import SerialTimer, SignalKind
+    from firmware_bridge.emulator_process import EmulatorProcess
+
+    with EmulatorProcess(clock_rate=1) as box:
+        timer = SerialTimer(box.port)
+        try:
+            box.press("A")
+            seen = []
+            started = time.monotonic()
+            while time.monotonic() - started < 10 and not any(s.kind == SignalKind.PRESSED for s in seen):
+                polled = timer.wait(0.0)
+                if polled is None:
+                    time.sleep(0.02)
+                else:
+                    seen.append(polled)
+            pressed = [s for s in seen if s.kind == SignalKind.PRESSED]
+            assert pressed and pressed[0].button == "A", f"polls never took the press: {seen}"
+        finally:
+            timer.close()

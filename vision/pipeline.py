@@ -23,6 +23,7 @@ from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
 from .reading import EdgeTile, SetReading, TableReading, TileReading
+from .upright import carried_back, table_turn, turned_frame
 
 
 
@@ -39,19 +40,73 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     detector = detector or load_model(DETECTOR_FILE, config.threads)
     long_side = config.detect_long_side
     candidates = _detect_at(image, long_side, config, detector)
-    if candidates:
-        scale = long_side / max(image.shape[:2])
-        width = float(np.median([quad_size(c.corners)[0] for c in candidates])) * scale
-        if width < config.detect_min_tile_width or width > config.detect_max_tile_width:
-            better = long_side * config.detect_tile_width / max(width, 1.0)
-            better = int(min(config.detect_max_long_side, max(image.shape[:2]), max(config.detect_min_long_side, better)))
-            if abs(better - long_side) > 0.15 * long_side:
-                candidates = _detect_at(image, better, config, detector)
+    look = _better_long_side(image.shape, long_side, candidates, config) or long_side
+    if config.upright:
+        candidates = _looked_at_upright(image, candidates, look, config, detector)
+    elif look != long_side:
+        candidates = _detect_at(image, look, config, detector)
+    candidates = _without_specks(candidates, config)
     # after the look is chosen: the faces as fitted pick the scale, as they always did
     candidates = lie_like_neighbours(candidates, config)
     if config.set_lines:
         candidates = lie_along_sets(candidates, config)
     return follow_perspective(candidates, config) if config.perspective else candidates
+
+
+def _looked_at_upright(image, candidates, look, config, detector):
+    """The faces found where the tiles stand upright: the frame turned by the table's turn
+    (`vision.upright`), at the scale `look` chose for the frame. Faces whose angles disagree
+    (tiles turned near 45 degrees come out merged and squarish) are looked at once more turned
+    45 degrees, where the table's turn shows."""
+    turn, agreement = table_turn(candidates, config)
+    extra = 0.0
+    if candidates and agreement < config.upright_agreement:
+        turned, matrix = turned_frame(image, 45.0)
+        found = _detect_at(turned, _scaled(look, turned, image), config, detector)
+        turn, agreement = table_turn(found, config)
+        if agreement < config.upright_agreement:
+            return _detect_at(image, look, config, detector) if look != config.detect_long_side else candidates
+        if abs(turn) < config.upright_turn_min:
+            return carried_back(found, matrix, image.shape)
+        extra = 45.0
+    elif abs(turn) < config.upright_turn_min or agreement < config.upright_agreement:
+        return _detect_at(image, look, config, detector) if look != config.detect_long_side else candidates
+    turned, matrix = turned_frame(image, turn + extra)
+    return carried_back(_detect_at(turned, _scaled(look, turned, image), config, detector), matrix, image.shape)
+
+
+def _scaled(look: int, turned: np.ndarray, image: np.ndarray) -> int:
+    """The long side that sees the turned frame at the scale `look` sees the frame."""
+    return int(round(look * max(turned.shape[:2]) / max(image.shape[:2])))
+
+
+def _without_specks(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
+    """The faces at least min_face_share of the area-weighted median face's area.
+
+    The tiles of one table are of about one size, and the share of the frame they cover outweighs
+    the specks of a carpet's weave or a wood grain that the detector takes for tiny faces (most
+    of them around a lone close-up tile); weighting by area makes the one big tile the measure."""
+    if len(candidates) < 2:
+        return candidates
+    areas = np.array([np.prod(quad_size(c.corners)) for c in candidates])
+    order = np.argsort(areas)
+    weighted = areas[order][np.searchsorted(np.cumsum(areas[order]), areas.sum() / 2)]
+    return tuple(c for c, a in zip(candidates, areas) if a >= config.min_face_share * weighted)
+
+
+def _better_long_side(shape, long_side, candidates, config) -> int | None:
+    """The long side of a second look that brings the median tile to detect_tile_width, when the
+    faces seen at long_side came out too small or too large; None when that look is good."""
+    if not candidates:
+        return None
+    scale = long_side / max(shape[:2])
+    width = float(np.median([quad_size(c.corners)[0] for c in candidates])) * scale
+    if width < config.detect_min_tile_width or width > config.detect_max_tile_width:
+        better = long_side * config.detect_tile_width / max(width, 1.0)
+        better = int(min(config.detect_max_long_side, max(shape[:2]), max(config.detect_min_long_side, better)))
+        if abs(better - long_side) > 0.15 * long_side:
+            return better
+    return None
 
 
 def _detect_at(image, long_side, config, detector):

@@ -23,7 +23,7 @@ from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
 from .reading import EdgeTile, SetReading, TableReading, TileReading
-from .upright import carried_back, table_turn, turned_frame
+from .upright import carried_back, table_turn, table_up, turned_frame
 
 
 
@@ -55,10 +55,13 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
 
 def _looked_at_upright(image, candidates, look, config, detector):
     """The faces found where the tiles stand upright: the frame turned by the table's turn
-    (`vision.upright`), at the scale `look` chose for the frame. Faces whose angles disagree
+    (`vision.upright`: where the faces' tops point, else their angle modulo a quarter turn), at
+    the scale `look` chose for the frame. Faces whose angles disagree
     (tiles turned near 45 degrees come out merged and squarish) are looked at once more turned
     45 degrees, where the table's turn shows."""
-    turn, agreement = table_turn(candidates, config)
+    turn, agreement = table_up(image, candidates, load_model(CLASSIFIER_FILE, config.threads), config)
+    if agreement < config.upright_agreement:
+        turn, agreement = table_turn(candidates, config)
     extra = 0.0
     if candidates and agreement < config.upright_agreement:
         turned, matrix = turned_frame(image, 45.0)

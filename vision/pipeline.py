@@ -55,27 +55,52 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
 
 def _looked_at_upright(image, candidates, look, config, detector):
     """The faces found where the tiles stand upright: the frame turned by the table's turn
-    (`vision.upright`: where the faces' tops point, else their angle modulo a quarter turn), at
-    the scale `look` chose for the frame. Faces whose angles disagree
-    (tiles turned near 45 degrees come out merged and squarish) are looked at once more turned
-    45 degrees, where the table's turn shows."""
-    turn, agreement = table_up(image, candidates, load_model(CLASSIFIER_FILE, config.threads), config)
-    if agreement < config.upright_agreement:
-        turn, agreement = table_turn(candidates, config)
-    extra = 0.0
-    if candidates and agreement < config.upright_agreement:
-        turned, matrix = turned_frame(image, 45.0)
-        found = _detect_at(turned, _scaled(look, turned, image), config, detector)
-        turn, agreement = table_turn(found, config)
-        if agreement < config.upright_agreement:
-            return _detect_at(image, look, config, detector) if look != config.detect_long_side else candidates
-        if abs(turn) < config.upright_turn_min:
-            return carried_back(found, matrix, image.shape)
-        extra = 45.0
-    elif abs(turn) < config.upright_turn_min or agreement < config.upright_agreement:
+    (`vision.upright`), at the scale `look` chose for the frame. The turn found on a frame
+    turned far from upright is rough (the detector merges and misfits tiles lying turned), so it
+    is measured once more on the turned frame and corrected (upright_rounds)."""
+    classifier = load_model(CLASSIFIER_FILE, config.threads)
+    total, frame, matrix, found = 0.0, image, None, candidates
+    for round_ in range(config.upright_rounds):
+        turn = _turn_of(frame, found, look, classifier, config, detector, first=round_ == 0)
+        if turn is None:
+            break
+        total += turn
+        frame, matrix = turned_frame(image, total)
+        # faces merged or misfitted on a frame turned far from upright misjudge the scale too:
+        # the turned frame is looked at as the frame was, and its own faces judge the scale
+        side = _scaled(config.detect_long_side, frame, image)
+        found = _detect_at(frame, side, config, detector)
+        better = _better_long_side(frame.shape, side, found, config)
+        if better is not None:
+            found = _detect_at(frame, better, config, detector)
+        look = int(round((better or side) * max(image.shape[:2]) / max(frame.shape[:2])))
+    if matrix is None:
         return _detect_at(image, look, config, detector) if look != config.detect_long_side else candidates
-    turned, matrix = turned_frame(image, turn + extra)
-    return carried_back(_detect_at(turned, _scaled(look, turned, image), config, detector), matrix, image.shape)
+    return carried_back(found, matrix, image.shape)
+
+
+def _turn_of(frame, found, look, classifier, config, detector, first: bool) -> float | None:
+    """Degrees that stand the faces found on `frame` upright, None when they stand so (within
+    upright_turn_min) or no turn shows. The angle is the faces' dominant angle modulo a quarter
+    turn; when it does not show (agreement under upright_agreement: tiles turned near 45
+    degrees come out merged and squarish), the first round looks at the frame turned 45 degrees,
+    where it does. Of the four turns that angle allows, the one nearest where the faces' tops
+    point (`table_up`, when they agree) is taken, so a table seen upside down is turned round."""
+    turn, agreement = table_turn(found, config)
+    if agreement < config.upright_agreement:
+        if not first or not found:
+            return None
+        turned, _ = turned_frame(frame, 45.0)
+        turn, agreement = table_turn(_detect_at(turned, _scaled(look, turned, frame), config, detector), config)
+        if agreement < config.upright_agreement:
+            return None
+        turn += 45.0
+    up, tops_agree = table_up(frame, found, classifier, config)
+    if tops_agree >= config.upright_tops_agreement:
+        turn = min((turn + k for k in (-270.0, -180.0, -90.0, 0.0, 90.0, 180.0, 270.0)),
+                   key=lambda t: abs((t - up + 180.0) % 360.0 - 180.0))
+    turn = (turn + 180.0) % 360.0 - 180.0
+    return turn if abs(turn) >= config.upright_turn_min else None
 
 
 def _scaled(look: int, turned: np.ndarray, image: np.ndarray) -> int:

@@ -32,7 +32,10 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
 
     The detector sees the frame at detect_long_side first; when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
-    at the size that brings the median tile to detect_tile_width pixels. A face of unsure
+    at the size that brings the median tile to detect_tile_width pixels. When the table lies
+    turned in the frame, the faces are found on the frame turned upright and carried back
+    (`_looked_at_upright`, `vision.upright`); specks far smaller than the table's faces are
+    dropped (`_without_specks`). A face of unsure
     angle then lies as its sure neighbours do (`lie_like_neighbours`), or else along the line of
     its nearest neighbours when it stands in one (`lie_along_sets`), and the faces of sure
     angle become parallelograms that follow the table's perspective (`follow_perspective`).

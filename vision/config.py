@@ -29,6 +29,17 @@ class VisionConfig:
     detect_tile_width: float = 40.0  # at the size that brings the median tile to this width
     detect_min_long_side: int = 320  # bounds of that second look (time and memory)
     detect_max_long_side: int = 1600
+    # A frame whose tiles lie turned is looked at again turned upright (vision/upright.py): when the
+    # dominant angle of its sure faces, modulo a quarter turn, is at least upright_turn_min degrees,
+    # from at least upright_min_faces faces whose angles agree (mean resultant of the quadrupled angles)
+    upright: bool = True
+    upright_turn_min: float = 5.0
+    upright_min_faces: int = 1
+    upright_agreement: float = 0.5
+    upright_vote_faces: int = 24  # the faces whose tops the classifier reads for the table's up ...
+    upright_tops_agreement: float = 0.8  # ... which picks the quarter turn when their tops agree this well
+    upright_rounds: int = 2  # the turn is measured again on the turned frame and corrected this many times in all
+    min_face_share: float = 0.2  # a face under this share of the area-weighted median face's area is a speck, not a tile
     core_threshold: float = 0.6  # probability above which a pixel is in a tile's core (tuned on training photos)
     core_peak_threshold: float = 0.9  # a core's middle; two of these in one core blob are two tiles run together
     # A core blob is grown by this to give the face. 1/CORE_SHRINK would be exact for a

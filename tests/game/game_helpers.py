@@ -29,3 +29,16 @@ def play_command(frames, port: str, db, *rules: str) -> list[str]:
     `rules`: how the game is ruled, e.g. "--variant", "classic" or "--rules", "club.toml"."""
     return [sys.executable, "-m", "controller.cli", "play", "--camera", str(frames), "--timer", port,
             *rules, "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db)]
+
+
+def scene_reading(scene, layout):
+    """What a reader that never errs reads on `scene` rendered in `layout`: each tile where the layout lays it."""
+    from controller.game.reading import ReadTile, TableReading
+
+    tiles = []
+    for meld in scene.melds:
+        for k, code in enumerate(meld.tiles):
+            x, y = layout.tile_box(meld.row, meld.col + k)
+            w, h = layout.tile_width, layout.tile_height
+            tiles.append(ReadTile(code, 0.97, (x + w / 2, y + h / 2), ((x, y), (x + w, y), (x + w, y + h), (x, y + h))))
+    return TableReading(tuple(tiles), (tuple(range(len(tiles))),) if tiles else ())

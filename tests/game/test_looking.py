@@ -22,6 +22,8 @@ from controller.table import TableDevices, TableRunner
 from controller.table.settings import LOOK_AGAIN
 from vision.eyes import EyesSettings, Reference, TimedFrame
 
+from game_helpers import scene_reading
+
 LAYOUT = SceneLayout(width=640, height=400, tile_width=32, seed=3)
 TABLE = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}])
 
@@ -65,13 +67,7 @@ class ArbiterAfter:
 
 
 def read_tiles(scene: Scene) -> TableReading:
-    tiles = []
-    for meld in scene.melds:
-        for k, code in enumerate(meld.tiles):
-            x, y = LAYOUT.tile_box(meld.row, meld.col + k)
-            w, h = LAYOUT.tile_width, LAYOUT.tile_height
-            tiles.append(ReadTile(code, 0.97, (x + w / 2, y + h / 2), ((x, y), (x + w, y), (x + w, y + h), (x, y + h))))
-    return TableReading(tuple(tiles), (tuple(range(len(tiles))),) if tiles else ())
+    return scene_reading(scene, LAYOUT)
 
 
 @pytest.fixture()

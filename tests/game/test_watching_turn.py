@@ -10,11 +10,13 @@ from controller.adapters.display import ConsoleDisplay
 from controller.adapters.signals import SignalKind, TimerSignal
 from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game import judging
-from controller.game.reading import ReadTile, TableReading
+from controller.game.reading import TableReading
 from controller.records import Records
 from controller.table import TableDevices, TableRunner
 from controller.table.settings import WAIT_SLICE
 from vision.eyes import EyesSettings, Reference, TimedFrame
+
+from game_helpers import scene_reading
 
 LAYOUT = SceneLayout(width=640, height=400, tile_width=32, seed=3)
 BEFORE = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}])
@@ -41,13 +43,7 @@ class Camera:
 
 
 def read_tiles(scene: Scene) -> TableReading:
-    tiles = []
-    for meld in scene.melds:
-        for k, code in enumerate(meld.tiles):
-            x, y = LAYOUT.tile_box(meld.row, meld.col + k)
-            w, h = LAYOUT.tile_width, LAYOUT.tile_height
-            tiles.append(ReadTile(code, 0.97, (x + w / 2, y + h / 2), ((x, y), (x + w, y), (x + w, y + h), (x, y + h))))
-    return TableReading(tuple(tiles), (tuple(range(len(tiles))),))
+    return scene_reading(scene, LAYOUT)
 
 
 class Reader:

@@ -5,18 +5,15 @@ the area in its area file, records it, and the next table read is read in it."""
 from __future__ import annotations
 
 import json
-import subprocess
 
-import cv2
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game.events import PlayAreaSet, TableRead, TurnJudged
 from controller.records import Records
 
-from web_helpers import TOKEN, URL, Tileref, screenshot, wait_until
+from web_helpers import TOKEN, URL, play_on_a_rendered_table, screenshot, wait_until
 
 # where each corner is dragged to, in the frame's pixels (1280 x 720); the tiles lie near the top left
 TARGETS = [(8.0, 8.0), (1180.0, 20.0), (1200.0, 690.0), (30.0, 660.0)]
@@ -39,14 +36,7 @@ def reading_of(db, event):
 def table(tmp_path_factory):
     """One `tileref play --web` for the module: a rendered table of K10 K11 K12, the emulated box."""
     folder = tmp_path_factory.mktemp("area")
-    frames = folder / "frames"
-    frames.mkdir()
-    renderer = SceneRenderer(SceneLayout(seed=5))
-    cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
-    db = folder / "club.sqlite"
-    play = Tileref("play", "--camera", str(frames), "--timer", "emulator", "--variant", "classic",
-                   "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db), "--web", "127.0.0.1:0",
-                   stdin=subprocess.PIPE)
+    play, db = play_on_a_rendered_table(folder)
     try:
         url = play.expect(URL, 60).group(1)
         token = play.expect(TOKEN, 10).group(1)

@@ -4,10 +4,8 @@ table reads in it), recorded as `play-area-set` through the game's one write pat
 told by replay and audit, checked by `verify`), and read in from the next look."""
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import threading
 
 import pytest
 from starlette.testclient import TestClient
@@ -27,6 +25,7 @@ from controller.table import TableDevices, TableRunner
 from controller.web.app import BadRequest, create_app, parse_request
 from controller.adapters.desk import DeskAction
 from controller.web.live import LiveTable
+from desk_helpers import StillTimer, attended
 from vision.area import load_table_area
 
 PLAYERS = ("Ann", "Ben")
@@ -44,39 +43,6 @@ def dealt_game(db) -> int:
             model = apply(model, event)
             records.append(game, event, state=model.state)
     return game
-
-
-class StillTimer:
-    def wait(self, timeout):
-        return None
-
-
-@contextlib.contextmanager
-def attended(db, game, desk, reader):
-    """A runner attending the referee desk in its own thread, reading with `reader`."""
-    stop, ready, failures = threading.Event(), threading.Event(), []
-
-    def attend():
-        try:
-            with Records(db) as records:
-                devices = TableDevices(None, StillTimer(), reader, ConsoleDisplay(out=io.StringIO()), None, desk=desk)
-                runner = TableRunner(records, game, devices)
-                ready.set()
-                while not stop.is_set():
-                    runner.attend_desk(0.05)
-        except BaseException as error:  # reported by the test
-            failures.append(error)
-            ready.set()
-
-    thread = threading.Thread(target=attend, daemon=True)
-    thread.start()
-    ready.wait(10)
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(10)
-        assert not failures, failures
 
 
 @pytest.mark.parametrize("body,named", [

@@ -13,7 +13,7 @@ from controller.game.machine import State, fold
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
 
-from web_helpers import TOKEN, URL, Tileref, wait_until
+from web_helpers import TOKEN, URL, Tileref, play_on_a_rendered_table, wait_until
 
 
 def events_of(db):
@@ -68,16 +68,7 @@ def test_play_with_web_pages_pause_resume_and_extend_the_running_turn(tmp_path):
 def test_play_with_the_emulator_and_web_takes_typed_keys_and_the_display_follows_the_game(tmp_path):
     """`play --timer emulator --web`: it says which camera it opened and which key is whose button;
     the keys typed in its terminal press the emulated box; the table display follows the game."""
-    import subprocess
-
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    renderer = SceneRenderer(SceneLayout(seed=5))
-    cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": ["K10", "K11", "K12"], "at": [0, 0]}])))
-    db = tmp_path / "club.sqlite"
-    play = Tileref("play", "--camera", str(frames), "--timer", "emulator", "--variant", "classic",
-                   "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db), "--web", "127.0.0.1:0",
-                   stdin=subprocess.PIPE)
+    play, db = play_on_a_rendered_table(tmp_path)
 
     def press(key: str) -> None:
         play.process.stdin.write(key + "\n")

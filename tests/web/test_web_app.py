@@ -4,11 +4,9 @@ table that does not match is said to be exactly that (text, HTML and JSON), and 
 exits 2 with one line."""
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import socket
-import threading
 import time
 
 import pytest
@@ -28,6 +26,7 @@ from controller.records.turn_data import audit_data
 from controller.records.views import audit_html, replay_lines
 from controller.web.app import create_app
 from controller.web.live import LiveTable
+from desk_helpers import StillTimer, attended
 from controller.web.server import parse_address
 from controller.web.errors import WebAddressError
 from table_helpers import table
@@ -119,41 +118,6 @@ def test_pages_escape_names_and_codes_and_the_api_matches_the_cli_json(tmp_path,
     assert main(["replay", "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == client.get(f"/api/games/{game}/replay").json()
     assert client.get("/api/games").json()["games"][0]["players"] == list(PLAYERS)
-
-
-class StillTimer:
-    def wait(self, timeout):
-        return None
-
-
-@contextlib.contextmanager
-def attended(db, game, desk):
-    """A runner attending the referee desk in its own thread (its records connection is its own)."""
-    stop = threading.Event()
-    ready = threading.Event()
-    failures = []
-
-    def attend():
-        try:
-            with Records(db) as records:
-                devices = TableDevices(None, StillTimer(), None, ConsoleDisplay(out=io.StringIO()), None, desk=desk)
-                runner = TableRunner(records, game, devices)
-                ready.set()
-                while not stop.is_set():
-                    runner.attend_desk(0.05)
-        except BaseException as error:  # reported by the test
-            failures.append(error)
-            ready.set()
-
-    thread = threading.Thread(target=attend, daemon=True)
-    thread.start()
-    ready.wait(10)
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(10)
-        assert not failures, failures
 
 
 def test_actions_need_the_token_and_each_is_recorded_with_who_and_why(tmp_path):

@@ -117,3 +117,21 @@ def wait_until(predicate, timeout: float = 30.0, every: float = 0.05, what: str 
 
 def demo_env() -> dict:
     return dict(os.environ)
+
+
+def play_on_a_rendered_table(folder: Path, tiles=("K10", "K11", "K12")) -> tuple[Tileref, Path]:
+    """`tileref play --web` for Ann and Ben on a rendered table of `tiles` (a folder camera), the
+    emulated box pressed by keys typed to it; the process and its database."""
+    import cv2
+
+    from controller.demo.scene import Scene, SceneLayout, SceneRenderer
+
+    frames = folder / "frames"
+    frames.mkdir()
+    renderer = SceneRenderer(SceneLayout(seed=5))
+    cv2.imwrite(str(frames / "0001.png"), renderer.render(Scene.of([{"tiles": list(tiles), "at": [0, 0]}])))
+    db = folder / "club.sqlite"
+    play = Tileref("play", "--camera", str(frames), "--timer", "emulator", "--variant", "classic",
+                   "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db), "--web", "127.0.0.1:0",
+                   stdin=subprocess.PIPE)
+    return play, db

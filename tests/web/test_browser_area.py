@@ -13,18 +13,10 @@ from selenium.webdriver.common.by import By
 from controller.game.events import PlayAreaSet, TableRead, TurnJudged
 from controller.records import Records
 
-from web_helpers import TOKEN, URL, play_on_a_rendered_table, screenshot, wait_until
+from web_helpers import TOKEN, URL, events_of, play_on_a_rendered_table, screenshot, wait_until
 
 # where each corner is dragged to, in the frame's pixels (1280 x 720); the tiles lie near the top left
 TARGETS = [(8.0, 8.0), (1180.0, 20.0), (1200.0, 690.0), (30.0, 660.0)]
-
-
-def events_of(db):
-    try:
-        with Records(db, create=False, read_only=True) as records:
-            return records.events(records.latest_game())
-    except Exception:  # not written yet
-        return []
 
 
 def reading_of(db, event):

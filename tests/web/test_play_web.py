@@ -13,15 +13,7 @@ from controller.game.machine import State, fold
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
 
-from web_helpers import TOKEN, URL, Tileref, play_on_a_rendered_table, wait_until
-
-
-def events_of(db):
-    try:
-        with Records(db, create=False, read_only=True) as records:
-            return records.events(records.latest_game())
-    except Exception:  # not written yet
-        return []
+from web_helpers import TOKEN, URL, Tileref, events_of, play_on_a_rendered_table, wait_until
 
 
 def test_play_with_web_pages_pause_resume_and_extend_the_running_turn(tmp_path):

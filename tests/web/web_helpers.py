@@ -135,3 +135,14 @@ def play_on_a_rendered_table(folder: Path, tiles=("K10", "K11", "K12")) -> tuple
                    "--players", "Ann,Ben", "--starter", "Ann", "--db", str(db), "--web", "127.0.0.1:0",
                    stdin=subprocess.PIPE)
     return play, db
+
+
+def events_of(db) -> list:
+    """The latest game's events in `db` (another process writes it); [] until it is written."""
+    from controller.records import Records
+
+    try:
+        with Records(db, create=False, read_only=True) as records:
+            return records.events(records.latest_game())
+    except Exception:  # not written yet
+        return []

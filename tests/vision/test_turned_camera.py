@@ -1,4 +1,6 @@
-"""A camera turned on its mount: the table read the same at any turn of the frame."""
+"""A camera turned on its mount: the table read the same at any turn of the frame, with the upright
+look on (`VisionConfig.upright`, which ships off)."""
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -11,6 +13,7 @@ from vision.detect import TileCandidate
 from vision.upright import carried_back, table_turn, turned_frame
 
 DATA = Path(__file__).parent / "data"
+UPRIGHT = dataclasses.replace(DEFAULT_CONFIG, upright=True)
 
 
 def _turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
@@ -33,7 +36,7 @@ def melds():
 def test_a_turned_photo_reads_the_codes_it_reads_upright_in_the_same_places(melds, degrees):
     image, upright = melds
     frame, matrix = _turned(image, degrees)
-    turned = read_image(frame)
+    turned = read_image(frame, UPRIGHT)
     assert len(turned.tiles) == len(upright.tiles)
     unmatched = list(turned.tiles)
     for tile in upright.tiles:
@@ -48,7 +51,7 @@ def test_a_lone_tile_upside_down_is_read():
     image = cv2.imread(str(DATA / "single.jpg"))
     upright = read_image(image)
     frame, _ = _turned(image, 180)
-    assert [t.code for t in read_image(frame).tiles] == [t.code for t in upright.tiles] != []
+    assert [t.code for t in read_image(frame, UPRIGHT).tiles] == [t.code for t in upright.tiles] != []
 
 
 def test_the_table_turn_is_the_faces_angle_modulo_a_quarter_turn():

@@ -2,21 +2,18 @@
 
 Nothing outside it is read or counted (racks, the tile box, its lid, phones, the floor),
 and a tile lying across its edge is named, never guessed. A table's area is marked by the
-referee (`tileref area`) or found from the frame by `find_play_area`, on a copy of the frame
-`play_area_work_side` pixels long:
+referee (`tileref area`) or found from the frame by `find_play_area`:
 
-1. the copy is blurred at half a tile's width with the tile faces left out (each face takes the
-   colour around it), so wood grain, marble veins and cloth weave become the surface's colour;
-2. the table's colour is that of the frame's middle (the camera looks at the table): its median
-   and spread in CIE Lab; a middle of two colours `play_area_floor_least_distance` apart (the
-   table and faces the detector missed, a rack on marble) counts only the larger;
-3. the floor's colours are those of the frame's border (k-means) that lie that far from the
-   table's colour, are rare in the frame's middle and under the middle's tiles; with none, the
-   camera sees only the table and the area is the whole frame;
-4. the table is every pixel within `play_area_colour_distance` of its colour (in its spread)
-   and nearer it than any floor colour, opened by a tile's width so that thin bridges (a box's
-   rim touching the table) break, and of its pieces the one that fills most of the middle;
-5. its convex hull, simplified to four of its own points, is the area; a hull covering most
+1. the tile faces are painted out of a small copy of the frame (their surroundings fill them)
+   and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
+   weave become the surface's own colour;
+2. the table's colour is that of the frame's middle (the camera looks at the table): its
+   median and spread in CIE Lab (`play_area_colour_clusters` above 1 splits a middle of two
+   surfaces by k-means and takes the largest; 1 ships);
+3. the table is the connected piece of the pixels near that colour (in its own spread) that
+   fills most of the frame's middle, opened by a tile's width so that thin bridges to another
+   surface (a box's rim touching the table) break;
+4. its convex hull, simplified to four of its own points, is the area; a hull covering most
    of the frame (`play_area_whole_frame`) is the whole frame.
 """
 from __future__ import annotations
@@ -31,6 +28,7 @@ from .config import DEFAULT_CONFIG, VisionConfig
 from .errors import VisionError
 
 EDGE_NAMES = ("top", "right", "bottom", "left")  # the area's sides in the order of its corners (TL TR BR BL)
+_WORK_SIDE = 320  # long side of the copy of the frame the surface is found on
 
 
 class AreaError(VisionError):
@@ -129,137 +127,80 @@ def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfi
 def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> PlayArea:
     """The play area of a BGR frame from the tile faces found on it (corners in frame pixels)."""
     h, w = image.shape[:2]
-    scale = config.play_area_work_side / max(h, w)
+    scale = _WORK_SIDE / max(h, w)
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
     quads = [np.asarray(f, float) * scale for f in faces]
-    tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * max(sh, sw)
-    tile_width = min(tile_width, 0.1 * max(sh, sw))  # a close-up's one big tile says little of the table's extent
-    bare = _bare(sh, sw, quads, tile_width)
-    surface = _surface(small, bare, tile_width)
-    middle = _middle(sh, sw) & bare
-    if middle.sum() < 16:
-        return PlayArea.whole_frame(w, h)
+    tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * _WORK_SIDE
+    surface = _surface(small, quads, tile_width)
+    middle = _middle(sh, sw)
     centre, spread = _table_colour(surface[middle], config)
-    floors = _floor_colours(surface[_border(sh, sw, config.play_area_border) & bare], surface[middle],
-                            _under_middle_tiles(surface, quads), centre, config)
-    if not floors:  # the border is all table: the camera sees only the table
-        return PlayArea.whole_frame(w, h)
     distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
-    table = distance < config.play_area_colour_distance
-    for floor in floors:  # what is nearer the floor's colour than the table's is floor
-        table &= np.linalg.norm(surface - centre, axis=2) < np.linalg.norm(surface - floor, axis=2)
-    table = table.astype(np.uint8)
+    table = (distance < config.play_area_colour_distance).astype(np.uint8)
     # a bridge narrower than a tile (a box's rim, a lid's border touching the table) is no table
-    cut = max(1, round(config.play_area_bridge * tile_width / 2))
+    cut = max(1, round(config.play_area_bridge * tile_width))
     table = cv2.morphologyEx(table, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cut + 1, 2 * cut + 1)))
-    count, pieces = cv2.connectedComponents(table, connectivity=4)
+    count, labels = cv2.connectedComponents(table, connectivity=4)
     if count < 2:
         return PlayArea.whole_frame(w, h)
-    votes = np.bincount(pieces[middle], minlength=count)
+    votes = np.bincount(labels[middle & (table > 0)], minlength=count)
     votes[0] = 0
-    region = (pieces == int(np.argmax(votes))).astype(np.uint8)
+    region = (labels == int(np.argmax(votes))).astype(np.uint8)
+    margin = round(config.play_area_margin * tile_width)
+    if margin > 0:
+        region = cv2.dilate(region, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
     hull = cv2.convexHull(cv2.findNonZero(region)).reshape(-1, 2).astype(float)
+    hull[:, 0] = np.clip(hull[:, 0], 0, sw)
+    hull[:, 1] = np.clip(hull[:, 1], 0, sh)
     if cv2.contourArea(hull.astype(np.float32)) >= config.play_area_whole_frame * sw * sh:
         return PlayArea.whole_frame(w, h)
-    quad = _quadrilateral(hull)
-    # from the table's outermost pixel centres to their outer edges
-    reach = quad - quad.mean(axis=0)
-    quad = (quad + 0.5 + 0.71 * reach / np.maximum(np.linalg.norm(reach, axis=1, keepdims=True), 1e-9)) / scale
+    quad = _quadrilateral(hull) / scale
     quad[:, 0] = np.clip(quad[:, 0], 0, w)
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
     return PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
 
 
-def _under_middle_tiles(surface: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
-    """The colour each tile of the frame's middle lies on (its face is filled by its surroundings)."""
-    h, w = surface.shape[:2]
-    centres = np.array([q.mean(axis=0) for q in quads]).reshape(-1, 2).astype(int)
-    inside = (centres[:, 0] >= w // 4) & (centres[:, 0] < w - w // 4) & (centres[:, 1] >= h // 4) & (centres[:, 1] < h - h // 4)
-    centres = centres[inside]
-    return surface[centres[:, 1], centres[:, 0]].reshape(-1, 3)
-
-
-def _bare(h: int, w: int, quads: list[np.ndarray], tile_width: float) -> np.ndarray:
-    """Where no tile face lies (each face grown by a little: its shadow and rim)."""
-    tiles = np.zeros((h, w), np.uint8)
-    for q in quads:
-        cv2.fillConvexPoly(tiles, np.round(q).astype(np.int32), 1)
-    grow = max(1, round(0.15 * tile_width))
-    return cv2.dilate(tiles, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)) == 0
-
-
-def _surface(small: np.ndarray, bare: np.ndarray, tile_width: float) -> np.ndarray:
-    """The frame's surfaces in Lab (L 0-100) blurred at half a tile's width, so that grain, veins
-    and weave become one colour; a tile face takes the colour around it (the blur of the bare
-    surface alone, divided by the blur of where it is bare)."""
-    sigma = max(1.0, 0.5 * tile_width)
-    weight = bare.astype(np.float32)
-    colours = small.astype(np.float32) / 255.0
-    summed = cv2.GaussianBlur(colours * weight[..., None], (0, 0), sigma)
-    reach = cv2.GaussianBlur(weight, (0, 0), sigma)[..., None]
-    filled = np.where(reach > 1e-3, summed / np.maximum(reach, 1e-3), colours)
-    return cv2.cvtColor(filled.astype(np.float32), cv2.COLOR_BGR2LAB)  # float input: L 0-100, a and b in Lab units
-
-
 def _table_colour(colours: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The table's colour in the frame's middle and its spread. The middle is split in two colours
-    (k-means); when they lie `play_area_floor_least_distance` apart (a table and the faces of
-    tiles the detector missed, a rack and the marble it stands on), the larger one is the table."""
+    """The colour of the frame's middle and its spread (robust: median and scaled median deviation).
+    A middle of two surfaces (a rack standing on a table: spread over `play_area_max_spread`) is
+    split in `play_area_colour_clusters` by k-means, and the largest is the table."""
     data = colours.astype(np.float32)
-    if len(data) >= 8:
-        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 0.5)
+    centre, spread = _robust(data, config)
+    k = config.play_area_colour_clusters
+    if spread.max() > config.play_area_max_spread and k > 1 and len(data) >= k:
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         cv2.setRNGSeed(0)
-        _, labels, centres = cv2.kmeans(data, 2, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-        if np.linalg.norm(centres[0] - centres[1]) > config.play_area_floor_least_distance:
-            labels = labels.ravel()
-            data = data[labels == np.bincount(labels, minlength=2).argmax()]
+        _, labels, _ = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        centre, spread = _robust(data[labels == np.bincount(labels, minlength=k).argmax()], config)
+    return centre, spread
+
+
+def _robust(data: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
     centre = np.median(data, axis=0)
     return centre, np.maximum(np.median(np.abs(data - centre), axis=0) * 1.4826, config.play_area_least_spread)
 
 
-def _floor_colours(edge: np.ndarray, inner: np.ndarray, around: np.ndarray, centre: np.ndarray,
-                   config: VisionConfig) -> list[np.ndarray]:
-    """The colours of the frame's border (`edge`) that are not the table's: clusters at least
-    `play_area_floor_least_distance` Lab units from its colour, and within half that of under
-    `play_area_floor_in_middle` of the frame's middle (`inner`) and under `play_area_floor_under_tiles`
-    of the colours the middle's tiles lie on (`around`), so that a table's own grain, shading or lighter
-    boards at the border stay table; none when the camera sees only the table."""
-    k = config.play_area_floor_colours
-    if k < 1 or len(edge) < 4 * k:
-        return []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 0.5)
-    cv2.setRNGSeed(0)
-    _, labels, centres = cv2.kmeans(edge.astype(np.float32), k, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    shares = np.bincount(labels.ravel(), minlength=k) / len(edge)
-    near = 0.5 * config.play_area_floor_least_distance
-    return [centres[c] for c in range(k)
-            if shares[c] >= config.play_area_floor_share
-            and np.linalg.norm(centres[c] - centre) > config.play_area_floor_least_distance
-            and (np.linalg.norm(inner - centres[c], axis=1) < near).mean() < config.play_area_floor_in_middle
-            and _share_near(around, centres[c], centre, near) < config.play_area_floor_under_tiles]
-
-
-def _share_near(colours: np.ndarray, colour: np.ndarray, centre: np.ndarray, near: float) -> float:
-    """The share of `colours` within `near` of `colour` and nearer it than the table's `centre`."""
-    if len(colours) == 0:
-        return 0.0
-    to_colour = np.linalg.norm(colours - colour, axis=1)
-    return float(((to_colour < near) & (to_colour < np.linalg.norm(colours - centre, axis=1))).mean())
+def _surface(small: np.ndarray, quads: list[np.ndarray], tile_width: float) -> np.ndarray:
+    """The frame's surfaces in Lab (L 0-100): tile faces painted out by their surroundings, blurred at
+    half a tile's width so that grain, veins and weave become one colour."""
+    sh, sw = small.shape[:2]
+    tiles = np.zeros((sh, sw), np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(tiles, np.round(q).astype(np.int32), 255)
+    grow = max(1, round(0.15 * tile_width))
+    tiles = cv2.dilate(tiles, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    painted = cv2.inpaint(small, tiles, 3, cv2.INPAINT_TELEA) if tiles.any() else small
+    painted = cv2.GaussianBlur(painted, (0, 0), max(1.5, 0.5 * tile_width))
+    lab = cv2.cvtColor(painted, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    return lab
 
 
 def _middle(h: int, w: int) -> np.ndarray:
     """The frame's middle (the camera looks at the table): a centred box of half its sides."""
     mask = np.zeros((h, w), bool)
     mask[h // 4: h - h // 4, w // 4: w - w // 4] = True
-    return mask
-
-
-def _border(h: int, w: int, share: float) -> np.ndarray:
-    """The frame's border: a ring `share` of its long side wide."""
-    ring = max(1, round(share * max(h, w)))
-    mask = np.ones((h, w), bool)
-    mask[ring: h - ring, ring: w - ring] = False
     return mask
 
 

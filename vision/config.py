@@ -115,16 +115,12 @@ class VisionConfig:
     # The play area (vision/area.py): only tiles inside it are read. Chosen on the validation photos
     # with a box, a lid, a rack and floor composited beside the table (benchmarks/bench_area.py).
     play_area: bool = True  # find the area from the frame when none is given (False: the whole frame)
-    play_area_work_side: int = 200  # pixels: the long side of the small copy of the frame the table is found on
     play_area_colour_distance: float = 4.0  # distance from the table's colour, in the table's own spread, within which the surface goes on
+    play_area_max_spread: float = 20.0  # Lab units: a middle spread wider than this holds two surfaces ...
+    play_area_colour_clusters: int = 1  # ... split into this many k-means clusters, the largest the table (1: not split; splitting lost table tiles on validation)
+    play_area_bridge: float = 1.0  # tile widths: the surface is opened by this, so that thinner bridges to other surfaces break
     play_area_least_spread: float = 3.0  # Lab units: the least spread of the table's colour (a plain top is not that plain under light)
-    play_area_border: float = 0.04  # the frame's border: a ring this share of its long side wide ...
-    play_area_floor_colours: int = 3  # ... whose colours are clustered in this many k-means clusters;
-    play_area_floor_least_distance: float = 25.0  # one this many Lab units from the table's colour is the floor ...
-    play_area_floor_share: float = 0.05  # ... when it covers this share of the border
-    play_area_floor_in_middle: float = 0.08  # ... and lies near under this share of the frame's middle ...
-    play_area_floor_under_tiles: float = 0.2  # ... and under this share of the tiles (a lighter board of the table has tiles on it)
-    play_area_bridge: float = 1.0  # tile widths: the table is opened by this, so that thinner bridges to other surfaces break
+    play_area_margin: float = 0.0  # tile widths the surface is grown by
     play_area_whole_frame: float = 0.7  # a surface whose hull covers this share of the frame is the whole frame
     play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
     play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge

@@ -124,25 +124,6 @@ def test_a_bad_marked_area_says_what_is_wrong(corners, says):
         PlayArea.marked(corners, 640, 480)
 
 
-@needs_photos
-@pytest.mark.parametrize("seed, top", [(1, "wood"), (2, "cloth"), (5, "felt"), (6, "plastic")])
-def test_the_found_area_leaves_the_box_the_lid_and_the_rack_out(spare_faces, seed, top):
-    # the faces as the detector gives them: the table's and, beside it, the box's and the rack's
-    rendered = render_table(random_melds(np.random.default_rng(seed), 24), width=960, height=540, seed=seed, background=top)
-    scene = compose(rendered.image, spare_faces, seed=seed)
-    table = [t.corners + np.asarray(scene.offset, float) for t in rendered.tiles]
-    area = find_play_area(scene.image, table + list(scene.spare))
-    split = split_faces(area, table + list(scene.spare))
-    assert sorted(split.inside) == list(range(len(table))), f"area {area.describe()}"
-    assert set(split.outside) == set(range(len(table), len(table) + len(scene.spare)))
-
-
-def test_a_wooden_table_seen_whole_with_its_grain_is_all_play_area():
-    rendered = render_table(random_melds(np.random.default_rng(4), 30), width=960, height=540, seed=4, background="wood")
-    area = find_play_area(rendered.image, [t.corners for t in rendered.tiles])
-    assert area == PlayArea.whole_frame(960, 540)
-
-
 def test_a_frame_that_is_all_table_is_all_play_area():
     rendered = render_table([["R5", "R6", "R7"]], width=960, height=540, seed=1, background="cloth")
     area = find_play_area(rendered.image, [t.corners for t in rendered.tiles])

@@ -20,9 +20,11 @@ valid). So:
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
+from typing import Sequence
 
 from controller.rules.melds import classify
 from controller.rules.tiles import parse_tile
@@ -165,17 +167,16 @@ def match_by_position(reading: TableReading, before: TableState, radius: float) 
 
 def _pairs(reading: TableReading, before: TableState, radius: float) -> dict[int, int]:
     """read tile index -> index of the tile that lay there before."""
-    pairs = []
-    for i, tile in enumerate(reading.tiles):
-        x, y = tile.center
-        for j, (code, bx, by) in enumerate(before.tiles):
-            d = ((x - bx) ** 2 + (y - by) ** 2) ** 0.5
-            if d <= radius:
-                pairs.append((d, i, j))
-    taken_new, taken_old, out = set(), set(), {}
-    for _, i, j in sorted(pairs):
-        if i not in taken_new and j not in taken_old:
-            taken_new.add(i)
+    return nearest_pairs([tile.center for tile in reading.tiles], [(bx, by) for _, bx, by in before.tiles], radius)
+
+
+def nearest_pairs(new: Sequence[tuple[float, float]], old: Sequence[tuple[float, float]], radius: float) -> dict[int, int]:
+    """Index in `new` -> index in `old` of points at most `radius` apart, one to one, closest pairs first."""
+    pairs = sorted((math.dist(p, q), i, j) for i, p in enumerate(new) for j, q in enumerate(old)
+                   if math.dist(p, q) <= radius)
+    taken_old, out = set(), {}
+    for _, i, j in pairs:
+        if i not in out and j not in taken_old:
             taken_old.add(j)
             out[i] = j
     return out

@@ -15,12 +15,11 @@ its patch, so it is read as the reader reads it; so is anything on a changed pat
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .reading import ReadTile, TableReading
-from .rebuild import tile_width
+from .rebuild import nearest_pairs, tile_width
 
 PUT_BACK_CONFIDENCE = 1.0  # a put-back tile's patch is the judged tile's, pixel for pixel, and so is its code
 KEPT_CODE, PUT_BACK, TAKEN_OUT = ", kept ", ", put back: ", ", taken out: "  # in the warnings (the bench counts them)
@@ -67,7 +66,8 @@ def steady_reading(reading: TableReading, settled: Sequence[SettledTile], read_u
     if read_unchanged and len(read_unchanged) != len(reading.tiles):
         raise ValueError(f"steadying needs one unchanged flag per read tile, got {len(read_unchanged)} flags "
                          f"for {len(reading.tiles)} tiles")
-    matched = _matched(reading, settled, radius * (tile_width(reading) if reading.tiles else _settled_width(settled)))
+    matched = nearest_pairs([tile.center for tile in reading.tiles], [old.center for old in settled],
+                            radius * tile_width(reading))
     used_settled = set(matched.values())
     tiles = list(reading.tiles)
     warnings = list(reading.warnings)
@@ -101,20 +101,6 @@ def steady_reading(reading: TableReading, settled: Sequence[SettledTile], read_u
     return replace(reading, tiles=tuple(tiles[i] for i in kept) + tuple(put_back), sets=sets, warnings=tuple(warnings))
 
 
-def _matched(reading: TableReading, settled: Sequence[SettledTile], reach: float) -> dict[int, int]:
-    """Read tile index -> settled tile index, for pairs within `reach` pixels, one to one, nearest first."""
-    pairs = sorted((math.dist(tile.center, old.center), i, j)
-                   for i, tile in enumerate(reading.tiles) for j, old in enumerate(settled)
-                   if math.dist(tile.center, old.center) <= reach)
-    matched: dict[int, int] = {}
-    used: set[int] = set()
-    for _, i, j in pairs:
-        if i not in matched and j not in used:
-            matched[i] = j
-            used.add(j)
-    return matched
-
-
 def _with_code(tile: ReadTile, code: str) -> ReadTile:
     """The tile read as `code`, as sure as it was of the code it read; that code becomes an alternative."""
     others = [(c, p) for c, p in tile.alternatives if c != code]
@@ -123,13 +109,6 @@ def _with_code(tile: ReadTile, code: str) -> ReadTile:
 
 def _at(point: tuple[float, float]) -> str:
     return f"({point[0]:.0f}, {point[1]:.0f})"
-
-
-def _settled_width(settled: Sequence[SettledTile]) -> float:
-    """A tile's width from the settled outlines (their shorter side), for a reading with no tiles."""
-    widths = sorted(min(math.dist(o[k], o[(k + 1) % 4]) for k in range(4)) for o in (t.outline for t in settled)
-                    if len(o) == 4)
-    return widths[len(widths) // 2] if widths else 40.0
 
 
 def _inside(point: tuple[float, float], outline: Sequence[tuple[float, float]]) -> bool:

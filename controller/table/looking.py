@@ -67,11 +67,21 @@ def _eyes():
     return eyes_values
 
 
-def _read_before(ahead: dict, frame: TimedFrame) -> tuple | None:
-    """The reading made ahead of `frame` (image, reading, ms, the judged table it was steadied against,
-    steadied), if it is that frame's."""
+@dataclass(frozen=True)
+class ReadBefore:
+    """A frame read while the turn ran (kept by its time until the press)."""
+
+    image: Frame  # the frame read
+    reading: TableReading  # as the reader read it
+    elapsed: float  # ms the reading took
+    judged: Reference | None  # the table it was steadied against
+    steadied: TableReading  # the reading steadied against `judged`
+
+
+def _read_before(ahead: dict[float, ReadBefore], frame: TimedFrame) -> ReadBefore | None:
+    """The reading made ahead of `frame`, if it is that frame's."""
     known = ahead.get(frame.at)
-    return known if known is not None and known[0] is frame.image else None
+    return known if known is not None and known.image is frame.image else None
 
 
 def outlines(reading: TableReading) -> tuple[tuple[tuple[float, float], ...], ...]:
@@ -142,8 +152,8 @@ class Looking:
                 if self.to_read:
                     frame = self.to_read.pop(0)
                     reading, elapsed = self.read_timed(frame.image)
-                    self.readings_ahead[frame.at] = (frame.image, reading, elapsed, self.judged,
-                                                 self.steady(frame.image, reading))
+                    self.readings_ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged,
+                                                               self.steady(frame.image, reading))
                 elif (ahead := glance()) is not None:
                     self.to_read = list(ahead.frames)
             except AdapterError:  # a camera or reader failing: the wait at the press meets it, as ever
@@ -182,17 +192,18 @@ class Looking:
         while True:
             offered = self.watch.offered()
             known = [_read_before(ahead, frame) for frame in offered.frames]
-            readings = [(k[1], k[2]) if k else self.read_timed(frame.image) for k, frame in zip(known, offered.frames)]
+            readings = [(k.reading, k.elapsed) if k else self.read_timed(frame.image)
+                        for k, frame in zip(known, offered.frames)]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
             if isinstance(look, _eyes().SettledLook):
                 break
         wait = self.settled_wait(look)
-        readings = [(k[4] if k and k[3] is self.judged else self.steady(frame.image, reading), elapsed)
+        readings = [(k.steadied if k and k.judged is self.judged else self.steady(frame.image, reading), elapsed)
                     for frame, k, (reading, elapsed) in zip(look.frames, known, readings)]
         seen = self.fused([frame.image for frame in look.frames], readings, wait)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))
-        return replace(seen, read_ahead=sum(1 for k in known if k), read_ahead_ms=sum(k[2] for k in known if k))
+        return replace(seen, read_ahead=sum(1 for k in known if k), read_ahead_ms=sum(k.elapsed for k in known if k))
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading steadied against the last table read and judged (see `steadied`)."""

@@ -53,7 +53,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         self.reference: Reference | None = self.last_settled()
         self.asking = None  # (Covered, frame) while the eyes ask the arbiter; the referee page may accept it
         self.watching: int | None = None  # the turn whose table the eyes watch while it runs
-        self.readings_ahead: dict = {}  # frame time -> its reading made while watching (looking.py)
+        self.readings_ahead: dict = {}  # frame time -> its ReadBefore, made while watching (looking.py)
         self.to_read: list = []  # frames the eyes would rest on at a press now, not yet read ahead
         self.table_accepted = False  # the referee page accepted the table the eyes asked about
         self.timer_turn: int | None = None  # the turn whose countdown this process set up (armed or started)

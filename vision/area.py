@@ -239,14 +239,26 @@ def save_area(area: PlayArea, path, width: int, height: int) -> None:
 
 def load_area(path) -> tuple[PlayArea, tuple[int, int]]:
     """A table's play area file and the frame size it was marked on; AreaError names the file."""
+    return _marked_in(_area_file(path), path)
+
+
+def _area_file(path):
+    """The JSON of a play area file; AreaError names the file."""
     import json
     from pathlib import Path
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise AreaError(f"play area file {str(path)!r} cannot be used: {error}") from None
+
+
+def _marked_in(data, path) -> tuple[PlayArea, tuple[int, int]]:
+    """The marked area and its frame size in a play area file's JSON; AreaError names the file."""
+    try:
         width, height = int(data["width"]), int(data["height"])
         area = PlayArea.marked(data["corners"], width, height)
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError) as error:
         raise AreaError(f"play area file {str(path)!r} cannot be used: {error}") from None
     except AreaError as error:
         raise AreaError(f"play area file {str(path)!r}: {error}") from None
@@ -289,13 +301,5 @@ def save_area_found(path) -> None:
 def load_table_area(path) -> tuple[PlayArea, tuple[int, int]] | None:
     """A table's area file: the marked area and the frame size it was marked on, or None when the file
     says the area is found on each frame (`save_area_found`); AreaError names the file."""
-    import json
-    from pathlib import Path
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise AreaError(f"play area file {str(path)!r} cannot be used: {error}") from None
-    if data == AREA_FOUND:
-        return None
-    return load_area(path)
+    data = _area_file(path)
+    return None if data == AREA_FOUND else _marked_in(data, path)

@@ -115,7 +115,7 @@ class TruthReferee:
         self.world, self.verdicts, self.prompts = world, verdicts, prompts
 
     def _truth_at(self, x: float, y: float) -> str:
-        truth = self.world.camera.true_table(_melds(self.world.scene))
+        truth = self.world.camera.true_table(self.world.scene.melds)
         best = min(truth.tiles, key=lambda t: (t[1] - x) ** 2 + (t[2] - y) ** 2, default=None)
         reach = 0.6 * self.world.camera.tile_pixels
         return best[0] if best is not None and (best[1] - x) ** 2 + (best[2] - y) ** 2 <= reach ** 2 else NO_TILE
@@ -161,10 +161,6 @@ class BenchRunner(TableRunner):
                 self.asking = None
                 return True
         return False
-
-
-def _melds(scene: Scene) -> tuple[Meld, ...]:
-    return tuple(Meld(m.tiles, m.row, m.col) for m in scene.melds)
 
 
 def play_game(index: int, turns: int, seed: int) -> dict:
@@ -280,7 +276,7 @@ def play_game(index: int, turns: int, seed: int) -> dict:
                         pass  # no countdown was running
                     runner.timer_turn, runner.clock_running, runner.pressed_at = None, False, None
                     runner.model = dataclasses.replace(planned[turn - 1].model, table=camera.true_table(standing[turn - 1]))
-                    world.set_table(Scene.of([{"at": [m.row, m.col], "tiles": list(m.tiles)} for m in standing[turn - 1]]))
+                    world.set_table(Scene(standing[turn - 1]))
         finally:
             timer.close()
             records.close()

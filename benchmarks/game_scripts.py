@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from controller.demo.scene import PlacedMeld as Meld  # a meld where it lies on the table, as scenes hold them
 from controller.game import judging
 from controller.game.events import (
     DealAccepted, Dealt, ReadPurpose, RestoreChecked, StartOrderDrawn, TableRead, TurnEndCause, TurnEnded, TurnStarted,
@@ -28,13 +29,6 @@ PLAYS = ("new meld", "run extended", "run split", "group rearranged", "joker lai
 KINDS = ("opening meld",) + PLAYS + ("draw", "invalid table")
 PENALTY_SHARE = 1 / 8  # of turns that run out with an invalid table
 MIN_RACK = 2  # a player keeps at least this many tiles: the scripted game never ends by an empty rack
-
-
-@dataclass(frozen=True)
-class Meld:
-    tiles: tuple[str, ...]
-    row: int
-    col: int
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_u
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
-from .stillness import colour_cells, grey_of, light_fit, matched_difference
+from .stillness import UNCLIPPED, colour_cells, grey_of, light_change, light_fit, matched_difference
 
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
            "SettledLook", "TileOutline", "TimedFrame"]
@@ -153,7 +153,7 @@ class Eyes:
             return Moving(frame.at, "", still_for)
         if self._watching:
             return self._read_ahead(frame.at, still_for)
-        if self.reference is None and (edges := self._border_changed(now) or self._band_edges(band, now, frame.image)):
+        if self.reference is None and (edges := self._border_changed(frame.image) or self._band_edges(band, now, frame.image)):
             self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
         frames, ahead = self._spread(), self._ahead
         self._offered_band = self._band_changed([(b, c) for _, _, b, c in self._run])
@@ -181,14 +181,14 @@ class Eyes:
             now = colour_cells(frame.image)
             exempt = self._read_now(outlines, frame.image, now.shape[:2])
             known = self._known(outlines, frame.image, now, reference)
-            edges = self._border_changed(now, exempt, known)
+            edges = self._border_changed(frame.image, exempt, known)
             if not edges:
                 edges = self._fine_border_changed(frame.image, outlines)
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
             if reference is None:
                 continue
-            changed = (matched_difference(now, reference) > s.change_level) & ~exempt
+            changed = (light_change(frame.image, self.reference.image) > s.change_level) & ~exempt
             if known is not None and known.shape == changed.shape:
                 changed &= ~known
             if changed.mean() > s.least_unexplained_share:
@@ -232,13 +232,14 @@ class Eyes:
         return explained_by_reference(self.reference.tiles, outlines, image.shape[:2], now.shape[:2],
                                       self.settings.tile_margin_cells, now, reference, self._bare_table)
 
-    def _border_changed(self, now: np.ndarray, exempt: np.ndarray | None = None,
+    def _border_changed(self, image: np.ndarray, exempt: np.ndarray | None = None,
                         known: np.ndarray | None = None) -> tuple[str, ...]:
-        """The edges whose band differs from the base's (cells of tiles read, and of the reference's
-        tiles still accounted for (`known`), excepted)."""
+        """The edges whose band on `image` differs from the base's (cells of tiles read, and of the
+        reference's tiles still accounted for (`known`), excepted)."""
         s = self.settings
         assert self._base is not None
-        changed = (matched_difference(now, self._base[1]) > s.change_level) & band_mask(now.shape[:2], s.edge_cells)
+        difference = light_change(image, self._base[0].image)
+        changed = (difference > s.change_level) & band_mask(difference.shape, s.edge_cells)
         for mask in (exempt, known if known is not None else self._exempt):
             if mask is not None and mask.shape == changed.shape:
                 changed &= ~mask
@@ -346,9 +347,6 @@ class Eyes:
             self._covered_since = at
         since = self._covered_since
         return Covered(at, where, since, reason, at - since >= self.settings.ask_after_seconds)
-
-
-UNCLIPPED = 245.0  # colour levels: brighter cells may be clipped at white, and fit no lamp's gain
 
 
 def _edge_words(edges: tuple[str, ...]) -> str:

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .eyes_cells import tiles_mask
-from .stillness import light_fit
+from .stillness import UNCLIPPED, light_fit, light_residual
 
 BARE_TABLE_LEVEL = 24.0  # colour levels a cell may differ from the table around it and still be bare table
 PATCH_LEVEL = 28.0  # colour levels a pixel of a tile's patch may change by and still be unchanged
@@ -54,9 +54,8 @@ def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int
     explained = np.zeros(grid, bool)
     if not reference_tiles:
         return explained
-    gain, offset = light_fit(now_cells, reference_cells)
-    matched = now_cells * gain + offset
-    bare = np.abs(matched - bare_table).max(axis=-1) <= BARE_TABLE_LEVEL
+    gain, offset = light_fit(now_cells, reference_cells, below=UNCLIPPED)
+    bare = light_residual(now_cells, bare_table, gain, offset).max(axis=-1) <= BARE_TABLE_LEVEL
     for outline in reference_tiles:
         grown = tiles_mask((outline,), image_shape, grid, margin)
         cover = max((_shared(outline, now) for now in now_outlines or ()), default=0.0)
@@ -114,7 +113,8 @@ def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray) -> tuple
     h, w = image.shape[:2]
     small = (max(1, w // 8), max(1, h // 8))
     gain, offset = light_fit(cv2.resize(image, small, interpolation=cv2.INTER_AREA).astype(np.float32),
-                             cv2.resize(reference, small, interpolation=cv2.INTER_AREA).astype(np.float32))
+                             cv2.resize(reference, small, interpolation=cv2.INTER_AREA).astype(np.float32),
+                             below=UNCLIPPED)
     found = []
     for outline in outlines:
         points = np.asarray(outline, np.float64)
@@ -129,9 +129,9 @@ def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray) -> tuple
             continue
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(mask, [np.round(points - (x0, y0)).astype(np.int32)], 1)
-        now = cv2.blur(image[y0:y1, x0:x1], (3, 3)).astype(np.float32) * gain + offset
+        now = cv2.blur(image[y0:y1, x0:x1], (3, 3)).astype(np.float32)
         before = cv2.blur(reference[y0:y1, x0:x1], (3, 3)).astype(np.float32)
-        differs = np.abs(now - before).max(axis=-1) > PATCH_LEVEL
+        differs = light_residual(now, before, gain, offset).max(axis=-1) > PATCH_LEVEL
         inside = mask.astype(bool)
         found.append(bool(inside.any()) and float(differs[inside].mean()) <= PATCH_SHARE)
     return tuple(found)

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 WORK_WIDTH = 240  # pixels: plenty to see a moving tile, cheap to compare
+UNCLIPPED = 245.0  # colour levels: brighter values may be clipped at white, and fit no lamp's gain
 CELL = 6  # pixels of that copy averaged into one cell (1/40 of the width: a tile covers a cell or more)
 
 
@@ -35,11 +36,43 @@ def frame_cells(frame: np.ndarray) -> np.ndarray:
 
 def colour_cells(frame: np.ndarray) -> np.ndarray:
     """The mean B, G, R of each cell (float32, cells x 3): skin and wood can be one grey and two colours."""
+    return cells_of_small(small_colour(frame))
+
+
+def small_colour(frame: np.ndarray) -> np.ndarray:
+    """A small colour copy, WORK_WIDTH wide (float32, B, G, R): what colour cells are averaged from."""
     h, w = frame.shape[:2]
     sh = max(1, int(round(h * WORK_WIDTH / float(w))))
     small = cv2.resize(frame, (WORK_WIDTH, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    grid = cv2.resize(small, (max(1, WORK_WIDTH // CELL), max(1, sh // CELL)), interpolation=cv2.INTER_AREA)
-    return grid if grid.ndim == 3 else np.repeat(grid[..., None], 3, axis=2)
+    return small if small.ndim == 3 else np.repeat(small[..., None], 3, axis=2)
+
+
+def cells_of_small(small: np.ndarray) -> np.ndarray:
+    h, w = small.shape[:2]
+    grid = cv2.resize(small, (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
+    return grid if grid.ndim == 3 else grid[..., None]
+
+
+def light_change(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """How much each colour cell changed between two frames once the room's light is matched, the
+    largest over B, G, R.
+
+    A lamp scales every pixel, and the camera clips what goes past white: a cell half of bright
+    tile face and half of table is no longer a scaled copy of itself. So each frame's pixels are
+    shown in the other's light and clipped as the camera clips, then averaged into cells; what
+    differs both ways changed (a hand or a phone does; a brighter or a dimmer lamp does not)."""
+    small_now, small_before = small_colour(now), small_colour(before)
+    cells_now, cells_before = cells_of_small(small_now), cells_of_small(small_before)
+    if small_now.shape != small_before.shape:
+        return np.full(cells_before.shape[:2], np.inf, np.float32)
+    return np.minimum(_shown_difference(small_before, cells_before, cells_now),
+                      _shown_difference(small_now, cells_now, cells_before))
+
+
+def _shown_difference(small: np.ndarray, cells: np.ndarray, other_cells: np.ndarray) -> np.ndarray:
+    gain, offset = light_fit(cells, other_cells, below=UNCLIPPED)
+    shown = cells_of_small(np.clip(small * gain + offset, 0, 255))
+    return np.abs(shown - other_cells).max(axis=-1)
 
 
 def grey_of(colour: np.ndarray) -> np.ndarray:
@@ -65,12 +98,26 @@ def matched_difference(now: np.ndarray, before: np.ndarray) -> np.ndarray:
 
     A cloud or a lamp switched on changes every cell by about the same factor and offset; a hand
     changes a part. So gain and offset are fitted over all cells, then again over the cells that
-    fitted (the hand's cells left out), and what is left is what changed."""
+    fitted (the hand's cells left out), and what is left is what changed. A camera clips at white:
+    the fit takes only cells under UNCLIPPED, and a clipped cell counts only as far as the other
+    side is darker than the clip would allow (`light_residual`)."""
     if now.shape != before.shape:
         return np.full(before.shape[:2], np.inf, np.float32)
     if now.ndim == 3:
         return np.max([_matched(now[..., c], before[..., c]) for c in range(now.shape[2])], axis=0)
     return _matched(now, before)
+
+
+def light_residual(now: np.ndarray, before: np.ndarray, gain, offset, clip: float = UNCLIPPED) -> np.ndarray:
+    """|now shown in before's light - before|, where a value at or above `clip` on either side says only
+    "at least this bright": a face clipped under a brighter lamp is no change, a dark hand over it is."""
+    mapped = now.astype(np.float32) * gain + offset
+    difference = mapped - before
+    residual = np.abs(difference)
+    now_clipped, before_clipped = now >= clip, before >= clip
+    residual = np.where(now_clipped, np.maximum(difference, 0), residual)
+    residual = np.where(before_clipped, np.maximum(-difference, 0), residual)
+    return np.where(now_clipped & before_clipped, 0, residual).astype(np.float32)
 
 
 def light_fit(now: np.ndarray, before: np.ndarray, below: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -93,8 +140,8 @@ def _fit_below(now: np.ndarray, before: np.ndarray, below: float | None) -> tupl
 
 
 def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
-    gain, offset = _fit(now, before)
-    return np.abs(gain * now + offset - before).astype(np.float32)
+    gain, offset = _fit_below(now, before, UNCLIPPED)
+    return light_residual(now, before, gain, offset)
 
 
 def _fit(now: np.ndarray, before: np.ndarray) -> tuple[float, float]:

@@ -305,3 +305,30 @@ def test_a_tile_taken_from_or_laid_at_the_end_of_a_run_settles_at_once(table, ch
     eyes.begin(0.0, Reference(before, tiles_before))
     settled = first_settled(run(eyes, still(after, 1.5), tiles=lambda frame: tiles_after))
     assert settled is not None and settled.at <= SETTINGS.still_seconds + 2 / FPS
+
+
+@pytest.mark.parametrize("gains", [(1.14, 1.19, 1.24), (1.1, 1.18, 1.27)], ids=["warm-lamp", "warmer-lamp"])
+def test_a_lamp_that_clips_the_bright_faces_at_white_does_not_hold_the_table_up(table, gains):
+    # a bright table: faces and highlights near white, so a brighter lamp clips them at 255
+    bright = np.clip(table.astype(np.float32) * 1.25 + 10, 0, 255).astype(np.uint8)
+    lit = np.clip(bright.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
+    assert (lit == 255).mean() > 0.05
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(bright))
+    settled = first_settled(run(eyes, still(bright, 0.3) + still(lit, 1.2, start=0.3)))
+    assert settled is not None and settled.frames[0].at >= 0.3
+
+
+def test_a_white_card_put_down_under_a_lamp_that_clips_is_still_a_change(table):
+    import cv2
+
+    bright = np.clip(table.astype(np.float32) * 1.25 + 10, 0, 255).astype(np.uint8)
+    lit = np.clip(bright.astype(np.float32) * np.float32((1.14, 1.19, 1.24)), 0, 255).astype(np.uint8)
+    h, w = table.shape[:2]
+    carded = lit.copy()
+    cv2.rectangle(carded, (w // 2 - h // 8, h // 2 - h // 10), (w // 2 + h // 8, h // 2 + h // 10), (255, 255, 255), -1)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(bright))
+    answers = run(eyes, still(bright, 0.3) + still(carded, 1.5, start=0.3))
+    assert first_settled(answers) is None
+    assert any(isinstance(look, Covered) and look.reason == "a change no tile explains" for _, look in answers)

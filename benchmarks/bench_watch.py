@@ -22,7 +22,10 @@ readings steadied and fused with the runner's own functions (controller.table.lo
 controller.game.fusion.fuse): on each frame, where a patch is unchanged since the reference, a
 tile keeps the reference's code, a missed tile is put back and a tile read on bare table is taken
 out (controller.game.steady; the reference is the clear table with its fused reading's outlines
-and codes), then the frames' readings are fused. Each frame's truth is
+and codes, as the runner's last table judged, or after a resume its `last_judged`), then the
+frames' readings are fused. At a game's first wait (nothing to steady against) a look whose frames
+read different tables is looked at again, up to `LOOK_AGAIN` times, as the runner does
+(`controller.table.looking.first_table_doubts`). Each frame's truth is
 whether an occluder's composited mask covers any of it, and each sequence knows when the last
 occluder left. The clear table's reading, per photo, is the fusion of three noisy clear frames.
 
@@ -64,8 +67,8 @@ from controller.adapters.reader import convert  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
 from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
-from controller.table.looking import steadied  # noqa: E402
-from controller.table.settings import RunnerSettings  # noqa: E402
+from controller.table.looking import first_table_doubts, steadied  # noqa: E402
+from controller.table.settings import LOOK_AGAIN, RunnerSettings  # noqa: E402
 from models.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
@@ -184,6 +187,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     asked = false_ask = False
     look = None
     readings: list[TableReading] = []
+    looked_again = 0
     fed = 0
     for scene in sequence.frames():
         fed += 1
@@ -202,9 +206,12 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             seen = eyes.explain(seen.frames, tuple(tuple(outline(t) for t in r.tiles) for r in raw))
             costs.explain.append(time.perf_counter() - start)
             if isinstance(seen, SettledLook):
-                look = seen
                 readings = [steadied(reference, frame.image, convert(r, 1920, 1080), FUSION.match_radius)
                             for r, frame in zip(raw, seen.frames)]
+                if first_table_doubts(reference, readings, FUSION) and looked_again < LOOK_AGAIN:
+                    looked_again += 1  # as the runner does: a first table is taken only from frames that agree
+                    continue
+                look = seen
                 break
         if isinstance(seen, Covered) and seen.ask_arbiter and not asked:
             asked = True

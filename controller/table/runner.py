@@ -51,6 +51,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         # the last settled table (its frame and the tiles read on it): what the eyes compare with; a
         # resumed game starts from the last settled photo in the records
         self.reference: Reference | None = self.last_settled()
+        self.judged = self.last_judged()  # the readings after a resume are steadied as before it
         self.asking = None  # (Covered, frame) while the eyes ask the arbiter; the referee page may accept it
         self.watching: int | None = None  # the turn whose table the eyes watch while it runs
         self.readings_ahead: dict = {}  # frame time -> its ReadBefore, made while watching (looking.py)

@@ -287,3 +287,67 @@ def test_a_tile_laid_while_nobody_read_is_not_taken_out(game, renderer):
     runner.reference = runner.unread_reference(renderer.frame(WITH_O3, 9))
     seen = runner.look_still()
     assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3", "O3"]
+
+
+def first_look(game, renderer, reader, judged: Scene | None = None):
+    """The look of TABLE (read by `reader`) by a runner with no table judged yet, or with `judged`."""
+    records, game_id = game
+    said: list[str] = []
+    display = ConsoleDisplay(quiet=True)
+    display.say = said.append
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(8)]),
+                                                        ArbiterAfter(10**9), reader, display, None))
+    if judged is not None:
+        reading = read_tiles(judged)
+        runner.reference = runner.judged = Reference(renderer.render(judged), tuple(t.corners for t in reading.tiles),
+                                                     tuple(t.code for t in reading.tiles))
+    return runner, runner.look_still(), said
+
+
+def test_a_first_table_whose_frames_read_different_tables_is_looked_at_again(game, renderer):
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})  # one frame of the first look
+    _, seen, said = first_look(game, renderer, misreads)
+    frames = EyesSettings().look_frames
+    assert misreads.calls == 2 * frames
+    assert [sorted(t["code"] for t in raw.reading["tiles"]) for raw in seen.raws[:-1]] == [["K1", "K2", "K3"]] * frames
+    assert any("read different tables" in line and "looking again" in line for line in said)
+
+
+def test_frames_that_never_agree_on_a_first_table_are_fused_after_the_looks_again(game, renderer):
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), set(range(2, 100, 3)))  # one frame of every look
+    _, seen, said = first_look(game, renderer, misreads)
+    assert misreads.calls == (LOOK_AGAIN + 1) * EyesSettings().look_frames
+    assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3"]  # the majority, as ever
+    assert sum("looking again" in line for line in said) == LOOK_AGAIN
+
+
+def test_a_table_judged_before_steadies_the_frames_and_they_are_not_looked_at_again(game, renderer):
+    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})
+    _, seen, said = first_look(game, renderer, misreads, judged=TABLE)
+    assert misreads.calls == EyesSettings().look_frames and not any("looking again" in line for line in said)
+
+
+def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(game, renderer):
+    from controller.game.events import Dealt, ReadPurpose, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
+    from controller.game.journal import GameJournal
+
+    records, _ = game
+    journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
+    journal.record(StartOrderDrawn((), "Ann", None))
+    journal.record(Dealt(1))
+    runner, seen, _ = first_look((records, journal.game_id), renderer, Reader(read_tiles(TABLE)))
+    journal.record(TurnStarted(1, "Ann", 60, seen.photo.sha256), photos=(seen.photo,))
+    journal.record(TurnEnded(1, "button", "1", 40))
+    assert TableRunner(records, journal.game_id, runner.devices).judged is None  # nothing read is recorded yet
+    tiles = tuple((t.code, *t.center) for t in seen.reading.tiles)
+    journal.record(TableRead(ReadPurpose.TURN, seen.photo.sha256, seen.raw.sha256, tiles, seen.reading.sets, (), ()),
+                   photos=seen.photos, readings=seen.raws)
+    judged = TableRunner(records, journal.game_id, runner.devices).judged
+    assert judged is not None and judged.codes == ("K1", "K2", "K3")
+    assert len(judged.tiles) == 3 and judged.image.shape == renderer.render(TABLE).shape
+    # a flicker on the unchanged table after the resume keeps the code judged before it
+    flicker = Flicker(read_tiles(TABLE), 1, "K7", {1, 3})
+    again = TableRunner(records, journal.game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(4)]),
+                                                               ArbiterAfter(10**9), flicker,
+                                                               ConsoleDisplay(quiet=True), None))
+    assert [t.code for t in again.look_still().reading.tiles] == ["K1", "K2", "K3"]

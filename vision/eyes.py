@@ -172,7 +172,8 @@ class Eyes:
     def explain(self, frames: tuple[TimedFrame, ...],
                 tiles: tuple[tuple[TileOutline, ...] | None, ...]) -> SettledLook | Covered:
         """Whether the offered frames, read, may be judged: `tiles` holds the outlines read on each frame
-        (None for a frame not read: then every tile of the reference may explain a change there)."""
+        (None for a frame not read: a tile of the reference then explains a change only where it left
+        bare table, so a wait that reads nothing settles on a table as it lay, or with tiles taken away)."""
         s = self.settings
         if len(frames) != len(tiles):
             raise ValueError(f"explain: {len(frames)} frames but {len(tiles)} tile lists")
@@ -224,12 +225,13 @@ class Eyes:
                                        self.settings.tile_margin_cells)
 
     def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
-        """The cells the reference's tiles explain on a frame read as `outlines` (None: not read, all of them)."""
-        if (not self.settings.outlines_need_a_tile or self.reference is None or outlines is None or reference is None
+        """The cells the reference's tiles explain on a frame read as `outlines` (None: a frame nobody read,
+        where nothing is known to lie on them, so they explain only cells that show bare table again)."""
+        if (not self.settings.outlines_need_a_tile or self.reference is None or reference is None
                 or reference.shape != now.shape):
             return self._exempt
         assert self._bare_table is not None
-        return explained_by_reference(self.reference.tiles, outlines, image.shape[:2], now.shape[:2],
+        return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
                                       self.settings.tile_margin_cells, now, reference, self._bare_table)
 
     def _border_changed(self, image: np.ndarray, exempt: np.ndarray | None = None,

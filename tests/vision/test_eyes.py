@@ -332,3 +332,19 @@ def test_a_white_card_put_down_under_a_lamp_that_clips_is_still_a_change(table):
     answers = run(eyes, still(bright, 0.3) + still(carded, 1.5, start=0.3))
     assert first_settled(answers) is None
     assert any(isinstance(look, Covered) and look.reason == "a change no tile explains" for _, look in answers)
+
+
+def test_a_wait_that_reads_nothing_is_not_explained_by_old_outlines_under_a_phone(table):
+    import cv2
+
+    phoned = table.copy()
+    cv2.rectangle(phoned, (110, 326), (206, 394), (25, 25, 30), -1)  # lying over the 11 and the 12
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
+    answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: None)  # a turn's start: nothing is read
+    assert first_settled(answers) is None
+    covered = [look for _, look in answers if isinstance(look, Covered)]
+    assert covered and covered[0].reason == "a change no tile explains"
+    # the table as it lay settles without a reading
+    eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
+    assert first_settled(run(eyes, still(table, 1.0), tiles=lambda frame: None)) is not None

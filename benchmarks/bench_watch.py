@@ -67,8 +67,8 @@ from controller.adapters.reader import convert  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
 from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
-from controller.table.looking import first_table_doubts, steadied  # noqa: E402
-from controller.table.settings import LOOK_AGAIN, RunnerSettings  # noqa: E402
+from controller.table.looking import steadied  # noqa: E402
+from controller.table.settings import RunnerSettings  # noqa: E402
 from models.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
@@ -187,7 +187,6 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     asked = false_ask = False
     look = None
     readings: list[TableReading] = []
-    looked_again = 0
     fed = 0
     for scene in sequence.frames():
         fed += 1
@@ -206,12 +205,9 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             seen = eyes.explain(seen.frames, tuple(tuple(outline(t) for t in r.tiles) for r in raw))
             costs.explain.append(time.perf_counter() - start)
             if isinstance(seen, SettledLook):
+                look = seen
                 readings = [steadied(reference, frame.image, convert(r, 1920, 1080), FUSION.match_radius)
                             for r, frame in zip(raw, seen.frames)]
-                if first_table_doubts(reference, readings, FUSION) and looked_again < LOOK_AGAIN:
-                    looked_again += 1  # as the runner does: a first table is taken only from frames that agree
-                    continue
-                look = seen
                 break
         if isinstance(seen, Covered) and seen.ask_arbiter and not asked:
             asked = True

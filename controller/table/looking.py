@@ -25,7 +25,7 @@ from controller.game import judging
 from controller.game.events import (
     RackRevealed, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TurnStarted,
 )
-from controller.game.fusion import FusionSettings, fuse
+from controller.game.fusion import fuse
 from controller.game.machine import TableState
 from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
@@ -109,16 +109,6 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
     return steady_reading(reading, settled, unchanged[judged_count:], radius)
 
 
-def first_table_doubts(judged: Reference | None, readings: list[TableReading],
-                       settings: FusionSettings) -> tuple[str, ...]:
-    """Where the frames of one look read different tables, when no table read and judged steadies them
-    (a game's first wait, the first after a resume). That table becomes the one every later reading is
-    steadied against, and nothing else checks it, so it is taken only from frames that agree."""
-    if judged is not None and judged.codes:
-        return ()
-    return fuse(readings, settings).disagreements
-
-
 class Looking:
     """The runner's eyes (a part of `TableRunner`): its watch, photo encoder, reader and settings."""
 
@@ -196,27 +186,20 @@ class Looking:
     def look_still(self, carry: bool = False) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
         With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
-        the frames read ahead are not read again. With no table read and judged to steady the readings
-        against, frames that read different tables mean the table is looked at again (`first_table_doubts`),
-        up to `LOOK_AGAIN` times."""
+        the frames read ahead are not read again."""
         self.begin_wait(carry)
         ahead, self.readings_ahead = self.readings_ahead, {}
-        for attempt in range(LOOK_AGAIN + 1):
-            while True:
-                offered = self.watch.offered()
-                known = [_read_before(ahead, frame) for frame in offered.frames]
-                readings = [(k.reading, k.elapsed) if k else self.read_timed(frame.image)
-                            for k, frame in zip(known, offered.frames)]
-                look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
-                if isinstance(look, _eyes().SettledLook):
-                    break
-            readings = [(k.steadied if k and k.judged is self.judged else self.steady(frame.image, reading), elapsed)
-                        for frame, k, (reading, elapsed) in zip(look.frames, known, readings)]
-            doubts = first_table_doubts(self.judged, [reading for reading, _ in readings], self.settings.fusion)
-            if not doubts or attempt == LOOK_AGAIN:
+        while True:
+            offered = self.watch.offered()
+            known = [_read_before(ahead, frame) for frame in offered.frames]
+            readings = [(k.reading, k.elapsed) if k else self.read_timed(frame.image)
+                        for k, frame in zip(known, offered.frames)]
+            look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
+            if isinstance(look, _eyes().SettledLook):
                 break
-            self.devices.display.say(f"    the frames read different tables ({doubts[0]}): looking again")
         wait = self.settled_wait(look)
+        readings = [(k.steadied if k and k.judged is self.judged else self.steady(frame.image, reading), elapsed)
+                    for frame, k, (reading, elapsed) in zip(look.frames, known, readings)]
         seen = self.fused([frame.image for frame in look.frames], readings, wait)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))

@@ -304,29 +304,6 @@ def first_look(game, renderer, reader, judged: Scene | None = None):
     return runner, runner.look_still(), said
 
 
-def test_a_first_table_whose_frames_read_different_tables_is_looked_at_again(game, renderer):
-    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})  # one frame of the first look
-    _, seen, said = first_look(game, renderer, misreads)
-    frames = EyesSettings().look_frames
-    assert misreads.calls == 2 * frames
-    assert [sorted(t["code"] for t in raw.reading["tiles"]) for raw in seen.raws[:-1]] == [["K1", "K2", "K3"]] * frames
-    assert any("read different tables" in line and "looking again" in line for line in said)
-
-
-def test_frames_that_never_agree_on_a_first_table_are_fused_after_the_looks_again(game, renderer):
-    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), set(range(2, 100, 3)))  # one frame of every look
-    _, seen, said = first_look(game, renderer, misreads)
-    assert misreads.calls == (LOOK_AGAIN + 1) * EyesSettings().look_frames
-    assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3"]  # the majority, as ever
-    assert sum("looking again" in line for line in said) == LOOK_AGAIN
-
-
-def test_a_table_judged_before_steadies_the_frames_and_they_are_not_looked_at_again(game, renderer):
-    misreads = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})
-    _, seen, said = first_look(game, renderer, misreads, judged=TABLE)
-    assert misreads.calls == EyesSettings().look_frames and not any("looking again" in line for line in said)
-
-
 def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(game, renderer):
     from controller.game.events import Dealt, ReadPurpose, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
     from controller.game.journal import GameJournal

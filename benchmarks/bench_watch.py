@@ -23,9 +23,7 @@ controller.game.fusion.fuse): on each frame, where a patch is unchanged since th
 tile keeps the reference's code, a missed tile is put back and a tile read on bare table is taken
 out (controller.game.steady; the reference is the clear table with its fused reading's outlines
 and codes, as the runner's last table judged, or after a resume its `last_judged`), then the
-frames' readings are fused. At a game's first wait (nothing to steady against) a look whose frames
-read different tables is looked at again, up to `LOOK_AGAIN` times, as the runner does
-(`controller.table.looking.first_table_doubts`). Each frame's truth is
+frames' readings are fused. Each frame's truth is
 whether an occluder's composited mask covers any of it, and each sequence knows when the last
 occluder left. The clear table's reading, per photo, is the fusion of three noisy clear frames.
 

@@ -1,6 +1,7 @@
 """Whole scripted games through the real game flow, each under its own camera: are the verdicts right?
 
     python benchmarks/bench_games.py [--games 6] [--turns 52] [--seed 43] [--jobs 1] [--quick]
+                                     [--area found|marked]
 
 Each game is scripted first (benchmarks/game_scripts.py): three players, opening melds, new melds,
 runs extended and split, groups broken up into runs, jokers laid and won back, draws, and about one
@@ -10,7 +11,8 @@ real eyes watch the frames of benchmarks/game_camera.py (train-split faces on a 
 a box of spare tiles and its lid beside the table, a hand over the table whenever tiles change,
 one camera per game: turned, tilted, blurred, 1280x720 or 1920x1080, warm or cold light, a light
 change in mid-game), the real reader (onnxruntime) reads, the rules core judges, and every event
-goes into a real SQLite record. Buttons are pressed on the emulated timer box (its own process,
+goes into a real SQLite record. The play area is found on each frame, or (`--area marked`) marked
+once by the referee on the table top's corners, as a club does on the referee page. Buttons are pressed on the emulated timer box (its own process,
 on a pty, read through pyserial by the real driver) in every turn.
 
 Where the eyes ask the arbiter, the arbiter's button is pressed; where the reader leaves a doubt or
@@ -163,8 +165,10 @@ class BenchRunner(TableRunner):
         return False
 
 
-def play_game(index: int, turns: int, seed: int) -> dict:
-    """One scripted game through the runner; per turn what the script says and what the table did."""
+def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
+    """One scripted game through the runner; per turn what the script says and what the table did.
+    `area`: "found" on each frame, or "marked" by the referee once, on the table top's corners (as
+    the referee page's area editor marks it: `VisionReader(area_path=...)`)."""
     from models.realdata import load_splits
 
     started = time.perf_counter()
@@ -197,6 +201,13 @@ def play_game(index: int, turns: int, seed: int) -> dict:
         records.append(game, judging.game_created("classic", PLAYERS))
         timer = open_timer("emulator", CLOCK_RATE)
         pressed_at: list[float] = [0.0]
+        area_path = None
+        if area == "marked":
+            from vision.area import PlayArea, save_area
+
+            area_path = Path(tmp) / "play-area.json"
+            c = camera.condition
+            save_area(PlayArea.marked(camera.table_corners(), c.width, c.height), area_path, c.width, c.height)
 
         def press(button: str) -> None:
             pressed_at[0] = time.perf_counter()
@@ -220,7 +231,8 @@ def play_game(index: int, turns: int, seed: int) -> dict:
             world.observe(model, event)
 
         runner: BenchRunner | None = None
-        devices = TableDevices(world, RecordedTimer(timer, world, lambda: runner.model), VisionReader(),
+        devices = TableDevices(world, RecordedTimer(timer, world, lambda: runner.model),
+                               VisionReader(area_path=None if area_path is None else str(area_path)),
                                ConsoleDisplay(out=sys.stderr if os.environ.get("BENCH_GAMES_SAY") else open(os.devnull, "w"),
                                               quiet=not os.environ.get("BENCH_GAMES_SAY")),
                                TruthReferee(world, expected, prompts))
@@ -317,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
     parser.add_argument("--quick", action="store_true", help="one short game (a smoke test)")
+    parser.add_argument("--area", choices=("found", "marked"), default="found",
+                        help="the play area found on each frame, or marked by the referee on the table top's corners")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.turns = 1, 4
@@ -328,13 +342,13 @@ def main(argv: list[str] | None = None) -> int:
     games = []
     if args.jobs == 1:
         for k in range(args.games):
-            games.append(play_game(k, args.turns, args.seed))
+            games.append(play_game(k, args.turns, args.seed, args.area))
             print_game(games[-1])
     else:
         import multiprocessing
 
         with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for done in as_completed([pool.submit(play_game, k, args.turns, args.seed) for k in range(args.games)]):
+            for done in as_completed([pool.submit(play_game, k, args.turns, args.seed, args.area) for k in range(args.games)]):
                 games.append(done.result())
                 print_game(games[-1])
     games.sort(key=lambda g: g["index"])
@@ -343,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds = {k: sum(r["kind"] == k for r in everything) for k in KINDS}
     print(f"scripted games through the table runner: {len(games)} games x {args.turns} turns, seed {args.seed}, "
           f"{os.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
-          f"{args.jobs} job(s), {took:.0f} s in all")
+          f"{args.jobs} job(s), {took:.0f} s in all; play area {'marked by the referee' if args.area == 'marked' else 'found on each frame'}")
     print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("  verdicts the rules give on the true tables: " + ", ".join(
         f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))

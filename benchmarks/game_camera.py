@@ -173,6 +173,14 @@ class GameCamera:
         ends = cv2.perspectiveTransform(np.float64([[[x, y], [x + self.layout.tile_width, y]]]), self.homography)[0]
         return float(np.linalg.norm(ends[1] - ends[0]))
 
+    def table_corners(self) -> tuple[tuple[float, float], ...]:
+        """The table top's corners in the frame (top-left, top-right, bottom-right, bottom-left of the
+        top as laid), where a referee marking the play area would drag them."""
+        ox, oy = self.offset
+        w, h = self.layout.width, self.layout.height
+        corners = np.float64([[[ox, oy], [ox + w, oy], [ox + w, oy + h], [ox, oy + h]]])
+        return tuple((float(x), float(y)) for x, y in cv2.perspectiveTransform(corners, self.homography)[0])
+
     def where(self, row: int, col: int) -> tuple[float, float]:
         """A grid place's tile centre in the frame."""
         cx, cy = self.layout.center(row, col)

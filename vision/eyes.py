@@ -22,8 +22,10 @@ A look is settled when every frame it rests on passes every check:
   net saw something at that edge in the first frame and sees nothing there now;
 * every change against the reference lies on a tile read now (and around it only if it was moved
   or laid), or on a tile of the reference that is still accounted for: half covered by a tile
-  read now, or taken away leaving bare table (vision.eyes_tiles). A phone put down, a phone over
-  part of an old tile, or a hand the net missed change cells no tile explains.
+  read now, or taken away leaving bare table (vision.eyes_tiles), or looking as it did on the
+  table before the reference (`Reference.earlier`: a restore's turn start, so tiles taken back
+  leave the wood as it was). A phone put down, a phone over part of an old tile, or a hand the
+  net missed change cells no tile explains.
 
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.
@@ -182,6 +184,9 @@ class Eyes:
             now = colour_cells(frame.image)
             exempt = self._read_now(outlines, frame.image, now.shape[:2])
             known = self._known(outlines, frame.image, now, reference)
+            back = self._as_earlier(frame.image)
+            if back is not None and known is not None and back.shape == known.shape:
+                known = known | back
             edges = self._border_changed(frame.image, exempt, known)
             if not edges:
                 edges = self._fine_border_changed(frame.image, outlines)
@@ -233,6 +238,15 @@ class Eyes:
         assert self._bare_table is not None
         return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
                                       self.settings.tile_margin_cells, now, reference, self._bare_table)
+
+    def _as_earlier(self, image: np.ndarray) -> np.ndarray | None:
+        """The cells that look as they did on the table before the reference (`Reference.earlier`: a
+        restore's turn start): a tile taken back leaves the wood as it was, whatever its grain. An
+        object put down differs from both tables, so nothing over the table is explained so."""
+        earlier = None if self.reference is None else self.reference.earlier
+        if earlier is None or earlier.shape != image.shape:
+            return None
+        return light_change(image, earlier) <= self.settings.change_level
 
     def _border_changed(self, image: np.ndarray, exempt: np.ndarray | None = None,
                         known: np.ndarray | None = None) -> tuple[str, ...]:

@@ -22,6 +22,8 @@ class Reference:
     image: np.ndarray
     tiles: tuple[TileOutline, ...] = ()
     codes: tuple[str, ...] = ()  # the code judged for each of `tiles` (empty: not known)
+    # the table as it lay before (a restore's: the turn's start); what looks as it did then changed back
+    earlier: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

@@ -309,6 +309,17 @@ class Looking:
                 return _eyes().Reference(image, self._last_outlines(events[: index + 1]))
         return None
 
+    def compare_with_turn_start(self) -> None:
+        """A restore's waits compare with the table at the turn's start as well (`Reference.earlier`):
+        the tiles taken back leave the table top as it lay then, whatever its grain or pattern."""
+        if self.reference is None or self.reference.earlier is not None or not self.model.turn_photo:
+            return
+        decode = getattr(self.photos, "frame", None)
+        photo = self.records.photo(self.model.turn_photo) if decode is not None else None
+        image = decode(photo) if photo is not None else None
+        if image is not None and image.shape == self.reference.image.shape:
+            self.reference = replace(self.reference, earlier=image)
+
     def last_judged(self) -> Reference | None:
         """The last table read and judged, as the records hold it (the photo of the last reading recorded,
         and that reading's tiles and codes): what the first readings after a resume are steadied against, as

@@ -27,6 +27,7 @@ class Restoring:
         before the turn, or what stays of one that could not be restored). The arbiter's button gives up
         restoring a failed turn's table (the rule set settles it), or accepts the table as it lies."""
         model = self.model
+        self.compare_with_turn_start()
         settled = self.settle_after_change()
         if settled is _LEFT_STATE:
             return  # the referee page ended the restore (accepted, overridden)

@@ -328,3 +328,23 @@ def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(ga
                                                                ArbiterAfter(10**9), flicker,
                                                                ConsoleDisplay(quiet=True), None))
     assert [t.code for t in again.look_still().reading.tiles] == ["K1", "K2", "K3"]
+
+
+def test_a_restore_compares_with_the_table_at_the_turns_start(game, renderer):
+    from controller.game.events import Dealt, StartOrderDrawn, TurnStarted
+    from controller.game.journal import GameJournal
+
+    records, _ = game
+    journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
+    journal.record(StartOrderDrawn((), "Ann", None))
+    journal.record(Dealt(1))
+    runner, seen, _ = first_look((records, journal.game_id), renderer, Reader(read_tiles(TABLE)))
+    runner.compare_with_turn_start()
+    assert runner.reference.earlier is None  # no turn started yet
+    journal.record(TurnStarted(1, "Ann", 60, seen.photo.sha256), photos=(seen.photo,))
+    runner = TableRunner(records, journal.game_id, runner.devices)
+    runner.reference = Reference(renderer.render(TABLE))
+    runner.compare_with_turn_start()
+    earlier = runner.reference.earlier
+    assert earlier is not None and earlier.shape == runner.reference.image.shape
+    assert np.abs(earlier.astype(int) - renderer.frame(TABLE, 0).astype(int)).mean() < 4  # the turn's start photo

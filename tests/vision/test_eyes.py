@@ -348,3 +348,34 @@ def test_a_wait_that_reads_nothing_is_not_explained_by_old_outlines_under_a_phon
     # the table as it lay settles without a reading
     eyes.begin(0.0, Reference(table, (RED_10, RED_11, RED_12)))
     assert first_settled(run(eyes, still(table, 1.0), tiles=lambda frame: None)) is not None
+
+
+def striped(table: np.ndarray) -> np.ndarray:
+    """The photo with a strongly grained patch of top (dark and pale stripes) where a tile will be laid."""
+    top = table.copy()
+    for y in range(380, 480, 12):
+        top[y: y + 6, 280:380] = (40, 60, 90)
+        top[y + 6: y + 12, 280:380] = (150, 175, 205)
+    return top
+
+
+def test_tiles_taken_back_in_a_restore_leave_the_top_as_it_was_at_the_turns_start(table):
+    import cv2
+
+    start = striped(table)
+    laid = start.copy()
+    cv2.rectangle(laid, (300, 392), (352, 468), (225, 232, 236), -1)  # laid in the turn, to be taken back
+    outline = tile_box(300, 392, 352, 468)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(laid, (RED_10, RED_11, RED_12, outline)))
+    read = (RED_10, RED_11, RED_12)
+    alone = run(eyes, still(start, 2.0), tiles=lambda frame: read)
+    assert first_settled(alone) is None  # the grain is no bare table the old outline can tell
+    eyes.begin(0.0, Reference(laid, (RED_10, RED_11, RED_12, outline), earlier=start))
+    assert first_settled(run(eyes, still(start, 1.0), tiles=lambda frame: read)) is not None
+    # a phone put down where the tile lay looks like neither table
+    phoned = start.copy()
+    cv2.rectangle(phoned, (296, 388), (372, 476), (25, 25, 30), -1)
+    eyes.begin(0.0, Reference(laid, (RED_10, RED_11, RED_12, outline), earlier=start))
+    answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: read)
+    assert first_settled(answers) is None and any(isinstance(look, Covered) for _, look in answers)

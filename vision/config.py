@@ -21,6 +21,10 @@ MAX_IMAGE_SIDE = 16384  # pixels, either side (a 40000 x 800 strip is not a tabl
 
 @dataclass(frozen=True)
 class VisionConfig:
+    # A dim frame is brightened before it is read (vision/exposure.py; models/decisions/exposure.txt).
+    exposure_target: float = 225.0  # grey level a frame's bright level is raised to when below it (0: read as it comes)
+    exposure_quantile: float = 99.5  # percent of the frame's pixels at or below its bright level (the brightest faces)
+    exposure_max_gain: float = 2.0  # a frame is brightened by at most this factor
     detect_long_side: int = 640  # the frame is resized so its long side is this before detection
     # The first look misses some of the smallest tiles, so its median runs high: 26, not
     # the 22 the detector reads well, still sends a full 1080p table to the second look.

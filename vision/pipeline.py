@@ -14,6 +14,7 @@ from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
 from .copies import limit_copies
+from .exposure import expose
 from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
 from .geometry import quad_size
 from .image import check_image, load_image
@@ -160,6 +161,7 @@ class TableReader:
         """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count."""
         image = check_image(image)
         config = self.config
+        image = expose(image, config).image
         detector = load_model(self.detector_path, config.threads)
         classifier = load_model(self.classifier_path, config.threads)
         if self.profile is not None:

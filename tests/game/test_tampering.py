@@ -78,15 +78,21 @@ def penalty_start_photo(db: sqlite3.Connection) -> str:
 
 
 def first_event_resting_on_photo(db: sqlite3.Connection, sha: str) -> int:
-    """The first event that names the photo, itself or through the reading it names."""
+    """The first event that names the photo, itself or through the reading it names (a fused reading
+    rests on the photo of every frame it was fused from: a frame of a still table may be the same
+    bytes as a later turn's start)."""
+    def reading_photos(reading: str) -> set[str]:
+        photos = set()
+        for photo, raw in db.execute("SELECT photo, reading FROM readings WHERE sha256=?", (reading,)).fetchall():
+            photos.add(photo)
+            for part in json.loads(raw).get("fused_from", ()):
+                photos |= reading_photos(part)
+        return photos
+
     for seq, kind, payload, *_ in rows(db):
         data = json.loads(payload)
-        if data.get("photo") == sha:
+        if data.get("photo") == sha or (data.get("reading") and sha in reading_photos(data["reading"])):
             return seq
-        if data.get("reading"):
-            (photo,) = db.execute("SELECT photo FROM readings WHERE sha256=?", (data["reading"],)).fetchone()
-            if photo == sha:
-                return seq
     raise AssertionError(f"no event rests on photo {sha}")
 
 

@@ -1,8 +1,9 @@
 """The runner's looking part around the eyes: a cup left at the edge for a whole turn asks the arbiter,
 whose button ends the wait (recorded, and kept through a resume); tiles that vanished are looked
-at again; a resumed runner compares with the last settled photo in the records; each frame's
-reading is steadied against the table last read where its patches lie unchanged (and only
-there). Rendered frames, 30 a second, through the real eyes and the real occluder net; the reader
+at again; a resumed runner compares with the last settled photo in the records and steadies
+against the last table read in them; a restore compares with the table at the turn's start; each
+frame's reading is steadied against the table last read where its patches lie unchanged (and
+only there). Rendered frames, 30 a second, through the real eyes and the real occluder net; the reader
 is scripted."""
 from __future__ import annotations
 
@@ -304,15 +305,23 @@ def first_look(game, renderer, reader, judged: Scene | None = None):
     return runner, runner.look_still(), said
 
 
-def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(game, renderer):
-    from controller.game.events import Dealt, ReadPurpose, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
+def dealt_game(records, renderer):
+    """A game dealt and about to start (a journal of its own), and a first look at TABLE by a runner on it."""
+    from controller.game.events import Dealt, StartOrderDrawn
     from controller.game.journal import GameJournal
 
-    records, _ = game
     journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
     journal.record(StartOrderDrawn((), "Ann", None))
     journal.record(Dealt(1))
     runner, seen, _ = first_look((records, journal.game_id), renderer, Reader(read_tiles(TABLE)))
+    return journal, runner, seen
+
+
+def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(game, renderer):
+    from controller.game.events import ReadPurpose, TableRead, TurnEnded, TurnStarted
+
+    records, _ = game
+    journal, runner, seen = dealt_game(records, renderer)
     journal.record(TurnStarted(1, "Ann", 60, seen.photo.sha256), photos=(seen.photo,))
     journal.record(TurnEnded(1, "button", "1", 40))
     assert TableRunner(records, journal.game_id, runner.devices).judged is None  # nothing read is recorded yet
@@ -331,14 +340,10 @@ def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(ga
 
 
 def test_a_restore_compares_with_the_table_at_the_turns_start(game, renderer):
-    from controller.game.events import Dealt, StartOrderDrawn, TurnStarted
-    from controller.game.journal import GameJournal
+    from controller.game.events import TurnStarted
 
     records, _ = game
-    journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
-    journal.record(StartOrderDrawn((), "Ann", None))
-    journal.record(Dealt(1))
-    runner, seen, _ = first_look((records, journal.game_id), renderer, Reader(read_tiles(TABLE)))
+    journal, runner, seen = dealt_game(records, renderer)
     runner.compare_with_turn_start()
     assert runner.reference.earlier is None  # no turn started yet
     journal.record(TurnStarted(1, "Ann", 60, seen.photo.sha256), photos=(seen.photo,))

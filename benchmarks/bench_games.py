@@ -12,8 +12,9 @@ a box of spare tiles and its lid beside the table, a hand over the table wheneve
 one camera per game: turned, tilted, blurred, 1280x720 or 1920x1080, warm or cold light, a light
 change in mid-game), the real reader (onnxruntime) reads, the rules core judges, and every event
 goes into a real SQLite record. The play area is found on each frame, or (`--area marked`) marked
-once by the referee on the table top's corners, as a club does on the referee page. Buttons are pressed on the emulated timer box (its own process,
-on a pty, read through pyserial by the real driver) in every turn.
+once by the referee on the table top's corners, as a club does on the referee page. Buttons are
+pressed on the emulated timer box (its own process, on a pty, read through pyserial by the real
+driver) in every turn.
 
 Where the eyes ask the arbiter, the arbiter's button is pressed; where the reader leaves a doubt or
 a penalty rests on tiles seen nowhere, a referee who sees the true table answers. Each is counted

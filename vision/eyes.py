@@ -49,7 +49,9 @@ from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_u
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
-from .stillness import UNCLIPPED, colour_cells, grey_of, light_change, light_fit, matched_difference
+from .stillness import (
+    UNCLIPPED, cells_of_small, grey_of, light_change, light_fit, matched_difference, small_colour,
+)
 
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
            "SettledLook", "TileOutline", "TimedFrame"]
@@ -98,6 +100,8 @@ class Eyes:
         self._covered_since: float | None = None
         # what the border band is compared with: the reference, else the wait's first frame
         self._base: tuple[TimedFrame, np.ndarray] | None = None
+        self._base_small: np.ndarray | None = None  # the base's small copy (vision.stillness.small_colour)
+        self._earlier_small: np.ndarray | None = None  # the small copy of the reference's `earlier` table
         self._base_net = None  # the net's view of a base that is no reference (asked when needed)
         self._exempt: np.ndarray | None = None  # cells the reference's tiles may explain
         self._bare_table: np.ndarray | None = None  # the reference's cells as bare table, its tiles taken away
@@ -106,8 +110,11 @@ class Eyes:
         self._border_moved_at = float("-inf")  # the last motion in the fine border band
         self._offered_band: np.ndarray | None = None  # fine border cells changed on any frame of the offer's span
         if reference is not None:
-            cells = colour_cells(reference.image)
-            self._base = (TimedFrame(reference.image, at), cells)
+            small = small_colour(reference.image)
+            cells = cells_of_small(small)
+            self._base, self._base_small = (TimedFrame(reference.image, at), cells), small
+            if reference.earlier is not None and reference.earlier.shape == reference.image.shape:
+                self._earlier_small = small_colour(reference.earlier)
             self._exempt = self._tiles(reference.tiles, reference.image, cells.shape[:2])
             self._bare_table = table_under_tiles(cells, self._tiles(reference.tiles, reference.image, cells.shape[:2], 0))
             self._base_band = border_cells(reference.image)
@@ -123,13 +130,14 @@ class Eyes:
         s = self.settings
         if frame.at < self.started:
             return Moving(frame.at, "before the wait")
-        now = colour_cells(frame.image)  # the band and the changes are compared in colour, motion in grey
+        small = small_colour(frame.image)
+        now = cells_of_small(small)  # the band and the changes are compared in colour, motion in grey
         grey = grey_of(now)
         band = border_cells(frame.image)
         previous, self._previous = self._previous, grey
         previous_band, self._previous_band = self._previous_band, band
         if self._base is None:
-            self._base = (frame, now)
+            self._base, self._base_small = (frame, now), small
         if self._base_band is None or self._base_band.shape != band.shape:
             self._base_band = band
         if previous is None or previous.shape != grey.shape or previous_band is None or previous_band.shape != band.shape:
@@ -155,8 +163,9 @@ class Eyes:
             return Moving(frame.at, "", still_for)
         if self._watching:
             return self._read_ahead(frame.at, still_for)
-        if self.reference is None and (edges := self._border_changed(frame.image) or self._band_edges(band, now, frame.image)):
-            self._left(frame, now, edges)  # the band may be cleared of what was there when the wait began
+        if self.reference is None and (edges := self._border_changed(light_change(small, self._base_small))
+                                       or self._band_edges(band, now, frame.image)):
+            self._left(frame, now, small, edges)  # the band may be cleared of what was there when the wait began
         frames, ahead = self._spread(), self._ahead
         self._offered_band = self._band_changed([(b, c) for _, _, b, c in self._run])
         if self._offered_band is not None and self._folded is not None:
@@ -179,22 +188,25 @@ class Eyes:
         s = self.settings
         if len(frames) != len(tiles):
             raise ValueError(f"explain: {len(frames)} frames but {len(tiles)} tile lists")
-        reference = None if self.reference is None else colour_cells(self.reference.image)
+        reference = None if self.reference is None else self._base[1]  # the reference's cells
         for frame, outlines in zip(frames, tiles):
-            now = colour_cells(frame.image)
+            small = small_colour(frame.image)
+            now = cells_of_small(small)
+            # with a reference, the base is the reference: one comparison serves the border and the rest
+            difference = light_change(small, self._base_small)
             exempt = self._read_now(outlines, frame.image, now.shape[:2])
             known = self._known(outlines, frame.image, now, reference)
-            back = self._as_earlier(frame.image)
+            back = self._as_earlier(small)
             if back is not None and known is not None and back.shape == known.shape:
                 known = known | back
-            edges = self._border_changed(frame.image, exempt, known)
+            edges = self._border_changed(difference, exempt, known)
             if not edges:
                 edges = self._fine_border_changed(frame.image, outlines)
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
             if reference is None:
                 continue
-            changed = (light_change(frame.image, self.reference.image) > s.change_level) & ~exempt
+            changed = (difference > s.change_level) & ~exempt
             if known is not None and known.shape == changed.shape:
                 changed &= ~known
             if changed.mean() > s.least_unexplained_share:
@@ -239,22 +251,21 @@ class Eyes:
         return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
                                       self.settings.tile_margin_cells, now, reference, self._bare_table)
 
-    def _as_earlier(self, image: np.ndarray) -> np.ndarray | None:
-        """The cells that look as they did on the table before the reference (`Reference.earlier`: a
-        restore's turn start): a tile taken back leaves the wood as it was, whatever its grain. An
-        object put down differs from both tables, so nothing over the table is explained so."""
-        earlier = None if self.reference is None else self.reference.earlier
-        if earlier is None or earlier.shape != image.shape:
+    def _as_earlier(self, small: np.ndarray) -> np.ndarray | None:
+        """The cells of a frame (its small copy) that look as they did on the table before the reference
+        (`Reference.earlier`: a restore's turn start): a tile taken back leaves the wood as it was,
+        whatever its grain. An object put down differs from both tables, so nothing over the table is
+        explained so."""
+        if self._earlier_small is None or self._earlier_small.shape != small.shape:
             return None
-        return light_change(image, earlier) <= self.settings.change_level
+        return light_change(small, self._earlier_small) <= self.settings.change_level
 
-    def _border_changed(self, image: np.ndarray, exempt: np.ndarray | None = None,
+    def _border_changed(self, difference: np.ndarray, exempt: np.ndarray | None = None,
                         known: np.ndarray | None = None) -> tuple[str, ...]:
-        """The edges whose band on `image` differs from the base's (cells of tiles read, and of the
-        reference's tiles still accounted for (`known`), excepted)."""
+        """The edges whose band differs from the base's by `difference` (a frame's `light_change` from
+        the base; cells of tiles read, and of the reference's tiles still accounted for (`known`),
+        excepted)."""
         s = self.settings
-        assert self._base is not None
-        difference = light_change(image, self._base[0].image)
         changed = (difference > s.change_level) & band_mask(difference.shape, s.edge_cells)
         for mask in (exempt, known if known is not None else self._exempt):
             if mask is not None and mask.shape == changed.shape:
@@ -303,7 +314,7 @@ class Eyes:
             changed &= ~tiles_on_border(grid, self.reference.tiles, margin)
         return border_edges(grid, changed)
 
-    def _left(self, frame: TimedFrame, now: np.ndarray, edges: tuple[str, ...]) -> bool:
+    def _left(self, frame: TimedFrame, now: np.ndarray, small: np.ndarray, edges: tuple[str, ...]) -> bool:
         """No reference: the band differs from the wait's first frame. It was something leaving (and the
         band is clear now: it becomes the base) only if the net saw something at those edges then and
         sees nothing there now."""
@@ -315,7 +326,7 @@ class Eyes:
         seen = self.occluders(frame.image, None)
         if set(edges) & _net_edges(seen):
             return False
-        self._base, self._base_net = (frame, now), seen
+        self._base, self._base_net, self._base_small = (frame, now), seen, small
         self._base_band = border_cells(frame.image)
         return True
 

@@ -14,8 +14,8 @@ from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
 from .copies import limit_copies
-from .exposure import expose
 from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
+from .exposure import expose
 from .geometry import quad_size
 from .image import check_image, load_image
 from .inks import decide_colours

@@ -48,20 +48,20 @@ def small_colour(frame: np.ndarray) -> np.ndarray:
 
 
 def cells_of_small(small: np.ndarray) -> np.ndarray:
+    """The colour cells of a small copy (`small_colour`)."""
     h, w = small.shape[:2]
     grid = cv2.resize(small, (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
     return grid if grid.ndim == 3 else grid[..., None]
 
 
-def light_change(now: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """How much each colour cell changed between two frames once the room's light is matched, the
-    largest over B, G, R.
+def light_change(small_now: np.ndarray, small_before: np.ndarray) -> np.ndarray:
+    """How much each colour cell changed between two frames (their small copies, `small_colour`) once
+    the room's light is matched, the largest over B, G, R.
 
     A lamp scales every pixel, and the camera clips what goes past white: a cell half of bright
     tile face and half of table is no longer a scaled copy of itself. So each frame's pixels are
     shown in the other's light and clipped as the camera clips, then averaged into cells; what
     differs both ways changed (a hand or a phone does; a brighter or a dimmer lamp does not)."""
-    small_now, small_before = small_colour(now), small_colour(before)
     cells_now, cells_before = cells_of_small(small_now), cells_of_small(small_before)
     if small_now.shape != small_before.shape:
         return np.full(cells_before.shape[:2], np.inf, np.float32)

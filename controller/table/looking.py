@@ -335,9 +335,8 @@ class Looking:
             image = decode(photo) if photo is not None else None
             if image is None or raw is None:
                 return None
-            tiles = [tile for tile in raw.reading.get("tiles", ()) if len(tile.get("corners", ())) >= 3]
-            return _eyes().Reference(image, tuple(tuple((float(x), float(y)) for x, y in tile["corners"]) for tile in tiles),
-                                     tuple(str(tile.get("code", "")) for tile in tiles))
+            tiles = _outlined(raw)
+            return _eyes().Reference(image, tuple(corners for corners, _ in tiles), tuple(code for _, code in tiles))
         return None
 
     def _last_outlines(self, events) -> tuple:
@@ -346,6 +345,11 @@ class Looking:
             sha = getattr(event, "reading", None)
             raw = find(sha) if find is not None and isinstance(sha, str) else None
             if raw is not None:
-                return tuple(tuple((float(x), float(y)) for x, y in tile.get("corners", ()))
-                             for tile in raw.reading.get("tiles", ()) if len(tile.get("corners", ())) >= 3)
+                return tuple(corners for corners, _ in _outlined(raw))
         return ()
+
+
+def _outlined(raw) -> list[tuple[tuple[tuple[float, float], ...], str]]:
+    """A recorded reading's tiles that have an outline: (corners, code) each."""
+    return [(tuple((float(x), float(y)) for x, y in tile["corners"]), str(tile.get("code", "")))
+            for tile in raw.reading.get("tiles", ()) if len(tile.get("corners", ())) >= 3]

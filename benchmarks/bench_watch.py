@@ -29,12 +29,16 @@ occluder left. The clear table's reading, per photo, is the fusion of three nois
 
 Printed per kind and overall (targets of the club's test):
 - turns judged from a covered frame: a settled look resting on any covered frame (target 0);
-- false penalties: the look's fused reading, or one of its frames' readings, has fewer tiles
-  than the clear table's or other codes, so a verdict could be wrong (target 0); a reading that
-  differs from the clear reading only where the photo's labels side with it (a labelled tile the
-  clear reading misread, read right) is right, not false: where the reader is unsteady on a photo,
-  the clear reading itself can be wrong; those on photos whose clear frames already read unsteadily
-  are counted apart;
+- false penalties: the table a verdict would rest on differs from the clear table (target 0). That
+  table is the runner's: the look's frames fused keeping the tiles they disagree on as unsure,
+  rebuilt on the table before (the clear table, or nothing at a game's first wait) with the rules
+  settling what they can, and each doubt left answered by a referee who looks at the photo (the
+  clear table's code where one of its tiles lies, else "no tile"). A table that differs from the
+  clear reading only where the photo's labels side with it (a labelled tile the clear reading
+  misread, read right) is right, not false: where the reader is unsteady on a photo, the clear
+  reading itself can be wrong; those on photos whose clear frames already read unsteadily are
+  counted apart. Looks that asked the referee, and frames that misread on their own (outvoted, or
+  asked about), are counted beside it;
 - clear tables judged late: the look's last frame more than 1 s after the last occluder left,
   or no look at all before the sequence ends (target 0);
 - false asks: the arbiter asked for while the table had lain clear for 1.5 s or more (target 0);
@@ -62,7 +66,10 @@ if str(REPO) not in sys.path:
 
 from benchmarks.watch_scenes import KINDS, Sequence, labelled_table, plan  # noqa: E402
 from controller.adapters.reader import convert  # noqa: E402
+from controller.game.events import NO_TILE  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
+from controller.game.machine import TableState  # noqa: E402
+from controller.game.rebuild import rebuild, tile_width  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
 from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
 from controller.table.looking import steadied  # noqa: E402
@@ -79,6 +86,7 @@ QUICK_SEQUENCES = 20
 COVER_BINS = (0.0005, 0.002, 0.01)  # shares of the frame: a fingertip at the border, a finger, a hand's part
 CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear reading
 FUSION = RunnerSettings().fusion  # the runner steadies and fuses the frames' readings with it
+REBUILD = RunnerSettings().rebuild  # ... and rebuilds the fused reading on the table before with it
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,7 @@ class Outcome:
     judged: bool  # a settled look came
     judged_covered: bool  # ... resting on a covered frame
     covered_share: float  # the largest share of the frame covered on a frame the look rests on
-    false_penalty: bool  # ... whose fused or per-frame reading lacks tiles or reads other codes
+    false_penalty: bool  # ... whose table, once the referee answered its doubts, lacks tiles or reads other codes
     unsteady_photo: bool  # the photo's clear frames already read unsteadily
     delay: float | None  # the look's last frame minus when the last occluder left (None: no look, or left never)
     before_occluder: bool  # the look came before anything was over the table (nothing measured)
@@ -124,6 +132,8 @@ class Outcome:
     put_back: int = 0  # tiles of the look's frames the reader missed, put back from the reference
     taken_out: int = 0  # tiles of the look's frames read on bare table, taken out
     labels_not_clear: bool = False  # a reading of the look differs from the clear reading, and reads the labelled table
+    doubts: int = 0  # tiles of the look left to the referee
+    frames_misread: int = 0  # frames of the look whose own reading lacks tiles or reads other codes
 
 
 def outline(tile) -> tuple[tuple[float, float], ...]:
@@ -144,17 +154,20 @@ def clear_table(sequence: Sequence, costs: Costs) -> ClearTable:
     return ClearTable(reading, tuple(tuple(t.corners) for t in reading.tiles), steady, labelled, cut)
 
 
-def wrong_reading(reading: TableReading, clear: ClearTable) -> str:
-    """'' when `reading` holds the clear table's tiles and codes, or the photo's labelled table (the
-    clear reading itself can be wrong where the reader is unsteady); else what differs from the clear
-    table."""
-    codes = Counter(t.code for t in reading.tiles)
+def wrong_codes(codes: Counter, clear: ClearTable) -> str:
+    """'' when `codes` (a table's or a reading's, code -> tiles) are the clear table's, or the photo's
+    labelled table (the clear reading itself can be wrong where the reader is unsteady); else what
+    differs from the clear table."""
     if codes == clear.codes or reads_labels(codes, clear):
         return ""
     missing, extra = clear.codes - codes, codes - clear.codes
-    return f"{len(reading.tiles)} tiles for {len(clear.reading.tiles)}" + (
+    return f"{sum(codes.values())} tiles for {len(clear.reading.tiles)}" + (
         f", missing {' '.join(sorted(missing.elements()))}" if missing else "") + (
         f", extra {' '.join(sorted(extra.elements()))}" if extra else "")
+
+
+def read_codes(reading: TableReading) -> Counter:
+    return Counter(t.code for t in reading.tiles)
 
 
 def reads_labels(codes: Counter, clear: ClearTable) -> bool:
@@ -222,19 +235,38 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
                        before_occluder=False, note="asked the arbiter" if asked else "no look")
     covered = [i for i in (round(frame.at * sequence.fps) for frame in look.frames) if sequence.covered(i)]
     shares = {i: sequence.covered_pixels(i) / (1920 * 1080) for i in covered}
-    looked = [fuse(readings, FUSION).reading] + readings
-    wrong = [w for w in map(lambda r: wrong_reading(r, clear), looked) if w]
-    labels_not_clear = any(Counter(t.code for t in r.tiles) != clear.codes for r in looked) and not wrong
+    table, doubts = judged_table(readings, sequence.has_reference, clear)
+    wrong = wrong_codes(table, clear)
+    frames_misread = sum(1 for r in readings if wrong_codes(read_codes(r), clear))
+    labels_not_clear = not wrong and any(codes != clear.codes for codes in [table] + [read_codes(r) for r in readings])
     last = max(frame.at for frame in look.frames)
     before = sequence.entered_at is not None and last < sequence.entered_at
     note = "; ".join(filter(None, [
         ("judged from frame(s) " + ", ".join(f"{i} ({100 * share:.2f}% covered)" for i, share in shares.items())
          if covered else ""),
-        f"read {wrong[0]}" if wrong else ""]))
+        f"read {wrong}" if wrong else "",
+        f"{doubts} tile(s) asked of the referee" if doubts and wrong else ""]))
     delay = None if (left_at is None or before or last < left_at) else last - left_at  # none while still covered
     return Outcome(**known, judged=True, judged_covered=bool(covered), covered_share=max(shares.values(), default=0.0),
                    false_penalty=bool(wrong), delay=delay, before_occluder=before, note=note,
-                   labels_not_clear=labels_not_clear)
+                   labels_not_clear=labels_not_clear, doubts=doubts, frames_misread=frames_misread)
+
+
+def judged_table(readings: list[TableReading], has_reference: bool, clear: ClearTable) -> tuple[Counter, int]:
+    """The codes of the table a verdict on the look would rest on, and how many tiles the referee was asked about: the
+    steadied frames fused as the runner fuses a turn's table, rebuilt on the table before (the clear
+    table, or nothing at a game's first wait), each doubt answered as a referee looking at the photo
+    would (the clear table's code where one of its tiles lies, else no tile)."""
+    fusion = fuse(readings, dataclasses.replace(FUSION, keep_unsure=True))
+    before = TableState(tuple((t.code, *t.center) for t in clear.reading.tiles)) if has_reference else TableState()
+    rebuilt = rebuild(fusion.reading, before, REBUILD, None, fusion.unsure)
+    reach = REBUILD.keep_radius * tile_width(fusion.reading)
+    answers = []
+    for index, _, _ in rebuilt.doubts:
+        _, x, y = rebuilt.table.tiles[index]
+        near = [t for t in clear.reading.tiles if ((t.center[0] - x) ** 2 + (t.center[1] - y) ** 2) ** 0.5 <= reach]
+        answers.append((index, near[0].code if near else NO_TILE))
+    return Counter(code for code, _, _ in rebuilt.table.with_codes(answers).tiles), len(rebuilt.doubts)
 
 
 def ms(times: list[float], q: float) -> str:
@@ -246,7 +278,7 @@ def ms(times: list[float], q: float) -> str:
 
 def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, load: tuple[float, ...]) -> bool:
     head = (f"{'kind':<24} {'seqs':>4} {'judged':>6} {'covered':>7} {'false pen':>9} {'late >1s':>8} "
-            f"{'no look':>7} {'median delay':>12} {'asked':>5} {'false ask':>9}")
+            f"{'no look':>7} {'median delay':>12} {'asked':>5} {'false ask':>9} {'referee':>7}")
     print(head)
     print("-" * len(head))
     groups = [(kind, [o for o in outcomes if o.kind == kind]) for kind in KINDS] + [("all", outcomes)]
@@ -261,7 +293,7 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
         print(f"{name:<24} {len(group):>4} {sum(o.judged for o in group):>6} {sum(o.judged_covered for o in group):>7} "
               f"{sum(o.false_penalty for o in group):>9} {late:>8} {no_look:>7} "
               f"{(f'{statistics.median(delays):.2f} s' if delays else 'n/a'):>12} {sum(o.asked for o in group):>5} "
-              f"{sum(o.false_ask for o in group):>9}")
+              f"{sum(o.false_ask for o in group):>9} {sum(1 for o in group if o.doubts):>7}")
     judged_covered = sum(o.judged_covered for o in outcomes)
     false_penalties = sum(o.false_penalty for o in outcomes)
     unsteady = sum(o.false_penalty and o.unsteady_photo for o in outcomes)
@@ -277,7 +309,8 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     print()
     checks = [
         (f"turns judged from a covered frame: {judged_covered} of {len(outcomes)} sequences", judged_covered == 0),
-        (f"false penalties (fused or per-frame reading lacks tiles or reads other codes): {false_penalties}"
+        (f"false penalties (the table judged, the referee's answers given, lacks tiles or reads other codes): "
+         f"{false_penalties}"
          f" ({with_covered} resting on a covered frame; {unsteady} on photos whose clear frames already read unsteadily)",
          false_penalties == 0),
         (f"clear tables judged more than {LATE_AFTER:.0f} s after the last occluder left: {late}, and never judged: "
@@ -309,6 +342,10 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
                        ("taken_out", "tiles read on unchanged bare table taken out")):
         counts = [getattr(o, name) for o in judged]
         print(f"{what}: {sum(counts)} tile readings in {sum(1 for k in counts if k)} of {len(counts)} looks")
+    asked = [o for o in judged if o.doubts]
+    print(f"looks that left tiles to the referee (column 'referee'): {len(asked)} of {len(judged)}, "
+          f"{sum(o.doubts for o in asked)} tiles; frames that misread on their own (outvoted by the other frames, "
+          f"or asked about): {sum(o.frames_misread for o in judged)} in {sum(1 for o in judged if o.frames_misread)} looks")
     print(f"looks whose readings differ from the clear reading only where the photo's labels side with them (not false): "
           f"{sum(o.labels_not_clear for o in judged)} of {len(judged)}")
     if before:

@@ -8,7 +8,9 @@ each of them:
    of a track (the mean position of the tile so far; one to one, nearest first) is that
    track's tile, else it starts a track of its own.
 2. A tile is kept when more than half of the frames see it. A frame that misses it counts
-   as absent there: it votes on whether the tile is there, not on its code.
+   as absent there: it votes on whether the tile is there, not on its code. With
+   `keep_unsure` (a turn's table), a tile fewer frames see is kept as well: the referee,
+   not a vote, says whether it lies there.
 3. Its code is the one most of the frames that see it read (a strict majority), so a code
    one frame in three reads never survives, however sure that frame was; without a majority
    (two frames that disagree) the code with the highest mean probability. Each code's
@@ -21,6 +23,10 @@ each of them:
    kept tile the anchor missed joins the anchor's set of its neighbour in a frame that saw
    it in a set; without one it lies alone, as a tile in no set does.
 
+6. Every kept tile the frames disagree on (not seen in every frame, or read as different
+   codes) is named in `unsure`, with what the frames saw: a vote settles a flicker, but
+   where frames disagree the reader is unsteady on that tile, and the referee may be asked.
+
 Fusing a single reading gives that reading back.
 """
 from __future__ import annotations
@@ -29,7 +35,7 @@ import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from .errors import GameError
 from .reading import ReadTile, TableReading
@@ -38,6 +44,27 @@ from .rebuild import tile_width
 @dataclass(frozen=True)
 class FusionSettings:
     match_radius: float = 0.45  # in tile widths; the next tile of a meld lies about 1.02 widths away
+    keep_unsure: bool = False  # keep a tile half the frames or fewer see (unsure), rather than drop it
+
+
+class Unsure(NamedTuple):
+    """A fused tile its frames disagree on."""
+
+    index: int  # into the fused reading's tiles
+    seen: int  # frames that saw it
+    frames: int  # frames fused
+    reads: tuple[str, ...]  # the codes the frames that saw it read, frame by frame
+
+    @property
+    def presence(self) -> bool:
+        """Some frames saw no tile there."""
+        return self.seen < self.frames
+
+    def describe(self) -> str:
+        read = ", ".join(self.reads)
+        if self.presence:
+            return f"seen in {self.seen} of {self.frames} frames ({read})"
+        return f"read as {read} in {self.frames} frames"
 
 
 @dataclass(frozen=True)
@@ -45,6 +72,7 @@ class Fusion:
     reading: TableReading
     anchor: int  # index of the frame whose sets the fused reading keeps
     disagreements: tuple[str, ...]  # tiles not seen in every frame, or read as different codes
+    unsure: tuple[Unsure, ...] = ()  # the kept tiles among them
 
     @property
     def agree(self) -> bool:
@@ -60,11 +88,16 @@ def fuse(readings: Sequence[TableReading], settings: FusionSettings = FusionSett
         raise GameError("fusing readings needs at least one reading, got none")
     frames = len(readings)
     tracks = _tracks(readings, settings.match_radius * _width(readings))
-    kept = [track for track in tracks if 2 * len(track) > frames]
+    kept = [track for track in tracks if 2 * len(track) > frames or settings.keep_unsure]
     codes = [_pool([readings[f].tiles[i] for f, i in sorted(track.items())]) for track in kept]
     anchor = max(range(frames), key=lambda f: _agreement(f, readings[f], kept, codes))
-    reading = _assemble(readings, anchor, kept, codes)
-    return Fusion(reading, anchor, _disagreements(readings, tracks))
+    reading, index_of = _assemble(readings, anchor, kept, codes)
+    unsure = []
+    for k, track in enumerate(kept):
+        reads = tuple(readings[f].tiles[i].code for f, i in sorted(track.items()))
+        if len(track) < frames or len(set(reads)) > 1:
+            unsure.append(Unsure(index_of[k], len(track), frames, reads))
+    return Fusion(reading, anchor, _disagreements(readings, tracks), tuple(sorted(unsure)))
 
 
 def _width(readings: Sequence[TableReading]) -> float:
@@ -125,7 +158,8 @@ def _agreement(f: int, reading: TableReading, kept, codes) -> tuple[int, int, in
     return agreeing, -dropped, -f
 
 
-def _assemble(readings: Sequence[TableReading], anchor: int, kept, codes) -> TableReading:
+def _assemble(readings: Sequence[TableReading], anchor: int, kept, codes) -> tuple[TableReading, dict[int, int]]:
+    """The fused reading, and where each kept track lies in it."""
     base = readings[anchor]
     order = sorted((k for k, track in enumerate(kept) if anchor in track), key=lambda k: kept[k][anchor])
     extra = [k for k, track in enumerate(kept) if anchor not in track]
@@ -147,7 +181,7 @@ def _assemble(readings: Sequence[TableReading], anchor: int, kept, codes) -> Tab
     for k in extra:
         _join_neighbour(readings, kept, k, index_of, sets)
     return TableReading(tuple(tiles), tuple(tuple(s) for s in sets if s), base.warnings, base.width, base.height,
-                        base.profile, base.area)
+                        base.profile, base.area), index_of
 
 
 def _join_neighbour(readings, kept, k: int, index_of: dict[int, int], sets: list[list[int]]) -> None:

@@ -13,7 +13,10 @@ valid). So:
 3. A code read more often than the set holds it makes its least sure copies doubtful.
 4. An unsure tile that moved is settled by the rules: if exactly one choice among its
    candidates makes its set valid (and keeps the counts), that choice is taken.
-5. Whatever stays doubtful is returned as a doubt for the referee, never guessed silently;
+5. A tile the fused frames disagree on (`unsure`: not seen in every frame, or read as other
+   codes) is not sure: the rules may settle its code, never whether it lies there, so a tile
+   some frames did not see is a doubt whose candidates include "no tile" (NO_TILE).
+6. Whatever stays doubtful is returned as a doubt for the referee, never guessed silently;
    every settled tile is returned with the reason, and tiles of the table before that are
    seen neither in place nor elsewhere are returned as missing (the runner looks again).
 """
@@ -24,14 +27,17 @@ import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from controller.rules.melds import classify
 from controller.rules.tiles import parse_tile
 
-from .events import Doubt, PlacedTile
+from .events import NO_TILE, Doubt, PlacedTile
 from .machine import TableState
 from .reading import TableReading
+
+if TYPE_CHECKING:
+    from .fusion import Unsure  # fusion measures tiles with rebuild's tile_width
 
 COPIES = 2  # of each coloured number, and of the joker
 
@@ -58,8 +64,9 @@ class Rebuilt:
 
 
 def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings = RebuildSettings(),
-            melds_reading: dict | None = None) -> Rebuilt:
+            melds_reading: dict | None = None, unsure: Sequence[Unsure] = ()) -> Rebuilt:
     melds_reading = melds_reading or {}
+    unsure_at = {u.index: u for u in unsure}
     tiles = reading.tiles
     width = tile_width(reading)
     pairs = _pairs(reading, before, settings.keep_radius * width)
@@ -95,6 +102,9 @@ def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings
             sure.append(False)
             contested.add(i)
             candidates.append((old,) + tuple(c for c in options if c != old))
+        if i in unsure_at:  # the frames disagree on it: not sure, whatever each frame's confidence
+            sure[i] = False
+            candidates[i] += tuple(dict.fromkeys(c for c in unsure_at[i].reads if c not in candidates[i]))
 
     # more copies than the set holds: the least sure reads of that code become doubtful
     for code, count in Counter(chosen).items():
@@ -107,21 +117,21 @@ def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings
     sets = _rejoin(_sets_with_lone_tiles(reading), pairs, before, reading, settled)
     doubts: list[Doubt] = []
     for members in sets:
-        unsure = [i for i in members if not sure[i]]
-        if not unsure:
+        open_ = [i for i in members if not sure[i]]
+        if not open_:
             continue
         fixed = Counter(chosen[i] for i, ok in enumerate(sure) if ok)
-        solutions = _valid_choices(members, unsure, chosen, candidates, fixed, settings, melds_reading)
+        solutions = _valid_choices(members, open_, chosen, candidates, fixed, settings, melds_reading)
         if len(solutions) == 1:
-            for i, code in zip(unsure, solutions[0]):
+            for i, code in zip(open_, solutions[0]):
                 why = ("the tile did not move; its old identity is the only one that makes its set valid"
                        if i in contested and code == chosen[i] else "the only reading that makes its set valid")
                 settled.append((i, tiles[i].code, code, why))
                 chosen[i] = code
                 sure[i] = True
             continue
-        if not solutions and all(i in contested for i in unsure):
-            for i in unsure:  # the set is invalid whatever it reads: the unmoved tile stays what it was
+        if not solutions and all(i in contested for i in open_):
+            for i in open_:  # the set is invalid whatever it reads: the unmoved tile stays what it was
                 settled.append((i, tiles[i].code, chosen[i], "the tile did not move: it keeps the identity it had"))
                 sure[i] = True
             continue
@@ -129,11 +139,12 @@ def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings
                else f"{len(solutions)} readings make its set valid")
         if len(members) == 1:
             why = "a lone tile: the rules cannot tell"
-        for i in unsure:
+        for i in open_:
             if i in contested and len(members) == 1:
                 settled.append((i, tiles[i].code, chosen[i], "the tile did not move: it keeps the identity it had"))
                 continue
             doubts.append((i, candidates[i], f"read {tiles[i].code} at {tiles[i].confidence:.2f}; {why}"))
+    doubts = _presence_doubts(doubts, chosen, [u for u in unsure if u.presence])
 
     placed: tuple[PlacedTile, ...] = tuple(
         (chosen[i], round(float(t.center[0]), 2), round(float(t.center[1]), 2)) for i, t in enumerate(tiles)
@@ -148,6 +159,23 @@ def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings
         else:
             missing.append((code, x, y))
     return Rebuilt(TableState(placed, tuple(sets)), tuple(doubts), tuple(settled), tuple(missing))
+
+
+def _presence_doubts(doubts: list[Doubt], chosen: list[str], unseen: list[Unsure]) -> list[Doubt]:
+    """Each tile some frames did not see is a doubt with "no tile" among its candidates: first when
+    most frames saw no tile there. The rules never settle whether a tile lies somewhere."""
+    at = {doubt[0]: n for n, doubt in enumerate(doubts)}
+    doubts = list(doubts)
+    for u in unseen:
+        codes = doubts[at[u.index]][1] if u.index in at else (chosen[u.index],)
+        candidates = (NO_TILE,) + codes if 2 * u.seen <= u.frames else codes + (NO_TILE,)
+        why = u.describe()
+        if u.index in at:
+            doubts[at[u.index]] = Doubt(u.index, candidates, f"{doubts[at[u.index]][2]}; {why}")
+        else:
+            at[u.index] = len(doubts)
+            doubts.append(Doubt(u.index, candidates, why))
+    return doubts
 
 
 def tile_width(reading: TableReading) -> float:

@@ -17,6 +17,7 @@ run that led up to it, so a table left still before the press is judged on readi
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -25,7 +26,7 @@ from controller.game import judging
 from controller.game.events import (
     RackRevealed, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TurnStarted,
 )
-from controller.game.fusion import fuse
+from controller.game.fusion import Unsure, fuse
 from controller.game.machine import TableState
 from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
@@ -54,6 +55,7 @@ class Look:
     wait: Settled | None = None  # the wait it rests on (None: a frame read without waiting)
     read_ahead: int = 0  # frames of it read ahead, before the wait began
     read_ahead_ms: float = 0.0  # what reading them cost
+    unsure: tuple[Unsure, ...] = ()  # fused tiles the frames disagree on (controller.game.fusion)
 
     @property
     def frames(self) -> int:
@@ -107,6 +109,32 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
     unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image)
     settled = settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count])
     return steady_reading(reading, settled, unchanged[judged_count:], radius)
+
+
+def judged_as(judged: Reference | None, table: TableState, keep_radius: float) -> Reference | None:
+    """The last table read, as the game settled it since (`table`: the rules' and the referee's codes,
+    and without the tiles the referee said are not there), matched by position. Readings are steadied
+    against it, so a tile the referee took out is never put back, nor a corrected code read again.
+    `keep_radius`: in tile widths, how far apart the same tile's two centres may lie."""
+    if judged is None or not judged.codes or len(judged.codes) != len(judged.tiles):
+        return judged
+    centres = [(sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners))
+               for corners in judged.tiles]
+    widths = sorted(min(math.dist(c[i], c[(i + 1) % len(c)]) for i in range(len(c))) for c in judged.tiles)
+    reach = keep_radius * widths[len(widths) // 2]
+    pairs = sorted((math.dist(centre, (x, y)), k, j) for k, centre in enumerate(centres)
+                   for j, (_, x, y) in enumerate(table.tiles) if math.dist(centre, (x, y)) <= reach)
+    code_of: dict[int, str] = {}
+    taken: set[int] = set()
+    for _, k, j in pairs:
+        if k not in code_of and j not in taken:
+            code_of[k] = table.tiles[j][0]
+            taken.add(j)
+    kept = sorted(code_of)
+    codes = tuple(code_of[k] for k in kept)
+    if len(kept) == len(judged.tiles) and codes == judged.codes:
+        return judged
+    return replace(judged, tiles=tuple(judged.tiles[k] for k in kept), codes=codes)
 
 
 class Looking:
@@ -183,10 +211,11 @@ class Looking:
             return _eyes().Reference(image)
         return replace(reference, image=image, codes=())
 
-    def look_still(self, carry: bool = False) -> Look:
+    def look_still(self, carry: bool = False, keep_unsure: bool = False) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
         With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
-        the frames read ahead are not read again."""
+        the frames read ahead are not read again. With `keep_unsure`, a tile only some frames see is
+        kept in the fused reading, unsure (see `Look.unsure`), rather than outvoted."""
         self.begin_wait(carry)
         ahead, self.readings_ahead = self.readings_ahead, {}
         while True:
@@ -200,7 +229,7 @@ class Looking:
         wait = self.settled_wait(look)
         readings = [(k.steadied if k and k.judged is self.judged else self.steady(frame.image, reading), elapsed)
                     for frame, k, (reading, elapsed) in zip(look.frames, known, readings)]
-        seen = self.fused([frame.image for frame in look.frames], readings, wait)
+        seen = self.fused([frame.image for frame in look.frames], readings, wait, keep_unsure)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))
         return replace(seen, read_ahead=sum(1 for k in known if k), read_ahead_ms=sum(k.elapsed for k in known if k))
@@ -250,14 +279,15 @@ class Looking:
         raw = reading.to_json()
         return reading, photo, Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1))
 
-    def fused(self, frames: list[Frame], readings: list[tuple[TableReading, float]], wait: Settled | None) -> Look:
+    def fused(self, frames: list[Frame], readings: list[tuple[TableReading, float]], wait: Settled | None,
+              keep_unsure: bool = False) -> Look:
         """The readings of one still table's frames fused into one (every frame's photo and reading kept)."""
         photos = [self.photo(frame) for frame in frames]
         raws = []
         for (reading, elapsed), photo in zip(readings, photos):
             raw = reading.to_json()
             raws.append(Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1)))
-        fusion = fuse([reading for reading, _ in readings], self.settings.fusion)
+        fusion = fuse([reading for reading, _ in readings], replace(self.settings.fusion, keep_unsure=keep_unsure))
         photo = photos[fusion.anchor]
         if len(raws) == 1:
             return Look(fusion.reading, photo, raws[0], tuple(photos), tuple(raws), wait)
@@ -265,7 +295,7 @@ class Looking:
         data["fused_from"] = [raw.sha256 for raw in raws]
         elapsed = round(sum(raw.elapsed_ms or 0.0 for raw in raws), 1)
         fused = Reading(reading_sha(data), photo.sha256, data, elapsed)
-        return Look(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,), wait)
+        return Look(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,), wait, unsure=fusion.unsure)
 
     def look_at(self, frame: Frame) -> Look:
         """One frame read as it is, without waiting (the arbiter accepts the table as it lies)."""
@@ -277,9 +307,10 @@ class Looking:
         are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands.
         With `carry` (a turn's end), the first look may rest on the table watched still before it."""
         melds_reading = judging.ruleset_of(self.model).melds_reading()
+        self.judged = judged_as(self.judged, before, self.settings.rebuild.keep_radius)
         for attempt in range(LOOK_AGAIN + 1):
-            seen = self.look_still(carry and attempt == 0)
-            rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading)
+            seen = self.look_still(carry and attempt == 0, keep_unsure=True)
+            rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading, seen.unsure)
             codes = " ".join(code for code, _, _ in rebuilt.missing)
             if rebuilt.missing and look_again and attempt == LOOK_AGAIN:
                 self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before still not seen "

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from controller.game.fusion import fuse, fuse_readings
+from controller.game.fusion import FusionSettings, Unsure, fuse, fuse_readings
 from controller.game.reading import ReadTile, TableReading
 
 CODES = [f"{colour}{n}" for colour in "KBOR" for n in range(1, 14)] + ["J"]
@@ -129,6 +129,34 @@ def test_a_tile_seen_in_one_of_three_frames_only_is_dropped(data, reading):
     fused = fuse_readings(frames)
     assert len(fused.tiles) == len(reading.tiles)
     assert all(t.center[1] < ghost.center[1] - 40 for t in fused.tiles)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), reading=tables())
+def test_a_tile_one_frame_of_three_saw_is_kept_as_unsure_for_a_turns_table(data, reading):
+    ghost = tile("R7", 40.0 + 45.0 * 5, 50.0 + 80.0 * 5, 0.99)  # below every generated row
+    frames = [reading, shifted(reading, data.draw), shifted(reading, data.draw)]
+    odd = data.draw(st.integers(0, 2), label="frame that saw it")
+    frames[odd] = dataclasses.replace(frames[odd], tiles=frames[odd].tiles + (ghost,))
+    fusion = fuse(frames, FusionSettings(keep_unsure=True))
+    kept = [i for i, t in enumerate(fusion.reading.tiles) if t.center == ghost.center]
+    assert len(fusion.reading.tiles) == len(reading.tiles) + 1 and len(kept) == 1
+    assert fusion.unsure == (Unsure(kept[0], 1, 3, ("R7",)),) and fusion.unsure[0].presence
+    assert sorted(t.code for t in fusion.reading.tiles) == sorted([t.code for t in reading.tiles] + ["R7"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), reading=tables())
+def test_frames_that_agree_leave_nothing_unsure_and_a_flicker_is_named(data, reading):
+    frames = [reading, shifted(reading, data.draw), shifted(reading, data.draw)]
+    assert fuse(frames, FusionSettings(keep_unsure=True)).unsure == ()
+    k = data.draw(st.integers(0, len(reading.tiles) - 1), label="flickering tile")
+    flicker = "R1" if reading.tiles[k].code != "R1" else "R2"
+    frames[1] = recoded(frames[1], k, flicker, 0.99)
+    fusion = fuse(frames, FusionSettings(keep_unsure=True))
+    true = reading.tiles[k].code
+    assert [(u.seen, u.reads, u.presence) for u in fusion.unsure] == [(3, (true, flicker, true), False)]
+    assert fusion.reading.tiles[fusion.unsure[0].index].code == true
 
 
 @settings(max_examples=100, deadline=None)

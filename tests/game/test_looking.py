@@ -353,3 +353,23 @@ def test_a_restore_compares_with_the_table_at_the_turns_start(game, renderer):
     earlier = runner.reference.earlier
     assert earlier is not None and earlier.shape == runner.reference.image.shape
     assert np.abs(earlier.astype(int) - renderer.frame(TABLE, 0).astype(int)).mean() < 4  # the turn's start photo
+
+
+def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_once_the_referee_says_so(game, renderer):
+    from controller.game.events import NO_TILE
+
+    records, game_id = game
+    reader = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})  # nothing judged yet to steady frame 2 against
+    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(8)]),
+                                                        ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None))
+    seen, rebuilt = runner.look(TableState())
+    o3 = [i for i, t in enumerate(seen.reading.tiles) if t.code == "O3"]
+    assert len(o3) == 1 and [(d[0], d[1]) for d in rebuilt.doubts] == [(o3[0], (NO_TILE, "O3"))]
+    assert "seen in 1 of 3 frames" in rebuilt.doubts[0][2]
+    # the referee says no tile lies there; the same frame of the next look reads it again, on a patch
+    # unchanged since: it is taken out, never put back in the other frames as a tile judged there
+    table = rebuilt.table.with_codes([(o3[0], NO_TILE)])
+    reader.frames = {reader.calls + 2}
+    seen, rebuilt = runner.look(table)
+    assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3"] and not rebuilt.doubts
+    assert runner.judged.codes == ("K1", "K2", "K3")

@@ -97,3 +97,33 @@ def test_a_lone_tile_is_a_set_of_its_own():
     tiles = row(["R5", "R6", "R7"], 100) + [tile("B2", 600, 400)]
     result = rebuild(TableReading(tuple(tiles), ((0, 1, 2),)), TableState())
     assert result.table.melds == (("R5", "R6", "R7"), ("B2",))
+
+
+def test_a_tile_most_frames_saw_but_not_all_is_a_doubt_with_no_tile_last():
+    from controller.game.events import NO_TILE
+    from controller.game.fusion import Unsure
+
+    result = rebuild(reading(row(["R3", "R4", "R5"], 100), [tile("B9", 400, 300)]), TableState(),
+                     unsure=[Unsure(3, 2, 3, ("B9", "B9"))])
+    assert list(result.doubts) == [(3, ("B9", NO_TILE), "read B9 at 0.99; a lone tile: the rules cannot tell; "
+                                                   "seen in 2 of 3 frames (B9, B9)")]
+
+
+def test_a_tile_one_frame_of_three_saw_is_a_doubt_with_no_tile_first_whatever_its_set():
+    from controller.game.events import NO_TILE
+    from controller.game.fusion import Unsure
+
+    # the R6 would make its run valid, but the rules never settle whether a tile lies somewhere
+    result = rebuild(reading(row(["R3", "R4", "R5", "R6"], 100)), TableState(), unsure=[Unsure(3, 1, 3, ("R6",))])
+    assert [(d[0], d[1]) for d in result.doubts] == [(3, (NO_TILE, "R6"))]
+    assert "seen in 1 of 3 frames (R6)" in result.doubts[0][2]
+
+
+def test_a_sure_code_the_frames_disagree_on_is_settled_by_its_set_or_left_to_the_referee():
+    from controller.game.fusion import Unsure
+
+    settled = rebuild(reading(row(["R3", "R4", "R5"], 100)), TableState(), unsure=[Unsure(1, 3, 3, ("R4", "R8", "R4"))])
+    assert settled.table.melds == (("R3", "R4", "R5"),) and not settled.doubts
+    assert settled.settled == ((1, "R4", "R4", "the only reading that makes its set valid"),)
+    lone = rebuild(reading([tile("R4", 400, 300)]), TableState(), unsure=[Unsure(0, 3, 3, ("R4", "R8", "R4"))])
+    assert [(d[0], d[1]) for d in lone.doubts] == [(0, ("R4", "R8"))]

@@ -23,8 +23,8 @@ game is then set back on the script's track (the true table and counts posed int
 model, as benchmarks/bench_turn.py poses a game), so one misreading is counted once.
 
 Prints per camera and overall: turns, verdicts right, false penalties (a penalty the rules did
-not give), missed penalties, tables misread (the table read of the turn, as recorded, differs
-from the script's), referee prompts per turn, and seconds from the button press (or the time
+not give), missed penalties, tables misread (the table read of the turn, as recorded with the
+referee's answers to its doubts, differs from the script's), referee prompts per turn, and seconds from the button press (or the time
 running out) to the verdict being recorded: median and p95. Targets: 0 wrong verdicts, at most
 one prompt per 20 turns, median press -> verdict <= 1 s.
 """
@@ -54,7 +54,7 @@ from controller.demo.recorded_game import GameScript, RecordedTable, RecordedTim
 from controller.demo.scene import Scene  # noqa: E402
 from controller.game import judging  # noqa: E402
 from controller.game.events import (  # noqa: E402
-    NO_TILE, HeldAnswer, RestoreChecked, TableRead, TurnEndCause, TurnEnded, TurnJudged, TurnStarted,
+    NO_TILE, HeldAnswer, RefereeCorrection, RestoreChecked, TableRead, TurnEndCause, TurnEnded, TurnJudged, TurnStarted,
 )
 from controller.game.machine import State, TableState  # noqa: E402
 from controller.records import Records  # noqa: E402
@@ -225,6 +225,8 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                 ended_at[event.turn] = pressed_at[0] if event.cause is TurnEndCause.BUTTON else now
             if isinstance(event, TableRead) and event.purpose == "turn":
                 read[model.turn] = TableState(event.tiles, event.sets)
+            if isinstance(event, RefereeCorrection) and model.state is State.TURN_JUDGING and model.pending:
+                read[model.turn] = model.pending  # the table read, with the referee's answers to its doubts
             if isinstance(event, TurnJudged):
                 judged[event.turn] = (str(event.outcome), now)
             if isinstance(event, RestoreChecked) and not event.matches:

@@ -27,6 +27,12 @@ A look is settled when every frame it rests on passes every check:
   leave the wood as it was). A phone put down, a phone over part of an old tile, or a hand the
   net missed change cells no tile explains.
 
+With the play area marked (`watch_area`: the referee's four corners), only the play area is the
+table: a region the net finds that reaches no more than a cell into it (the tile box lying against
+the table's edge, its lid, a player drawing a tile) and changes on cells whose centre lies outside
+it (tiles taken from the box) hold nothing up. The border band is watched as ever: a hand
+reaching in from beyond the frame still crosses it.
+
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.
 
@@ -39,18 +45,20 @@ still since them; any motion before (or at) the press starts the run afresh, as 
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable
 
+import cv2
 import numpy as np
 
 from .eyes_border import border_cells, border_edges, border_grid, tiles_on_border
-from .eyes_cells import band_mask, edges_of, tiles_mask, where_of
+from .eyes_cells import band_mask, cells_within, edges_of, tiles_mask, where_of
 from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_under_tiles
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
 from .stillness import (
-    UNCLIPPED, cells_of_small, grey_of, light_change, light_fit, matched_difference, small_colour,
+    CELL, UNCLIPPED, WORK_WIDTH, cells_of_small, grey_of, light_change, light_fit, matched_difference, small_colour,
 )
 
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
@@ -78,7 +86,56 @@ class Eyes:
         self.settings = settings
         self.occluders = occluders or shipped_net
         self._watching = False
+        self.area: tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None = None
+        self._area_cells: dict[tuple, np.ndarray] = {}
         self.begin(float("-inf"), None)
+
+    def watch_area(self, corners, size: tuple[int, int] | None = None) -> None:
+        """Watch only the play area: `corners` in the pixels of a frame `size` (width, height) wide, scaled
+        to each frame fed; None: the whole frame."""
+        area = None if corners is None else (tuple((float(x), float(y)) for x, y in corners), size)
+        if area is not None and len(area[0]) < 3:
+            raise ValueError(f"watch_area: a play area needs at least three corners, got {corners!r}")
+        if area != self.area:
+            self.area, self._area_cells = area, {}
+
+    def _in_area(self, image_shape: tuple[int, ...], grid: tuple[int, int]) -> np.ndarray | None:
+        """The cells (on `grid`) whose centre lies in the play area; None: no area marked."""
+        if self.area is None:
+            return None
+        key = (image_shape[:2], grid)
+        if key not in self._area_cells:
+            corners, size = self.area
+            fh, fw = image_shape[:2]
+            sx, sy = (fw / size[0], fh / size[1]) if size else (1.0, 1.0)
+            outline = tuple((x * sx, y * sy) for x, y in corners)
+            self._area_cells[key] = cells_within(outline, (fh, fw), grid)
+        return self._area_cells[key]
+
+    def _net(self, image: np.ndarray, reference: np.ndarray | None):
+        """The net's finds on a frame, less those that reach no further than a cell into the play area:
+        the net's boxes come in steps of its own coarse cells, so a tile box lying against the table's
+        edge seems to touch it."""
+        seen = self.occluders(image, reference)
+        if self.area is None or seen.clear:
+            return seen
+        fh, fw = image.shape[:2]
+        key = (image.shape[:2], "pixels")
+        if key not in self._area_cells:
+            corners, size = self.area
+            sx, sy = (fw / size[0], fh / size[1]) if size else (1.0, 1.0)
+            canvas = np.zeros((fh, fw), np.uint8)
+            cv2.fillPoly(canvas, [np.round([(x * sx, y * sy) for x, y in corners]).astype(np.int32)], 1)
+            self._area_cells[key] = canvas
+        area = self._area_cells[key]
+        step = CELL * fw / float(WORK_WIDTH)  # one of the eyes' cells, in frame pixels (no smaller than the net's)
+
+        def reaches_in(box) -> bool:
+            x0, y0, x1, y1 = (int(round(v)) for v in (box[0] + step, box[1] + step, box[2] - step, box[3] - step))
+            return x1 > x0 and y1 > y0 and bool(area[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)].any())
+
+        kept = tuple(region for region in seen.regions if reaches_in(region.box))
+        return seen if len(kept) == len(seen.regions) else dataclasses.replace(seen, regions=kept)
 
     # ------------------------------------------------------------------ a wait
 
@@ -175,7 +232,7 @@ class Eyes:
             return ReadFrames(ahead)  # watched still up to now, and clear to the net against this reference
         reference = self.reference.image if self.reference is not None else None
         for offered in frames:
-            seen = self.occluders(offered.image, reference)
+            seen = self._net(offered.image, reference)
             if not seen.clear:
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
         return ReadFrames(frames)
@@ -209,6 +266,9 @@ class Eyes:
             changed = (difference > s.change_level) & ~exempt
             if known is not None and known.shape == changed.shape:
                 changed &= ~known
+            area = self._in_area(frame.image.shape, changed.shape)
+            if area is not None:
+                changed &= area
             if changed.mean() > s.least_unexplained_share:
                 return self._covered(frame.at, where_of(changed, s.edge_cells), "a change no tile explains")
         span = frames[-1].at - frames[0].at
@@ -320,10 +380,10 @@ class Eyes:
         sees nothing there now."""
         assert self._base is not None
         if self._base_net is None:
-            self._base_net = self.occluders(self._base[0].image, None)
+            self._base_net = self._net(self._base[0].image, None)
         if not set(edges) <= _net_edges(self._base_net):
             return False  # the band was clear when the wait began: something entered
-        seen = self.occluders(frame.image, None)
+        seen = self._net(frame.image, None)
         if set(edges) & _net_edges(seen):
             return False
         self._base, self._base_net, self._base_small = (frame, now), seen, small
@@ -337,7 +397,7 @@ class Eyes:
         if self._ahead is None:
             frames = self._spread()
             reference = self.reference.image if self.reference is not None else None
-            if all(self.occluders(offered.image, reference).clear for offered in frames):
+            if all(self._net(offered.image, reference).clear for offered in frames):
                 self._ahead = frames
                 self._folded = self._band_changed([(b, c) for _, _, b, c in self._run])
                 self._run = [entry for entry in self._run if any(entry[0] is f for f in frames) or entry is self._run[-1]]

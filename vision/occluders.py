@@ -21,6 +21,7 @@ import numpy as np
 from .config import DEFAULT_CONFIG, OCCLUDER_LONG_SIDE, OCCLUDER_STRIDE, VisionConfig
 from .image import check_image
 from .models import OCCLUDER_FILE, load_model
+from .stillness import matched_difference
 
 OUTPUT_STRIDE = 4  # the net's output grid is 1/4 of its input
 
@@ -94,12 +95,14 @@ def find_occluders(frame: np.ndarray, reference: np.ndarray | None = None,
 
 
 def _changed_cells(frame: np.ndarray, reference: np.ndarray, grid: tuple[int, int], level: int) -> np.ndarray:
-    """1 where the frame's colour differs from the reference's on the output grid (grown by a cell:
-    the edge of a hand over a table of the same colour changes less than its middle)."""
+    """1 where the frame's colour differs from the reference's on the output grid once the room's light
+    is matched (vision.stillness.matched_difference: a lamp dimmed in mid-game changes every cell, a
+    hand only its own), grown by a cell: the edge of a hand over a table of the same colour changes
+    less than its middle."""
     reference = check_image(reference, "reference frame")
-    a = cv2.resize(frame, grid, interpolation=cv2.INTER_AREA).astype(np.int16)
-    b = cv2.resize(reference, grid, interpolation=cv2.INTER_AREA).astype(np.int16)
-    changed = (np.abs(a - b).max(axis=2) > level).astype(np.uint8)
+    a = cv2.resize(frame, grid, interpolation=cv2.INTER_AREA).astype(np.float32)
+    b = cv2.resize(reference, grid, interpolation=cv2.INTER_AREA).astype(np.float32)
+    changed = (matched_difference(a, b) > level).astype(np.uint8)
     return cv2.dilate(changed, np.ones((3, 3), np.uint8))
 
 

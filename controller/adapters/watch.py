@@ -29,6 +29,10 @@ class CameraWatch:
     def watch_table(self, reference: Reference | None) -> None:
         self.wait.watch_table(reference)
 
+    def watch_area(self, corners, size: tuple[int, int] | None) -> None:
+        """Watch only the play area (`vision.eyes.Eyes.watch_area`); None: the whole frame."""
+        self.wait.eyes.watch_area(corners, size)
+
     def glance(self) -> ReadAhead | None:
         return self.wait.glance()
 

@@ -150,6 +150,7 @@ class Looking:
     def begin_wait(self, carry: bool = False) -> None:
         """A wait against the last settled table; with `carry`, the table watched during this turn may carry it."""
         self.asking = None
+        self.watch_the_area()
         if carry and self.watching == self.model.turn:
             self.watch.begin(self.reference, self.devices.display.waiting, self.arbiter_accepts, carry=True)
         else:
@@ -166,6 +167,7 @@ class Looking:
             return timer.wait(seconds)
         if self.watching != self.model.turn:
             self.watching, self.readings_ahead, self.to_read = self.model.turn, {}, []
+            self.watch_the_area()
             try:
                 self.watch.watch_table(self.reference)
             except AdapterError:

@@ -31,6 +31,17 @@ class AreaWork:
         return PlayAreaSet(how=AreaSource.MARKED, corners=tuple(corners), width=int(width), height=int(height),
                            by=by, reason=reason)
 
+    def watch_the_area(self) -> None:
+        """The eyes watch the area the reader reads in (a watch that can): with one marked, the tile box
+        and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
+        in_force, watch_area = getattr(self.devices.reader, "area_in_force", None), getattr(self.watch, "watch_area", None)
+        if callable(in_force) and callable(watch_area):
+            marked = in_force()
+            if marked is None:
+                watch_area(None, None)
+            else:
+                watch_area(marked[0], (int(marked[1]), int(marked[2])))
+
     def last_area(self) -> PlayAreaSet | None:
         return next((e for e in reversed(self.records.events(self.game_id)) if isinstance(e, PlayAreaSet)), None)
 

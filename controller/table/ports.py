@@ -45,7 +45,8 @@ class TableWatch(Protocol):
     what was read on them; besides, the next frame, and whether the table moved. A watch may also
     watch the table while a turn runs (`watch_table(reference)`, then `glance()`, each one frame,
     giving a `vision.eyes_values.ReadAhead` or None) and carry that into the wait at the press
-    (`begin(..., carry=True)`); the runner uses these when the watch has them."""
+    (`begin(..., carry=True)`), and watch only the play area marked (`watch_area(corners, (width,
+    height))`, None: the whole frame); the runner uses these when the watch has them."""
 
     def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None],
               ask: Callable[[Covered, TimedFrame], bool] | None = None) -> None: ...

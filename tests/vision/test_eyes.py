@@ -379,3 +379,69 @@ def test_tiles_taken_back_in_a_restore_leave_the_top_as_it_was_at_the_turns_star
     eyes.begin(0.0, Reference(laid, (RED_10, RED_11, RED_12, outline), earlier=start))
     answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: read)
     assert first_settled(answers) is None and any(isinstance(look, Covered) for _, look in answers)
+
+
+class Sees:
+    """An occluder net that always sees one region at `box` (frame pixels): a tile box it takes for a hand."""
+
+    def __init__(self, box):
+        self.box = box
+
+    def __call__(self, frame, reference):
+        from vision.occluders import OccluderRegion
+
+        h, w = frame.shape[:2]
+        x0, y0, x1, y1 = self.box
+        return Occluders((OccluderRegion((x1 - x0) * (y1 - y0) / (w * h), self.box, (), 0.6),), np.zeros((1, 1), np.float32))
+
+
+def middle_area(table, share=0.6):
+    h, w = table.shape[:2]
+    a, b = (1 - share) / 2, (1 + share) / 2
+    return ((a * w, a * h), (b * w, a * h), (b * w, b * h), (a * w, b * h)), (w, h)
+
+
+@pytest.mark.parametrize("reference", [True, False], ids=["against-the-last-table", "first-wait"])
+def test_what_the_net_finds_beyond_the_marked_play_area_holds_nothing_up(table, reference):
+    h, w = table.shape[:2]
+    beside = (0.03 * w, 0.3 * h, 0.15 * w, 0.6 * h)  # left of the area, clear of the frame's border band
+    corners, size = middle_area(table)
+    for area, settles in ((None, False), (corners, True)):
+        eyes = Eyes(occluders=Sees(beside))
+        eyes.watch_area(area, size)
+        eyes.begin(0.0, Reference(table) if reference else None)
+        answers = run(eyes, still(table, 2.0))
+        assert (first_settled(answers) is not None) == settles, area
+    # a region reaching into the area is over the table, marked or not
+    eyes = Eyes(occluders=Sees((0.03 * w, 0.3 * h, 0.3 * w, 0.6 * h)))
+    eyes.watch_area(corners, size)
+    eyes.begin(0.0, Reference(table) if reference else None)
+    answers = run(eyes, still(table, 2.0))
+    assert first_settled(answers) is None and any(isinstance(look, Covered) for _, look in answers)
+
+
+def test_a_change_beyond_the_marked_play_area_is_none_the_table_must_explain(table):
+    import cv2
+
+    h, w = table.shape[:2]
+    changed = table.copy()
+    cv2.circle(changed, (int(0.1 * w), h // 2), int(0.04 * w), (40, 40, 200), -1)  # a tile taken from the box
+    corners, size = middle_area(table)
+    eyes = Eyes(occluders=Blind())
+    eyes.begin(0.0, Reference(table))
+    covered = [look for _, look in run(eyes, still(changed, 2.0)) if isinstance(look, Covered)]
+    assert covered and covered[0].reason == "a change no tile explains"
+    eyes.watch_area(corners, size)
+    eyes.begin(0.0, Reference(table))
+    assert first_settled(run(eyes, still(changed, 2.0))) is not None
+    # the same change inside the area still holds the table up; the area's corners follow the frame's size
+    inside = table.copy()
+    cv2.circle(inside, (w // 2, h // 2), int(0.04 * w), (40, 40, 200), -1)
+    eyes.watch_area(tuple((2 * x, 2 * y) for x, y in corners), (2 * w, 2 * h))
+    eyes.begin(0.0, Reference(table))
+    assert first_settled(run(eyes, still(inside, 2.0))) is None
+
+
+def test_a_play_area_needs_three_corners():
+    with pytest.raises(ValueError, match=r"three corners, got \(\(1, 2\),\)"):
+        Eyes(occluders=Blind()).watch_area(((1, 2),), (640, 480))

@@ -75,6 +75,26 @@ def test_with_a_reference_an_unchanged_table_is_clear_and_a_new_hand_is_not(phot
     assert find_occluders(sample.image, reference=sample.image).clear
 
 
+class SeesEverything:
+    """A net that takes the whole frame for a hand: only the change since the reference tells."""
+
+    def __call__(self, x):
+        return np.full((1, 1, x.shape[2] // 4, x.shape[3] // 4), 9.0, np.float32)  # the output grid: 1/4
+
+
+@pytest.mark.parametrize("gain, offset", [(0.8, 0), (1.15, 6)], ids=["dimmed", "brighter"])
+def test_with_a_reference_a_change_of_light_is_no_change_the_net_may_mark_but_a_hand_is(photo, gain, offset):
+    lit = np.clip(photo.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+    assert find_occluders(lit, reference=photo, net=SeesEverything()).clear
+    h, w = photo.shape[:2]
+    handed = lit.copy()
+    cv2.ellipse(handed, (w // 2, h // 2), (w // 8, h // 6), 0, 0, 360, (90, 120, 170), -1)
+    found = find_occluders(handed, reference=photo, net=SeesEverything())
+    assert not found.clear
+    x0, y0, x1, y1 = found.regions[0].box
+    assert x0 <= w // 2 <= x1 and y0 <= h // 2 <= y1
+
+
 @pytest.mark.parametrize("bad", [np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10), np.float32), "frame.jpg"],
                          ids=["empty", "float-array", "a-path-not-an-array"])
 def test_a_bad_frame_is_a_clear_error_naming_it(bad):

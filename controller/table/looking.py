@@ -17,14 +17,14 @@ run that led up to it, so a table left still before the press is judged on readi
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from controller.game import judging
 from controller.game.events import (
-    RackRevealed, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable, TurnStarted,
+    NO_TILE, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead,
+    TableUnrestorable, TurnStarted,
 )
 from controller.game.fusion import Unsure, fuse
 from controller.game.machine import TableState
@@ -111,30 +111,25 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
     return steady_reading(reading, settled, unchanged[judged_count:], radius)
 
 
-def judged_as(judged: Reference | None, table: TableState, keep_radius: float) -> Reference | None:
-    """The last table read, as the game settled it since (`table`: the rules' and the referee's codes,
-    and without the tiles the referee said are not there), matched by position. Readings are steadied
-    against it, so a tile the referee took out is never put back, nor a corrected code read again.
-    `keep_radius`: in tile widths, how far apart the same tile's two centres may lie."""
-    if judged is None or not judged.codes or len(judged.codes) != len(judged.tiles):
+def answered(judged: Reference | None, changes, tiles_read: int) -> Reference | None:
+    """The last table read, as the referee answered its doubts (`changes`: (tile index, code or
+    NO_TILE) into the table read, which held `tiles_read` tiles in the order of `judged`'s). Readings
+    are steadied against it, so a tile the referee said is not there is never put back from it, nor
+    a code the referee corrected kept. A reference whose tiles do not line up with the table read
+    is left as it is."""
+    if judged is None or not changes or len(judged.tiles) != tiles_read or len(judged.codes) != tiles_read:
         return judged
-    centres = [(sum(x for x, _ in corners) / len(corners), sum(y for _, y in corners) / len(corners))
-               for corners in judged.tiles]
-    widths = sorted(min(math.dist(c[i], c[(i + 1) % len(c)]) for i in range(len(c))) for c in judged.tiles)
-    reach = keep_radius * widths[len(widths) // 2]
-    pairs = sorted((math.dist(centre, (x, y)), k, j) for k, centre in enumerate(centres)
-                   for j, (_, x, y) in enumerate(table.tiles) if math.dist(centre, (x, y)) <= reach)
-    code_of: dict[int, str] = {}
-    taken: set[int] = set()
-    for _, k, j in pairs:
-        if k not in code_of and j not in taken:
-            code_of[k] = table.tiles[j][0]
-            taken.add(j)
-    kept = sorted(code_of)
-    codes = tuple(code_of[k] for k in kept)
-    if len(kept) == len(judged.tiles) and codes == judged.codes:
-        return judged
-    return replace(judged, tiles=tuple(judged.tiles[k] for k in kept), codes=codes)
+    codes = list(judged.codes)
+    gone = set()
+    for index, code in changes:
+        if not 0 <= index < tiles_read:
+            return judged
+        if code == NO_TILE:
+            gone.add(index)
+        else:
+            codes[index] = code
+    kept = [i for i in range(tiles_read) if i not in gone]
+    return replace(judged, tiles=tuple(judged.tiles[i] for i in kept), codes=tuple(codes[i] for i in kept))
 
 
 class Looking:
@@ -309,7 +304,6 @@ class Looking:
         are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands.
         With `carry` (a turn's end), the first look may rest on the table watched still before it."""
         melds_reading = judging.ruleset_of(self.model).melds_reading()
-        self.judged = judged_as(self.judged, before, self.settings.rebuild.keep_radius)
         for attempt in range(LOOK_AGAIN + 1):
             seen = self.look_still(carry and attempt == 0, keep_unsure=True)
             rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading, seen.unsure)
@@ -360,7 +354,9 @@ class Looking:
         decode, find = getattr(self.photos, "frame", None), getattr(self.records, "reading", None)
         if decode is None or find is None:
             return None
-        for event in reversed(self.records.events(self.game_id)):
+        events = self.records.events(self.game_id)
+        for at in range(len(events) - 1, -1, -1):
+            event = events[at]
             sha, photo_sha = getattr(event, "reading", None), getattr(event, "photo", None)
             if not isinstance(sha, str) or not isinstance(photo_sha, str):
                 continue
@@ -369,7 +365,12 @@ class Looking:
             if image is None or raw is None:
                 return None
             tiles = _outlined(raw)
-            return _eyes().Reference(image, tuple(corners for corners, _ in tiles), tuple(code for _, code in tiles))
+            judged = _eyes().Reference(image, tuple(corners for corners, _ in tiles), tuple(code for _, code in tiles))
+            # the referee's answers to the read's doubts, as the process that died had followed them
+            answer = events[at + 1] if isinstance(event, TableRead) and event.doubts and at + 1 < len(events) else None
+            if isinstance(answer, RefereeCorrection) and answer.target == "table":
+                judged = answered(judged, answer.changes, len(event.tiles))
+            return judged
         return None
 
     def _last_outlines(self, events) -> tuple:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable
 
-from controller.game.events import Event, Incident, TimerIncident, TurnJudged
+from controller.game.events import Event, Incident, RefereeCorrection, TimerIncident, TurnJudged
 from controller.game.journal import GameJournal
 from controller.game.machine import GameModel, State
 from controller.records import Photo, Reading, head_digest
 
-from .looking import Looking
+from .looking import Looking, answered
 from .play_area import AreaWork
 from .ports import (
     AdapterError, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
@@ -78,7 +78,11 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         self.journal.model = model
 
     def record(self, event: Event, photos: tuple[Photo, ...] = (), readings: tuple[Reading, ...] = ()) -> GameModel:
-        return self.journal.record(event, photos, readings)  # refused by the machine before anything is written
+        before = self.model
+        after = self.journal.record(event, photos, readings)  # refused by the machine before anything is written
+        if isinstance(event, RefereeCorrection) and before.state is State.REFEREE_CHECK and before.pending:
+            self.judged = answered(self.judged, event.changes, len(before.pending.tiles))
+        return after
 
     def head(self) -> str:
         """The record's head digest, as the table shows it (the audit pages print the same)."""

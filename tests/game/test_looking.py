@@ -356,20 +356,38 @@ def test_a_restore_compares_with_the_table_at_the_turns_start(game, renderer):
 
 
 def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_once_the_referee_says_so(game, renderer):
-    from controller.game.events import NO_TILE
+    from controller.game.events import (
+        NO_TILE, Dealt, ReadPurpose, RefereeCorrection, StartOrderDrawn, TableRead, TurnEnded, TurnStarted,
+    )
+    from controller.game.journal import GameJournal
+    from controller.game.machine import State
 
-    records, game_id = game
+    records, _ = game
+    journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
+    journal.record(StartOrderDrawn((), "Ann", None))
+    journal.record(Dealt(1))
     reader = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})  # nothing judged yet to steady frame 2 against
-    runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(8)]),
-                                                        ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None))
-    seen, rebuilt = runner.look(TableState())
+    runner = TableRunner(records, journal.game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(8)]),
+                                                                ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True),
+                                                                None))
+    start = runner.photo(renderer.frame(TABLE, 0))
+    runner.record(TurnStarted(1, "Ann", 60, start.sha256), photos=(start,))
+    runner.record(TurnEnded(1, "button", "1", 40))
+    seen, rebuilt = runner.look(runner.model.table)
     o3 = [i for i, t in enumerate(seen.reading.tiles) if t.code == "O3"]
     assert len(o3) == 1 and [(d[0], d[1]) for d in rebuilt.doubts] == [(o3[0], (NO_TILE, "O3"))]
     assert "seen in 1 of 3 frames" in rebuilt.doubts[0][2]
-    # the referee says no tile lies there; the same frame of the next look reads it again, on a patch
-    # unchanged since: it is taken out, never put back in the other frames as a tile judged there
-    table = rebuilt.table.with_codes([(o3[0], NO_TILE)])
+    after = runner.record(TableRead(ReadPurpose.TURN, seen.photo.sha256, seen.raw.sha256, rebuilt.table.tiles,
+                                    rebuilt.table.sets, rebuilt.doubts, rebuilt.settled),
+                          photos=seen.photos, readings=seen.raws)
+    assert after.state is State.REFEREE_CHECK
+    # the referee says no tile lies there: the table last judged follows, so when the same frame of the
+    # next look reads it again, on a patch unchanged since, it is taken out, never put back in the others
+    runner.record(RefereeCorrection("table", ((o3[0], NO_TILE),), None, "no tile there"))
+    assert sorted(runner.judged.codes) == ["K1", "K2", "K3"] and len(runner.judged.tiles) == 3
     reader.frames = {reader.calls + 2}
-    seen, rebuilt = runner.look(table)
+    seen, rebuilt = runner.look(runner.model.pending)
     assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3"] and not rebuilt.doubts
-    assert runner.judged.codes == ("K1", "K2", "K3")
+    # a resumed runner follows the referee's answer too
+    again = TableRunner(records, journal.game_id, runner.devices)
+    assert sorted(again.judged.codes) == ["K1", "K2", "K3"] and len(again.judged.tiles) == 3

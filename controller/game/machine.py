@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
+import statistics
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
@@ -85,6 +88,45 @@ class TableState:
         return TableState(tuple(t for i, t in enumerate(tiles) if i not in gone), sets)
 
 
+    def with_tiles_back(self, before: "TableState", tiles: Iterable[PlacedTile]) -> "TableState":
+        """The table with `tiles` of the table `before` lying where they lay again (the referee says tiles
+        the camera sees nowhere are there): a tile that still lacks its code here joins the set that holds
+        the rest of its old set (in the order of the old set), else it lies with the others of its old
+        set that came back."""
+        table_tiles, sets = list(self.tiles), [list(s) for s in self.sets]
+        missing = Counter(code for code, _, _ in before.tiles) - Counter(code for code, _, _ in self.tiles)
+        back: dict[int, int] = {}  # index in `before` -> index here
+        for code, x, y in tiles:
+            j = next((j for j, tile in enumerate(before.tiles) if tuple(tile) == (code, x, y) and j not in back), None)
+            if j is None or missing[code] <= 0:
+                continue
+            missing[code] -= 1
+            back[j] = len(table_tiles)
+            table_tiles.append((code, x, y))
+        for old in before.sets:
+            returned = [j for j in old if j in back]
+            if not returned:
+                continue
+            stayed = [self._same_tile(before, j, old) for j in old if j not in back]
+            home = next((members for members in sets if any(i in members for i in stayed if i is not None)), None)
+            if home is None:
+                sets.append([back[j] for j in returned])
+                continue
+            home.extend(back[j] for j in returned)
+            (x0, y0), (x1, y1) = before.tiles[old[0]][1:], before.tiles[old[-1]][1:]
+            home.sort(key=lambda i: (table_tiles[i][1] - x0) * (x1 - x0) + (table_tiles[i][2] - y0) * (y1 - y0))
+        return TableState(tuple(table_tiles), tuple(tuple(members) for members in sets))
+
+    def _same_tile(self, before: "TableState", j: int, old: tuple[int, ...]) -> int | None:
+        """The tile here that is `before`'s tile j: its code, within half its old set's spacing."""
+        code, x, y = before.tiles[j]
+        steps = [math.dist(before.tiles[a][1:], before.tiles[b][1:]) for a, b in zip(old, old[1:])]
+        reach = statistics.median(steps) / 2 if steps else 0.0
+        near = [(math.dist((x, y), (u, v)), i) for i, (c, u, v) in enumerate(self.tiles) if c == code]
+        best = min(near, default=None)
+        return best[1] if best is not None and best[0] <= reach else None
+
+
 @dataclass(frozen=True)
 class Settlement:
     """A failed turn's table that could not be restored (rules.restore): what the rack and pool get."""
@@ -152,6 +194,7 @@ class GameModel:
     pending_doubts: tuple = ()
     pending_photo: str | None = None  # the photo the pending table was read from
     held: HeldPenalty | None = None  # a penalty on tiles seen nowhere, waiting for (or confirmed by) the referee
+    read_again_for: int | None = None  # the turn whose table was read again after the referee said "tiles there"
     judgement: Judgement | None = None
     passes: int = 0  # turns in a row with nothing played while the pool is empty
     end: GameEnd | None = None
@@ -367,8 +410,11 @@ def on_penalty_held(model: GameModel, event: PenaltyHeld) -> GameModel:
 
 
 def on_held_penalty_answered(model: GameModel, event: HeldPenaltyAnswered) -> GameModel:
-    """confirmed: the verdict is judged again and recorded as it stands; tiles-there: with the referee's
-    codes the table read is judged again, without them the table is read again."""
+    """confirmed: the verdict is judged again and recorded as it stands; tiles-there: without codes the
+    first time in a turn, the table is read again (the camera may see them now); with the referee's
+    codes, or once it was read again, the table read is judged again with the referee's codes and the
+    tiles seen nowhere put back where they lay (`TableState.with_tiles_back`): the referee has looked,
+    and asking again would never end."""
     _check_turn(model, event, "an answer")
     if event.answer not in tuple(HeldAnswer):
         raise TransitionError(model.state, event.kind, f"unknown answer {event.answer!r}")
@@ -380,10 +426,14 @@ def on_held_penalty_answered(model: GameModel, event: HeldPenaltyAnswered) -> Ga
         if event.changes:
             raise TransitionError(model.state, event.kind, "a confirmed penalty changes no tile of the table read")
         return replace(model, state=State.TURN_JUDGING, held=replace(held, confirmed=True))
-    if event.changes:
+    if event.changes or model.read_again_for == model.turn:
         assert model.pending is not None  # a held penalty rests on a table read
-        return replace(model, state=State.TURN_JUDGING, held=None, pending=model.pending.with_codes(event.changes))
-    return replace(model, state=State.TURN_READING, held=None, pending=None, pending_doubts=(), pending_photo=None)
+        # the referee has looked: the tiles seen nowhere lie where they lay, unless their codes say
+        # they were read (misread) in the table already
+        pending = model.pending.with_codes(event.changes).with_tiles_back(model.table, held.vanished)
+        return replace(model, state=State.TURN_JUDGING, held=None, pending=pending)
+    return replace(model, state=State.TURN_READING, held=None, pending=None, pending_doubts=(), pending_photo=None,
+                   read_again_for=model.turn)
 
 
 def on_turn_judged(model: GameModel, event: TurnJudged) -> GameModel:

@@ -241,6 +241,35 @@ def test_the_referees_codes_are_judged_at_once(opened_game):
     assert judging.held_penalty(confirmed, judging.judge(confirmed, confirmed.pending)) is None
 
 
+def test_tiles_there_twice_in_a_turn_puts_them_back_where_they_lay_and_the_turn_is_judged(opened_game):
+    """A camera that never sees the tiles (a clipped white top): the referee is not asked for ever."""
+    records, game_id = opened_game
+    held, _ = held_model(records, game_id)
+    again = apply(held, HeldPenaltyAnswered(2, "Ben", "tiles-there", (), "Rita", AT, "they are there"))
+    assert again.state is State.TURN_READING and again.read_again_for == 2
+    again = apply(again, TableRead("turn", None, None, placed(OPENED[:3]), ((0, 1, 2),), (), ()))
+    verdict = judging.judge(again, again.pending)
+    held_again = apply(again, judging.held_penalty(again, verdict))
+    told = apply(held_again, HeldPenaltyAnswered(2, "Ben", "tiles-there", (), "Rita", AT, "still there"))
+    assert told.state is State.TURN_JUDGING and told.pending.melds == (OPENED,)
+    verdict = judging.judge(told, told.pending)
+    assert verdict.outcome == "draw" and judging.held_penalty(told, verdict) is None
+
+
+def test_tiles_put_back_join_the_set_that_holds_the_rest_of_theirs_or_lie_as_their_old_set():
+    from controller.game.machine import TableState
+
+    before = TableState(placed(OPENED) + (("R5", 100.0, 300.0), ("R6", 140.0, 300.0), ("R7", 180.0, 300.0)),
+                        ((0, 1, 2, 3), (4, 5, 6)))
+    # K11 and the whole red run vanished; the K10 K12 K13 seen a pixel or two away, read as one set
+    seen = TableState((("K10", 101.0, 121.0), ("K12", 181.0, 119.0), ("K13", 219.0, 120.0)), ((0, 1, 2),))
+    back = seen.with_tiles_back(before, (before.tiles[1],) + before.tiles[4:])
+    assert back.melds == (("K10", "K11", "K12", "K13"), ("R5", "R6", "R7"))
+    assert back.tiles[3] == before.tiles[1]
+    # a code the table read already holds as often as before stays out (it was read, misread or moved)
+    assert seen.with_codes(((1, "K11"),)).with_tiles_back(before, (before.tiles[1],)).tile_count == 3
+
+
 OPENED_EVENTS = opened_events()
 
 

@@ -234,10 +234,11 @@ class TurnFlow:
                                                 at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), reason=reason))
         if answer is HeldAnswer.CONFIRMED:
             said = "confirmed: the penalty is recorded as judged"
-        elif changes:
-            said = "the tiles are there, as the referee reads them: the turn is judged again"
-        else:
+        elif after.state is State.TURN_READING:
             said = "the tiles are there: the table is read again"
+        else:
+            said = ("the tiles are there" + (", as the referee reads them" if changes else "")
+                    + "; any the table read still lacks are put back where they lay: the turn is judged again")
         self.devices.display.say(f"turn {after.turn}: {referee} answers the held penalty: {said}")
 
     def step_revealing(self) -> None:

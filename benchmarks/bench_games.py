@@ -24,7 +24,8 @@ model, as benchmarks/bench_turn.py poses a game), so one misreading is counted o
 
 Prints per camera and overall: turns, verdicts right, false penalties (a penalty the rules did
 not give), missed penalties, tables misread (the table read of the turn, as recorded with the
-referee's answers to its doubts, differs from the script's), referee prompts per turn, and seconds from the button press (or the time
+referee's answers to its doubts, differs from the script's), referee prompts per turn, and
+seconds from the button press (or the time
 running out) to the verdict being recorded: median and p95. Targets: 0 wrong verdicts, at most
 one prompt per 20 turns, median press -> verdict <= 1 s.
 """
@@ -351,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
         import multiprocessing
 
         with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for done in as_completed([pool.submit(play_game, k, args.turns, args.seed, args.area) for k in range(args.games)]):
+            submitted = [pool.submit(play_game, k, args.turns, args.seed, args.area) for k in range(args.games)]
+            for done in as_completed(submitted):
                 games.append(done.result())
                 print_game(games[-1])
     games.sort(key=lambda g: g["index"])
@@ -360,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     kinds = {k: sum(r["kind"] == k for r in everything) for k in KINDS}
     print(f"scripted games through the table runner: {len(games)} games x {args.turns} turns, seed {args.seed}, "
           f"{os.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
-          f"{args.jobs} job(s), {took:.0f} s in all; play area {'marked by the referee' if args.area == 'marked' else 'found on each frame'}")
+          f"{args.jobs} job(s), {took:.0f} s in all; play area "
+          f"{'marked by the referee' if args.area == 'marked' else 'found on each frame'}")
     print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("  verdicts the rules give on the true tables: " + ", ".join(
         f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))

@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import statistics
 import sys
@@ -253,10 +254,10 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
 
 
 def judged_table(readings: list[TableReading], has_reference: bool, clear: ClearTable) -> tuple[Counter, int]:
-    """The codes of the table a verdict on the look would rest on, and how many tiles the referee was asked about: the
-    steadied frames fused as the runner fuses a turn's table, rebuilt on the table before (the clear
-    table, or nothing at a game's first wait), each doubt answered as a referee looking at the photo
-    would (the clear table's code where one of its tiles lies, else no tile)."""
+    """The codes of the table a verdict on the look would rest on, and how many tiles the referee was
+    asked about: the steadied frames fused as the runner fuses a turn's table, rebuilt on the table
+    before (the clear table, or nothing at a game's first wait), each doubt answered as a referee
+    looking at the photo would (the clear table's code where one of its tiles lies, else no tile)."""
     fusion = fuse(readings, dataclasses.replace(FUSION, keep_unsure=True))
     before = TableState(tuple((t.code, *t.center) for t in clear.reading.tiles)) if has_reference else TableState()
     rebuilt = rebuild(fusion.reading, before, REBUILD, None, fusion.unsure)
@@ -264,7 +265,7 @@ def judged_table(readings: list[TableReading], has_reference: bool, clear: Clear
     answers = []
     for index, _, _ in rebuilt.doubts:
         _, x, y = rebuilt.table.tiles[index]
-        near = [t for t in clear.reading.tiles if ((t.center[0] - x) ** 2 + (t.center[1] - y) ** 2) ** 0.5 <= reach]
+        near = [t for t in clear.reading.tiles if math.dist(t.center, (x, y)) <= reach]
         answers.append((index, near[0].code if near else NO_TILE))
     return Counter(code for code, _, _ in rebuilt.table.with_codes(answers).tiles), len(rebuilt.doubts)
 
@@ -345,7 +346,8 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     asked = [o for o in judged if o.doubts]
     print(f"looks that left tiles to the referee (column 'referee'): {len(asked)} of {len(judged)}, "
           f"{sum(o.doubts for o in asked)} tiles; frames that misread on their own (outvoted by the other frames, "
-          f"or asked about): {sum(o.frames_misread for o in judged)} in {sum(1 for o in judged if o.frames_misread)} looks")
+          f"or asked about): {sum(o.frames_misread for o in judged)} in "
+          f"{sum(1 for o in judged if o.frames_misread)} looks")
     print(f"looks whose readings differ from the clear reading only where the photo's labels side with them (not false): "
           f"{sum(o.labels_not_clear for o in judged)} of {len(judged)}")
     if before:

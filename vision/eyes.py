@@ -52,7 +52,7 @@ import cv2
 import numpy as np
 
 from .eyes_border import border_cells, border_edges, border_grid, tiles_on_border
-from .eyes_cells import band_mask, cells_within, edges_of, tiles_mask, where_of
+from .eyes_cells import band_mask, cell_centres, edges_of, tiles_mask, where_of
 from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_under_tiles
 from .eyes_values import (
     Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
@@ -87,7 +87,8 @@ class Eyes:
         self.occluders = occluders or shipped_net
         self._watching = False
         self.area: tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None = None
-        self._area_cells: dict[tuple, np.ndarray] = {}
+        self._area_pixels_of: dict[tuple[int, int], np.ndarray] = {}  # the area's raster, per frame size
+        self._area_cells: dict[tuple, np.ndarray] = {}  # its cells, per frame size and grid
         self.begin(float("-inf"), None)
 
     def watch_area(self, corners, size: tuple[int, int] | None = None) -> None:
@@ -97,19 +98,29 @@ class Eyes:
         if area is not None and len(area[0]) < 3:
             raise ValueError(f"watch_area: a play area needs at least three corners, got {corners!r}")
         if area != self.area:
-            self.area, self._area_cells = area, {}
+            self.area, self._area_pixels_of, self._area_cells = area, {}, {}
+
+    def _area_pixels(self, image_shape: tuple[int, ...]) -> np.ndarray | None:
+        """1 on the frame's pixels inside the play area (its corners scaled to the frame); None: no area."""
+        if self.area is None:
+            return None
+        fh, fw = image_shape[:2]
+        if (fh, fw) not in self._area_pixels_of:
+            corners, size = self.area
+            sx, sy = (fw / size[0], fh / size[1]) if size else (1.0, 1.0)
+            canvas = np.zeros((fh, fw), np.uint8)
+            cv2.fillPoly(canvas, [np.round([(x * sx, y * sy) for x, y in corners]).astype(np.int32)], 1)
+            self._area_pixels_of[(fh, fw)] = canvas
+        return self._area_pixels_of[(fh, fw)]
 
     def _in_area(self, image_shape: tuple[int, ...], grid: tuple[int, int]) -> np.ndarray | None:
         """The cells (on `grid`) whose centre lies in the play area; None: no area marked."""
-        if self.area is None:
+        pixels = self._area_pixels(image_shape)
+        if pixels is None:
             return None
         key = (image_shape[:2], grid)
         if key not in self._area_cells:
-            corners, size = self.area
-            fh, fw = image_shape[:2]
-            sx, sy = (fw / size[0], fh / size[1]) if size else (1.0, 1.0)
-            outline = tuple((x * sx, y * sy) for x, y in corners)
-            self._area_cells[key] = cells_within(outline, (fh, fw), grid)
+            self._area_cells[key] = cell_centres(pixels, grid).astype(bool)
         return self._area_cells[key]
 
     def _net(self, image: np.ndarray, reference: np.ndarray | None):
@@ -117,22 +128,15 @@ class Eyes:
         the net's boxes come in steps of its own coarse cells, so a tile box lying against the table's
         edge seems to touch it."""
         seen = self.occluders(image, reference)
-        if self.area is None or seen.clear:
+        area = None if seen.clear else self._area_pixels(image.shape)
+        if area is None:
             return seen
-        fh, fw = image.shape[:2]
-        key = (image.shape[:2], "pixels")
-        if key not in self._area_cells:
-            corners, size = self.area
-            sx, sy = (fw / size[0], fh / size[1]) if size else (1.0, 1.0)
-            canvas = np.zeros((fh, fw), np.uint8)
-            cv2.fillPoly(canvas, [np.round([(x * sx, y * sy) for x, y in corners]).astype(np.int32)], 1)
-            self._area_cells[key] = canvas
-        area = self._area_cells[key]
-        step = CELL * fw / float(WORK_WIDTH)  # one of the eyes' cells, in frame pixels (no smaller than the net's)
+        step = CELL * image.shape[1] / float(WORK_WIDTH)  # one of the eyes' cells (no smaller than the net's)
 
         def reaches_in(box) -> bool:
-            x0, y0, x1, y1 = (int(round(v)) for v in (box[0] + step, box[1] + step, box[2] - step, box[3] - step))
-            return x1 > x0 and y1 > y0 and bool(area[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)].any())
+            inner = (box[0] + step, box[1] + step, box[2] - step, box[3] - step)
+            x0, y0, x1, y1 = (max(int(round(v)), 0) for v in inner)
+            return x1 > x0 and y1 > y0 and bool(area[y0:y1, x0:x1].any())
 
         kept = tuple(region for region in seen.regions if reaches_in(region.box))
         return seen if len(kept) == len(seen.regions) else dataclasses.replace(seen, regions=kept)

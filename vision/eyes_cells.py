@@ -37,16 +37,13 @@ def where_of(mask: np.ndarray, width: int) -> str:
     return " and ".join(edges) + (" edges" if len(edges) > 1 else " edge")
 
 
-def cells_within(outline, frame_shape: tuple[int, int], grid: tuple[int, int]) -> np.ndarray:
-    """True on the cells whose centre lies inside `outline` (a polygon in frame pixels)."""
-    fh, fw = frame_shape
+def cell_centres(pixels: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
+    """A frame-sized mask sampled at the centre of each cell of `grid`."""
+    fh, fw = pixels.shape[:2]
     size = CELL * fw / float(WORK_WIDTH)  # a cell's side in frame pixels
-    polygon = np.asarray(outline, np.float32).reshape(-1, 1, 2)
-    inside = np.zeros(grid, bool)
-    for row in range(grid[0]):
-        for col in range(grid[1]):
-            inside[row, col] = cv2.pointPolygonTest(polygon, ((col + 0.5) * size, (row + 0.5) * size), False) >= 0
-    return inside
+    rows = np.minimum(((np.arange(grid[0]) + 0.5) * size).astype(int), fh - 1)
+    cols = np.minimum(((np.arange(grid[1]) + 0.5) * size).astype(int), fw - 1)
+    return pixels[np.ix_(rows, cols)]
 
 
 def tiles_mask(tiles, frame_shape: tuple[int, int], grid: tuple[int, int], margin: int) -> np.ndarray:

@@ -90,8 +90,8 @@ class ConsoleReferee:
         while True:
             answer = self._ask(f"referee: turn {held.turn}: a penalty for {held.player} rests on tiles seen nowhere "
                                f"({gone}); the table is read as {sets or '(empty)'}. Type c to confirm the penalty, "
-                               f"Enter if the tiles are there (the table is read again; read again already this turn, they are "
-                               f"put back where they lay), or 'index code' pairs "
+                               f"Enter if the tiles are there (the table is read again; read again already "
+                               f"this turn, they are put back where they lay), or 'index code' pairs "
                                f"for tiles read wrong: ")
             if answer.lower() in ("c", "confirm"):
                 return HeldAnswer.CONFIRMED, (), "confirmed by the referee at the table"

@@ -105,7 +105,7 @@ class HeldAnswer(enum.StrEnum):
     """The referee's answer to a penalty that rests on tiles seen nowhere (HeldPenaltyAnswered.answer)."""
 
     CONFIRMED = "confirmed"  # the tiles really left the table: the penalty is recorded as judged
-    TILES_THERE = "tiles-there"  # the tiles are on the table: read it again, or take the referee's codes (and put them back)
+    TILES_THERE = "tiles-there"  # the tiles are on the table: read it again, or take them back with the referee's codes
 
 
 class ClockAdjustment(enum.StrEnum):
@@ -754,10 +754,11 @@ class PenaltyHeld(Event):
 @dataclasses.dataclass(frozen=True)
 class HeldPenaltyAnswered(Event):
     """The referee's answer to a held penalty (PenaltyHeld). turn, player: the turn. answer: a
-    HeldAnswer ("confirmed": the penalty is recorded as judged; "tiles-there": the table is read again (read
-    again already this turn: the tiles seen nowhere are put back where they lay and the turn judged),
-    or, with `changes`, the table read takes the referee's codes, TileChange(index, code) each, the tiles
-    seen nowhere whose codes it still lacks are put back, and it is judged again). referee: who ("arbiter at the table", or the name on the referee page). at: when,
+    HeldAnswer ("confirmed": the penalty is recorded as judged; "tiles-there": the table is read again
+    (read again already this turn: the tiles seen nowhere are put back where they lay and the turn
+    judged), or, with `changes`, the table read takes the referee's codes, TileChange(index, code)
+    each, the tiles seen nowhere whose codes it still lacks are put back, and it is judged again).
+    referee: who ("arbiter at the table", or the name on the referee page). at: when,
     UTC "YYYY-MM-DDTHH:MM:SSZ" (under the signature, unlike the row's wall clock). reason: why."""
 
     kind: ClassVar[EventKind] = EventKind.HELD_PENALTY_ANSWERED

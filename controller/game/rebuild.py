@@ -164,17 +164,17 @@ def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings
 def _presence_doubts(doubts: list[Doubt], chosen: list[str], unseen: list[Unsure]) -> list[Doubt]:
     """Each tile some frames did not see is a doubt with "no tile" among its candidates: first when
     most frames saw no tile there. The rules never settle whether a tile lies somewhere."""
-    at = {doubt[0]: n for n, doubt in enumerate(doubts)}
     doubts = list(doubts)
+    at = {doubt[0]: n for n, doubt in enumerate(doubts)}
     for u in unseen:
-        codes = doubts[at[u.index]][1] if u.index in at else (chosen[u.index],)
-        candidates = (NO_TILE,) + codes if 2 * u.seen <= u.frames else codes + (NO_TILE,)
-        why = u.describe()
-        if u.index in at:
-            doubts[at[u.index]] = Doubt(u.index, candidates, f"{doubts[at[u.index]][2]}; {why}")
+        n = at.get(u.index)
+        codes = (chosen[u.index],) if n is None else doubts[n][1]
+        why = u.describe() if n is None else f"{doubts[n][2]}; {u.describe()}"
+        doubt = Doubt(u.index, (NO_TILE,) + codes if 2 * u.seen <= u.frames else codes + (NO_TILE,), why)
+        if n is None:
+            doubts.append(doubt)
         else:
-            at[u.index] = len(doubts)
-            doubts.append(Doubt(u.index, candidates, why))
+            doubts[n] = doubt
     return doubts
 
 

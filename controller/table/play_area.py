@@ -34,7 +34,8 @@ class AreaWork:
     def watch_the_area(self) -> None:
         """The eyes watch the area the reader reads in (a watch that can): with one marked, the tile box
         and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
-        in_force, watch_area = getattr(self.devices.reader, "area_in_force", None), getattr(self.watch, "watch_area", None)
+        in_force = getattr(self.devices.reader, "area_in_force", None)
+        watch_area = getattr(self.watch, "watch_area", None)
         if callable(in_force) and callable(watch_area):
             marked = in_force()
             if marked is None:

@@ -392,7 +392,8 @@ class Sees:
 
         h, w = frame.shape[:2]
         x0, y0, x1, y1 = self.box
-        return Occluders((OccluderRegion((x1 - x0) * (y1 - y0) / (w * h), self.box, (), 0.6),), np.zeros((1, 1), np.float32))
+        region = OccluderRegion((x1 - x0) * (y1 - y0) / (w * h), self.box, (), 0.6)
+        return Occluders((region,), np.zeros((1, 1), np.float32))
 
 
 def middle_area(table, share=0.6):

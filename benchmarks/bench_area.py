@@ -1,6 +1,6 @@
 """Only the play area is read: real photos with a box of spare tiles, its lid and a rack beside the table.
 
-    python benchmarks/bench_area.py [--splits validation,test] [--no-baseline]
+    python benchmarks/bench_area.py [--splits validation,test] [--no-baseline] [--config FIELD=VALUE]
 
 Each photo of a split becomes the table in the middle of a larger frame, with the floor around
 it and a box of spare tiles, a lid (printed logo and tile art) and a rack of tiles on the floor
@@ -8,6 +8,10 @@ it and a box of spare tiles, a lid (printed logo and tile art) and a rack of til
 split: tiles invented (read where no labelled tile of the table lies) and precision, labelled
 tiles read with the right code, tiles named as lying across the area's edge, and the same photo
 read alone for comparison; with the baseline, the same frames read with the area switched off.
+"Kept" is the table's own way in a game: the area is found once on the clear table (the photo with
+its labelled tiles painted out, beside the same objects) and the photo is read in it; printed are
+the photos on which an area was found (not the whole frame), tiles invented, precision, codes right
+and photos perfect.
 The area's thresholds (VisionConfig.play_area_*) were chosen on the validation split; only the
 test split is held out.
 """
@@ -26,8 +30,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from models.area_scenes import compose, cut_faces  # noqa: E402
+from models.evaluate import config_changes  # noqa: E402
 from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
 from vision import read_image  # noqa: E402
+from vision.area import PlayArea  # noqa: E402
 from vision.config import DEFAULT_CONFIG  # noqa: E402
 
 SPARE_PHOTOS = ("rummy-4_jpeg", "rummy-6_jpeg")  # train split: whole sets laid out
@@ -41,6 +47,29 @@ def spare_faces(dataset: Path) -> list[np.ndarray]:
         photo = train[stem]
         faces += cut_faces(cv2.imread(str(photo.image_path)), [quad for _, quad in photo.tiles])
     return faces
+
+
+def cleared(image: np.ndarray, labels) -> np.ndarray:
+    """The photo with its labelled tiles painted out by their surroundings: the table as it lay
+    before the game, where a table finds the area it keeps for the game."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for _, quad in labels:
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
+    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+    return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
+
+
+def kept_area_reading(image: np.ndarray, labels, faces, seed: int, config):
+    """The photo beside the objects read in the area found on its cleared table beside the same objects
+    (the whole frame's finding when that area is the whole frame), and the frame's offset."""
+    clear = compose(cleared(image, labels), faces, seed)
+    x, y = clear.offset
+    played = clear.image.copy()
+    played[y: y + image.shape[0], x: x + image.shape[1]] = image
+    area = read_image(clear.image, config).area
+    h, w = played.shape[:2]
+    whole = area is None or area.corners == PlayArea.whole_frame(w, h).corners
+    return read_image(played, config, area=None if whole else area), clear.offset, not whole
 
 
 def score(reading, labels, offset=(0, 0)) -> tuple[int, int, int]:
@@ -62,32 +91,44 @@ def main(argv=None) -> int:
     parser.add_argument("--splits", default="validation,test")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--no-baseline", action="store_true", help="skip reading the frames with the area switched off")
+    parser.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",
+                        help="read with this VisionConfig field changed (a Python literal; repeatable), e.g. a "
+                             "candidate rule measured on validation before a decision")
     args = parser.parse_args(argv)
+    config = dataclasses.replace(DEFAULT_CONFIG, **config_changes(parser, args.config, DEFAULT_CONFIG))
     if not (args.dataset / "data.yaml").exists():
         print(f"no photo set at {args.dataset}")
         return 2
     faces = spare_faces(args.dataset)
     splits = load_splits(args.dataset)
-    no_area = dataclasses.replace(DEFAULT_CONFIG, play_area=False)
+    no_area = dataclasses.replace(config, play_area=False)
     print(f"{'split':<11} {'photos':>6} {'labelled':>8} | {'alone: invented':>15} {'codes right':>12} | "
           f"{'beside: invented':>16} {'precision':>9} {'codes right':>12} {'across':>6} {'perfect':>8} | "
+          f"{'kept: found':>11} {'invented':>8} {'precision':>9} {'codes right':>12} {'perfect':>8} | "
           f"{'no area: invented':>17}")
     for split in args.splits.split(","):
         started = time.perf_counter()
         totals = np.zeros(9, int)
+        kept_totals = np.zeros(5, int)  # areas found on the clear table, tiles read, on a label, right, perfect
         worst = []
         for k, photo in enumerate(splits[split]):
             image = cv2.imread(str(photo.image_path))
             labels = [(code, quad) for code, quad in photo.tiles]
-            alone = score(read_image(image), labels)
+            alone = score(read_image(image, config), labels)
             scene = compose(image, faces, SEED + k)
-            beside_reading = read_image(scene.image)
+            beside_reading = read_image(scene.image, config)
             beside = score(beside_reading, labels, scene.offset)
             invented = beside[0] - beside[1]
             baseline = 0
             if not args.no_baseline:
                 read_all = score(read_image(scene.image, config=no_area), labels, scene.offset)
                 baseline = read_all[0] - read_all[1]
+            kept_reading, kept_offset, found = kept_area_reading(image, labels, faces, SEED + k, config)
+            kept = score(kept_reading, labels, kept_offset)
+            kept_totals += [found, kept[0], kept[1], kept[2],
+                            kept[0] == kept[1] and kept[2] == len(labels) and not kept_reading.edge_tiles]
+            if kept[0] > kept[1]:
+                worst.append(f"{photo.stem.split('.')[0]} kept +{kept[0] - kept[1]}")
             perfect = invented == 0 and beside[2] == len(labels) and not beside_reading.edge_tiles
             totals += [len(labels), alone[0] - alone[1], alone[2], invented, beside[0], beside[2],
                        len(beside_reading.edge_tiles), perfect, baseline]
@@ -98,6 +139,9 @@ def main(argv=None) -> int:
         precision = 100.0 * (read - inv) / max(read, 1)
         print(f"{split:<11} {n:>6} {labelled:>8} | {alone_inv:>15} {100 * alone_right / max(labelled, 1):>11.2f}% | "
               f"{inv:>16} {precision:>8.2f}% {100 * right / max(labelled, 1):>11.2f}% {across:>6} {perfect:>4}/{n:<3} | "
+              f"{kept_totals[0]:>7}/{n:<3} {kept_totals[1] - kept_totals[2]:>8} "
+              f"{100.0 * kept_totals[2] / max(kept_totals[1], 1):>8.2f}% {100 * kept_totals[3] / max(labelled, 1):>11.2f}% "
+              f"{kept_totals[4]:>4}/{n:<3} | "
               f"{'-' if args.no_baseline else base:>17}   ({time.perf_counter() - started:.0f} s)")
         if worst:
             print(f"{'':<11} photos with tiles invented or lost beside the objects: {', '.join(worst)}")

@@ -1,7 +1,7 @@
 """Whole scripted games through the real game flow, each under its own camera: are the verdicts right?
 
     python benchmarks/bench_games.py [--games 6] [--turns 52] [--seed 43] [--jobs 1] [--quick]
-                                     [--area found|marked]
+                                     [--area found|marked] [--cameras 2,5]
 
 Each game is scripted first (benchmarks/game_scripts.py): three players, opening melds, new melds,
 runs extended and split, groups broken up into runs, jokers laid and won back, draws, and about one
@@ -11,8 +11,9 @@ real eyes watch the frames of benchmarks/game_camera.py (train-split faces on a 
 a box of spare tiles and its lid beside the table, a hand over the table whenever tiles change,
 one camera per game: turned, tilted, blurred, 1280x720 or 1920x1080, warm or cold light, a light
 change in mid-game), the real reader (onnxruntime) reads, the rules core judges, and every event
-goes into a real SQLite record. The play area is found on each frame, or (`--area marked`) marked
-once by the referee on the table top's corners, as a club does on the referee page. Buttons are
+goes into a real SQLite record. The play area is found by the table itself on its clear frame as
+the game begins and kept for the game, or (`--area marked`) marked once by the referee on the table
+top's corners, as a club does on the referee page. Buttons are
 pressed on the emulated timer box (its own process, on a pty, read through pyserial by the real
 driver) in every turn.
 
@@ -169,7 +170,7 @@ class BenchRunner(TableRunner):
 
 def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     """One scripted game through the runner; per turn what the script says and what the table did.
-    `area`: "found" on each frame, or "marked" by the referee once, on the table top's corners (as
+    `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee once, on the table top's corners (as
     the referee page's area editor marks it: `VisionReader(area_path=...)`)."""
     from models.realdata import load_splits
 
@@ -243,6 +244,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
         runner = BenchRunner(records, game, devices, RunnerSettings(starter=PLAYERS[0]), observer=observe)
         runner.asks, runner.arbiter_press = asks, press
         world.observe(runner.model, None)
+        runner.record_area_in_force()  # as `TableRunner.run` does before its loop: the area the game is read in
         stuck: set[int] = set()
         checked = 0
         try:
@@ -333,11 +335,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
     parser.add_argument("--quick", action="store_true", help="one short game (a smoke test)")
+    parser.add_argument("--cameras", default=None,
+                        help="the cameras played, e.g. 2,5 (numbers 1-%d as printed; default: each in turn)" % len(CONDITIONS))
     parser.add_argument("--area", choices=("found", "marked"), default="found",
-                        help="the play area found on each frame, or marked by the referee on the table top's corners")
+                        help="the play area found by the table as the game begins, or marked by the referee on the "
+                             "table top's corners")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.turns = 1, 4
+    try:
+        cameras = list(range(len(CONDITIONS))) if args.cameras is None else [
+            int(n) - 1 for n in args.cameras.split(",")]
+    except ValueError:
+        parser.exit(2, f"bench_games: --cameras {args.cameras!r} is not a list of camera numbers\n")
+    if not cameras or not all(0 <= n < len(CONDITIONS) for n in cameras):
+        parser.exit(2, f"bench_games: --cameras {args.cameras!r}: the cameras are 1-{len(CONDITIONS)}\n")
+    # a game's camera and seed follow its camera's number, so a run of some cameras plays their games
+    indices = [cameras[k % len(cameras)] + len(CONDITIONS) * (k // len(cameras)) for k in range(args.games)]
     for name, value in (("--games", args.games), ("--turns", args.turns), ("--jobs", args.jobs)):
         if value < 1:
             parser.exit(2, f"bench_games: {name} {value} is not a positive count\n")
@@ -345,14 +359,14 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0]
     games = []
     if args.jobs == 1:
-        for k in range(args.games):
+        for k in indices:
             games.append(play_game(k, args.turns, args.seed, args.area))
             print_game(games[-1])
     else:
         import multiprocessing
 
         with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            submitted = [pool.submit(play_game, k, args.turns, args.seed, args.area) for k in range(args.games)]
+            submitted = [pool.submit(play_game, k, args.turns, args.seed, args.area) for k in indices]
             for done in as_completed(submitted):
                 games.append(done.result())
                 print_game(games[-1])
@@ -363,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"scripted games through the table runner: {len(games)} games x {args.turns} turns, seed {args.seed}, "
           f"{os.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
           f"{args.jobs} job(s), {took:.0f} s in all; play area "
-          f"{'marked by the referee' if args.area == 'marked' else 'found on each frame'}")
+          f"{'marked by the referee' if args.area == 'marked' else 'found by the table as the game began'}")
     print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("  verdicts the rules give on the true tables: " + ", ".join(
         f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))

@@ -241,7 +241,7 @@ def disagreements(reader: TableReader, photos, threshold: float = 0.8) -> list[s
     return out
 
 
-def _config_changes(parser, settings: list[str], config) -> dict:
+def config_changes(parser, settings: list[str], config) -> dict:
     fields = {f.name for f in dataclasses.fields(config)}
     changes = {}
     for setting in settings:
@@ -295,7 +295,7 @@ def main(argv=None) -> int:
     if args.no_copy_limit:
         reader = replace(reader, config=replace(reader.config, copy_limit=False))
     if args.config:
-        reader = replace(reader, config=replace(reader.config, **_config_changes(parser, args.config, reader.config)))
+        reader = replace(reader, config=replace(reader.config, **config_changes(parser, args.config, reader.config)))
     splits = load_splits(args.dataset)
     train = splits["train"]
     if args.real or everything:

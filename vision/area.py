@@ -8,8 +8,12 @@ referee (`tileref area`) or found from the frame by `find_play_area`:
    and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
    weave become the surface's own colour;
 2. the table's colour is that of the frame's middle (the camera looks at the table): its
-   median and spread in CIE Lab (`play_area_colour_clusters` above 1 splits a middle of two
-   surfaces by k-means and takes the largest; 1 ships);
+   median and spread in CIE Lab. On a frame with no tile in its middle (the clear table as a
+   game begins; spare tiles in a box beside it do not count), a middle whose spread is wider than one surface's (`play_area_max_spread`: a narrow table turned
+   in the frame, the floor beside it) is narrowed to the frame's centre (`play_area_middles`)
+   until it is one surface;
+   `play_area_colour_clusters` above 1 splits what is still two surfaces by k-means and takes
+   the largest (1 ships);
 3. the table is the connected piece of the pixels near that colour (in its own spread) that
    fills most of the frame's middle, opened by a tile's width so that thin bridges to another
    surface (a box's rim touching the table) break;
@@ -133,8 +137,14 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     quads = [np.asarray(f, float) * scale for f in faces]
     tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * _WORK_SIDE
     surface = _surface(small, quads, tile_width)
-    middle = _middle(sh, sw)
-    centre, spread = _table_colour(surface[middle], config)
+    # a clear table's middle of two surfaces is narrowed to the frame's centre; with tiles in the middle
+    # the centre may be tiles, painted out, whose colour is not the table's (models/decisions/area_middles.txt)
+    clear = not any(_middle(sh, sw, config.play_area_middles[0])[_inside_frame(q.mean(axis=0), sh, sw)] for q in quads)
+    for share in config.play_area_middles if clear else config.play_area_middles[:1]:
+        middle = _middle(sh, sw, share)
+        centre, spread = _table_colour(surface[middle], config)
+        if spread.max() <= config.play_area_max_spread:
+            break
     distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
     table = (distance < config.play_area_colour_distance).astype(np.uint8)
     # a bridge narrower than a tile (a box's rim, a lid's border touching the table) is no table
@@ -197,11 +207,17 @@ def _surface(small: np.ndarray, quads: list[np.ndarray], tile_width: float) -> n
     return lab
 
 
-def _middle(h: int, w: int) -> np.ndarray:
-    """The frame's middle (the camera looks at the table): a centred box of half its sides."""
+def _middle(h: int, w: int, share: float = 0.5) -> np.ndarray:
+    """The frame's middle (the camera looks at the table): a centred box of `share` of its sides."""
     mask = np.zeros((h, w), bool)
-    mask[h // 4: h - h // 4, w // 4: w - w // 4] = True
+    top, left = round(h * (1 - share) / 2), round(w * (1 - share) / 2)
+    mask[top: max(top + 1, h - top), left: max(left + 1, w - left)] = True
     return mask
+
+
+def _inside_frame(point: np.ndarray, h: int, w: int) -> tuple[int, int]:
+    """A point's pixel (row, column), kept inside an h x w frame."""
+    return min(h - 1, max(0, int(point[1]))), min(w - 1, max(0, int(point[0])))
 
 
 def _quadrilateral(hull: np.ndarray) -> np.ndarray:

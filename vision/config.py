@@ -21,10 +21,12 @@ MAX_IMAGE_SIDE = 16384  # pixels, either side (a 40000 x 800 strip is not a tabl
 
 @dataclass(frozen=True)
 class VisionConfig:
-    # A dim frame is brightened before it is read (vision/exposure.py; models/decisions/exposure.txt).
+    # A dim frame is brightened, a clipped one darkened, before it is read (vision/exposure.py;
+    # models/decisions/exposure.txt, exposure_clipped.txt).
     exposure_target: float = 225.0  # grey level a frame's bright level is raised to when below it (0: read as it comes)
     exposure_quantile: float = 99.5  # percent of the frame's pixels at or below its bright level (the brightest faces)
     exposure_max_gain: float = 2.0  # a frame is brightened by at most this factor
+    exposure_clipped: float = 255.0  # a bright level at or above this is clipped at white: darkened to the target (0: never)
     detect_long_side: int = 640  # the frame is resized so its long side is this before detection
     # The first look misses some of the smallest tiles, so its median runs high: 26, not
     # the 22 the detector reads well, still sends a full 1080p table to the second look.
@@ -121,6 +123,8 @@ class VisionConfig:
     play_area: bool = True  # find the area from the frame when none is given (False: the whole frame)
     play_area_colour_distance: float = 4.0  # distance from the table's colour, in the table's own spread, within which the surface goes on
     play_area_max_spread: float = 20.0  # Lab units: a middle spread wider than this holds two surfaces ...
+    # ... the middle's share of the frame's sides, narrowed in turn on a frame with no tile ...
+    play_area_middles: tuple[float, ...] = (0.5, 0.25, 0.125)
     play_area_colour_clusters: int = 1  # ... split into this many k-means clusters, the largest the table (1: not split; splitting lost table tiles on validation)
     play_area_bridge: float = 1.0  # tile widths: the surface is opened by this, so that thinner bridges to other surfaces break
     play_area_least_spread: float = 3.0  # Lab units: the least spread of the table's colour (a plain top is not that plain under light)

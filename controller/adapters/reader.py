@@ -89,6 +89,7 @@ class VisionReader:
         except vision.VisionError as error:
             raise ReaderError(str(error)) from None
         self.area_file = None if area_settings is None else Path(area_settings)
+        self.kept = None  # (PlayArea, (width, height)) found on the clear table as the game began
         self._fit_area = fit_to_frame
         self.profile_id = None  # what every reading records it was read by
         if self.profile is not None:
@@ -122,7 +123,39 @@ class VisionReader:
         from vision.area import save_area_found
 
         self._keep(save_area_found)
-        self.area = None
+        self.area = self.kept = None
+
+    # -- an area found once, on the clear table, and kept for the game (never written to the area file) --
+    def find_area_on(self, frame: np.ndarray) -> tuple[tuple[tuple[float, float], ...], int, int] | None:
+        """The play area found on a frame of the clear table (corners, and the frame's size); None when
+        the frame shows no table edge to keep (it is read whole). ReaderError names a frame it cannot take."""
+        started = time.perf_counter()
+        try:
+            result = self._read(frame, profile=self.profile, area=None)
+        except (self._vision_error, cv2.error) as error:
+            raise ReaderError(f"finding the play area on the table photo failed: {error}") from error
+        self.last_ms = (time.perf_counter() - started) * 1000
+        width, height = frame.shape[1], frame.shape[0]
+        corners = _area_corners(result, width, height)
+        return None if corners is None else (corners, width, height)
+
+    def keep_area(self, corners, width: int, height: int) -> None:
+        """Read in an area the table found (`find_area_on`) until the game ends or an area is marked;
+        ReaderError names corners that make no area."""
+        from vision.area import PlayArea
+
+        try:
+            area = dataclasses.replace(PlayArea.marked(corners, width, height), found=True)
+        except self._vision_error as error:
+            raise ReaderError(str(error)) from None
+        self.kept = (area, (int(width), int(height)))
+
+    def area_read_in(self) -> tuple[tuple[tuple[float, float], ...], int, int] | None:
+        """The area the next look is read in: the marked one, else the one kept; None: found on each frame."""
+        area = self.area or self.kept
+        if area is None:
+            return None
+        return tuple(area[0].corners), area[1][0], area[1][1]
 
     def _keep(self, write) -> None:
         if self.area_file is None:
@@ -138,7 +171,8 @@ class VisionReader:
     def read(self, frame: np.ndarray) -> TableReading:
         started = time.perf_counter()
         try:
-            area = None if self.area is None else self._fit_area(self.area[0], self.area[1], frame.shape[1], frame.shape[0])
+            area = self.area or self.kept
+            area = None if area is None else self._fit_area(area[0], area[1], frame.shape[1], frame.shape[0])
             result = self._read(frame, profile=self.profile, area=area)
         except (self._vision_error, cv2.error) as error:
             # the vision layer's own errors and OpenCV's on a frame it cannot take are the frame's

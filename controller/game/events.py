@@ -121,6 +121,8 @@ class AreaSource(enum.StrEnum):
 
     MARKED = "marked"  # four corners marked by the referee on a frame of the table's camera
     FOUND = "found"  # none marked: found on each frame from the table's edges and where the tiles lie
+    # none marked: found by itself on the clear table as the game began (four corners), kept for the game
+    FOUND_ONCE = "found-once"
 
 
 class ClockFact(enum.StrEnum):
@@ -779,10 +781,12 @@ class HeldPenaltyAnswered(Event):
 class PlayAreaSet(Event):
     """The table's play area from the next look on (the readings after it record the area they were
     read in). how: an AreaSource ("marked": the referee's four corners; "found": none marked, found on
-    each frame). corners: AreaCorner(x, y) each, top-left, top-right, bottom-right, bottom-left, in
-    pixels of a width x height frame (marked); empty with width and height 0 (found). by: who
-    ("referee NAME" on the referee page; "table settings" when a game starts or resumes with an area
-    the game has not recorded yet). reason: why (the referee's words; for the settings, the file)."""
+    each frame; "found-once": none marked, found by the table on its clear frame as the game began
+    and kept). corners: AreaCorner(x, y) each, top-left, top-right, bottom-right, bottom-left, in
+    pixels of a width x height frame (marked, found-once); empty with width and height 0 (found). by:
+    who ("referee NAME" on the referee page; "table settings" when a game starts or resumes with an
+    area the game has not recorded yet; "the table" for an area it found). reason: why (the referee's
+    words; for the settings, the file)."""
 
     kind: ClassVar[EventKind] = EventKind.PLAY_AREA_SET
     how: AreaSource

@@ -539,10 +539,10 @@ def on_table_accepted(model: GameModel, event: TableAccepted) -> GameModel:
 def on_play_area_set(model: GameModel, event: PlayAreaSet) -> GameModel:
     if not event.by.strip():
         raise TransitionError(model.state, event.kind, "a play area names who set it")
-    if event.how is AreaSource.MARKED:
+    if event.how in (AreaSource.MARKED, AreaSource.FOUND_ONCE):
         inside = all(0 <= x <= event.width and 0 <= y <= event.height for x, y in event.corners)
         if len(event.corners) != 4 or event.width <= 0 or event.height <= 0 or not inside:
-            raise TransitionError(model.state, event.kind, f"a marked play area is four corners inside its frame, got "
+            raise TransitionError(model.state, event.kind, f"a {event.how} play area is four corners inside its frame, got "
                                   f"{[list(c) for c in event.corners]!r} on {event.width} x {event.height}")
     elif event.corners or event.width or event.height:
         raise TransitionError(model.state, event.kind, "a play area found by itself has no corners")

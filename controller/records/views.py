@@ -187,10 +187,12 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
 
 def area_words(event: PlayAreaSet) -> str:
     """A change of the table's play area, with what it is and who set it why."""
+    corners = " ".join(f"{x:g},{y:g}" for x, y in event.corners)
     if event.how is AreaSource.FOUND:
         what = "play area found on each frame (none marked)"
+    elif event.how is AreaSource.FOUND_ONCE:
+        what = f"play area found on the clear table and kept: corners {corners} on a {event.width}x{event.height} frame"
     else:
-        corners = " ".join(f"{x:g},{y:g}" for x, y in event.corners)
         what = f"play area marked: corners {corners} on a {event.width}x{event.height} frame"
     return f"{what}, from the next look on; set by {event.by} ({event.reason})"
 

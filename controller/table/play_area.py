@@ -3,15 +3,24 @@
 The area is the camera's, kept in the table's area file by the reader (`adapters/reader.py`); the
 game records every change of it as `play-area-set`, through the one write path: the referee page's
 marks (checked against the state table before the file is written, recorded once it is), and, when a
-game starts or resumes, a marked area the game has not recorded yet (from the table's settings)."""
+game starts or resumes, a marked area the game has not recorded yet (from the table's settings).
+
+With none marked, the table finds the area itself on its clear frame as the game begins and keeps it
+for the game (`found-once`): a table with tiles on it, or a hand over it, shows its edges less well
+than the empty table does, and an area found anew on every frame may take in the tile box beside
+the table on one frame and not on the next. A resumed game reads in the area it recorded."""
 from __future__ import annotations
 
 from controller.game.events import AreaSource, PlayAreaSet
-from controller.game.machine import apply, expected_events
+from controller.game.machine import State, apply, expected_events
 
-from .ports import DeskError, RefereeRequest
+from .ports import AdapterError, DeskError, RefereeRequest
 
 TABLE_SETTINGS = "table settings"  # who set an area that was in the table's area file when the game started
+THE_TABLE = "the table"  # who found an area on its own clear frame
+FOUND_ON_CLEAR = "found on the clear table as the game began"
+# the states in which the table holds no tile but the model's own (none at a game's start)
+CLEAR_STATES = (State.SEATING, State.DEALING, State.REDEAL_WINDOW, State.TURN_READY)
 # PlayAreaSet.area() of an area found on each frame: what a game that recorded no area was read in
 FOUND = (AreaSource.FOUND.value, (), 0, 0)
 
@@ -32,16 +41,16 @@ class AreaWork:
                            by=by, reason=reason)
 
     def watch_the_area(self) -> None:
-        """The eyes watch the area the reader reads in (a watch that can): with one marked, the tile box
-        and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
-        in_force = getattr(self.devices.reader, "area_in_force", None)
+        """The eyes watch the area the reader reads in (a watch that can): with one marked or kept, the
+        tile box and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
+        read_in = getattr(self.devices.reader, "area_read_in", None) or getattr(self.devices.reader, "area_in_force", None)
         watch_area = getattr(self.watch, "watch_area", None)
-        if callable(in_force) and callable(watch_area):
-            marked = in_force()
-            if marked is None:
+        if callable(read_in) and callable(watch_area):
+            area = read_in()
+            if area is None:
                 watch_area(None, None)
             else:
-                watch_area(marked[0], (int(marked[1]), int(marked[2])))
+                watch_area(area[0], (int(area[1]), int(area[2])))
 
     def last_area(self) -> PlayAreaSet | None:
         return next((e for e in reversed(self.records.events(self.game_id)) if isinstance(e, PlayAreaSet)), None)
@@ -56,8 +65,36 @@ class AreaWork:
         if now is None:
             return
         last = self.last_area()
+        if now.how is AreaSource.FOUND:  # none marked: the area found on the clear table holds for the game
+            if last is not None and last.how is AreaSource.FOUND_ONCE:
+                self.devices.reader.keep_area(last.corners, last.width, last.height)
+                return
+            if (last is None or last.by == TABLE_SETTINGS) and self.find_area_once():
+                return
         if now.area() != (last.area() if last is not None else FOUND):
             self.record(now)
+
+    def find_area_once(self) -> bool:
+        """With the table clear (no tile on it in the game), the area found on its frame is recorded and
+        kept; False when the reader cannot find one, the table is not clear, or the frame shows no edge."""
+        reader = self.devices.reader
+        if not callable(getattr(reader, "find_area_on", None)) or self.model.state not in CLEAR_STATES:
+            return False
+        if self.model.table.tiles:
+            return False
+        try:
+            found = reader.find_area_on(self.watch.frame())
+        except AdapterError as error:  # the game goes on, the area found on each frame
+            self.devices.display.say(f"the play area was not found on the clear table ({error}); "
+                                     "it is found on each frame")
+            return False
+        if found is None:
+            return False
+        corners, width, height = found
+        self.record(PlayAreaSet(how=AreaSource.FOUND_ONCE, corners=tuple(corners), width=int(width),
+                                height=int(height), by=THE_TABLE, reason=FOUND_ON_CLEAR))
+        reader.keep_area(corners, width, height)
+        return True
 
     def desk_area(self, request: RefereeRequest) -> str:
         """The referee page's area: checked against the state table, kept in the table's area file, then

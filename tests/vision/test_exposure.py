@@ -1,5 +1,6 @@
 """Exposure: a dim frame is brightened before it is read, a frame as bright as photos are is read as
-it comes, and a whole-game table the room's light dimmed is read whole (models/decisions/exposure.txt)."""
+it comes, one clipped at white is brought down, and whole-game tables the room's light dimmed or a
+lamp clipped are read whole (models/decisions/exposure.txt, exposure_clipped.txt)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -22,11 +23,21 @@ def ramp(top: int) -> np.ndarray:
     return np.repeat(np.repeat(row[None, :, None], 300, axis=0), 3, axis=2)
 
 
-@pytest.mark.parametrize("top", [240, 255], ids=["bright", "clipped"])
+@pytest.mark.parametrize("top", [240, 255], ids=["bright", "white-at-its-top"])
 def test_a_frame_as_bright_as_photos_are_is_read_as_it_comes(top):
     frame = ramp(top)
     exposed = expose(frame, DEFAULT_CONFIG)
     assert exposed.gain == 1.0 and exposed.image is frame
+
+
+@pytest.mark.parametrize("clipped_share", [0.01, 0.2], ids=["a-lamp-spot", "a-white-top"])
+def test_a_frame_clipped_at_white_is_brought_down_to_the_target(clipped_share):
+    frame = ramp(255)
+    frame[:, -int(clipped_share * frame.shape[1]):] = 255
+    exposed = expose(frame, DEFAULT_CONFIG)
+    assert exposed.bright == 255 and exposed.gain == pytest.approx(DEFAULT_CONFIG.exposure_target / 255)
+    assert exposed.image.max() == round(DEFAULT_CONFIG.exposure_target)
+    assert expose(frame, replace(DEFAULT_CONFIG, exposure_clipped=0)).gain == 1.0
 
 
 @pytest.mark.parametrize("top", [120, 180, 200])
@@ -55,3 +66,22 @@ def test_a_game_table_the_rooms_light_dimmed_is_read_whole():
     truth = Counter(code for meld in turn.melds for code in meld.tiles)
     read = Counter(tile.code for tile in TableReader().read(frame).tiles)
     assert read == truth
+
+
+@needs_photos
+def test_a_game_table_a_raised_lamp_clips_is_read_whole():
+    from benchmarks.game_camera import CONDITIONS, GRID_COLUMNS, GRID_ROWS, GameCamera, spare_faces
+    from benchmarks.game_scripts import Grid, scripted_game
+    from controller.demo.scene import Scene
+    from models.realdata import load_splits
+
+    white = next(c for c in CONDITIONS if c.top == "white" and c.light_change > 1.2)  # "all at once"
+    camera = GameCamera(white, spare_faces(load_splits()["train"]), 43005)
+    turn = scripted_game(("Ann", "Ben", "Cat"), 8, 43005, Grid(GRID_ROWS, GRID_COLUMNS))[6]
+    camera.light_from = -100  # the lamp was turned up long ago
+    frame = camera.frame(Scene.of(turn.scene()), 0)
+    assert expose(frame, DEFAULT_CONFIG).gain < 1.0
+    truth = Counter(code for meld in turn.melds for code in meld.tiles)
+    assert Counter(tile.code for tile in TableReader().read(frame).tiles) == truth
+    # read as it came, the clipped faces were not found at all
+    assert not TableReader(replace(DEFAULT_CONFIG, exposure_clipped=0)).read(frame).tiles

@@ -135,13 +135,14 @@ def main(argv=None) -> int:
             if invented or beside[2] < alone[2]:
                 worst.append(f"{photo.stem.split('.')[0]} +{invented} -{alone[2] - beside[2]}")
         labelled, alone_inv, alone_right, inv, read, right, across, perfect, base = totals
+        kept_found, kept_read, kept_on_label, kept_right, kept_perfect = kept_totals
         n = len(splits[split])
         precision = 100.0 * (read - inv) / max(read, 1)
         print(f"{split:<11} {n:>6} {labelled:>8} | {alone_inv:>15} {100 * alone_right / max(labelled, 1):>11.2f}% | "
               f"{inv:>16} {precision:>8.2f}% {100 * right / max(labelled, 1):>11.2f}% {across:>6} {perfect:>4}/{n:<3} | "
-              f"{kept_totals[0]:>7}/{n:<3} {kept_totals[1] - kept_totals[2]:>8} "
-              f"{100.0 * kept_totals[2] / max(kept_totals[1], 1):>8.2f}% {100 * kept_totals[3] / max(labelled, 1):>11.2f}% "
-              f"{kept_totals[4]:>4}/{n:<3} | "
+              f"{kept_found:>7}/{n:<3} {kept_read - kept_on_label:>8} "
+              f"{100.0 * kept_on_label / max(kept_read, 1):>8.2f}% {100 * kept_right / max(labelled, 1):>11.2f}% "
+              f"{kept_perfect:>4}/{n:<3} | "
               f"{'-' if args.no_baseline else base:>17}   ({time.perf_counter() - started:.0f} s)")
         if worst:
             print(f"{'':<11} photos with tiles invented or lost beside the objects: {', '.join(worst)}")

@@ -170,7 +170,8 @@ class BenchRunner(TableRunner):
 
 def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     """One scripted game through the runner; per turn what the script says and what the table did.
-    `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee once, on the table top's corners (as
+    `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee
+    once, on the table top's corners (as
     the referee page's area editor marks it: `VisionReader(area_path=...)`)."""
     from models.realdata import load_splits
 
@@ -336,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
     parser.add_argument("--quick", action="store_true", help="one short game (a smoke test)")
     parser.add_argument("--cameras", default=None,
-                        help="the cameras played, e.g. 2,5 (numbers 1-%d as printed; default: each in turn)" % len(CONDITIONS))
+                        help=f"the cameras played, e.g. 2,5 (numbers 1-{len(CONDITIONS)} as printed; default: each "
+                             "in turn)")
     parser.add_argument("--area", choices=("found", "marked"), default="found",
                         help="the play area found by the table as the game begins, or marked by the referee on the "
                              "table top's corners")

@@ -8,12 +8,12 @@ referee (`tileref area`) or found from the frame by `find_play_area`:
    and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
    weave become the surface's own colour;
 2. the table's colour is that of the frame's middle (the camera looks at the table): its
-   median and spread in CIE Lab. On a frame with no tile in its middle (the clear table as a
-   game begins; spare tiles in a box beside it do not count), a middle whose spread is wider than one surface's (`play_area_max_spread`: a narrow table turned
-   in the frame, the floor beside it) is narrowed to the frame's centre (`play_area_middles`)
-   until it is one surface;
-   `play_area_colour_clusters` above 1 splits what is still two surfaces by k-means and takes
-   the largest (1 ships);
+   median and spread in CIE Lab. On a frame with no tile in its middle (the clear table as
+   a game begins; spare tiles in a box beside it do not count), a middle whose spread is
+   wider than one surface's (`play_area_max_spread`: a narrow table turned in the frame, the
+   floor beside it) is narrowed to the frame's centre (`play_area_middles`) until it is one
+   surface; `play_area_colour_clusters` above 1 splits what is still two surfaces by k-means
+   and takes the largest (1 ships);
 3. the table is the connected piece of the pixels near that colour (in its own spread) that
    fills most of the frame's middle, opened by a tile's width so that thin bridges to another
    surface (a box's rim touching the table) break;

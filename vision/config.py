@@ -26,7 +26,7 @@ class VisionConfig:
     exposure_target: float = 225.0  # grey level a frame's bright level is raised to when below it (0: read as it comes)
     exposure_quantile: float = 99.5  # percent of the frame's pixels at or below its bright level (the brightest faces)
     exposure_max_gain: float = 2.0  # a frame is brightened by at most this factor
-    exposure_clipped: float = 255.0  # a bright level at or above this is clipped at white: darkened to the target (0: never)
+    exposure_clipped: float = 255.0  # a bright level this high is clipped at white: brought to the target (0: never)
     detect_long_side: int = 640  # the frame is resized so its long side is this before detection
     # The first look misses some of the smallest tiles, so its median runs high: 26, not
     # the 22 the detector reads well, still sends a full 1080p table to the second look.

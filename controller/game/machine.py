@@ -542,8 +542,8 @@ def on_play_area_set(model: GameModel, event: PlayAreaSet) -> GameModel:
     if event.how in (AreaSource.MARKED, AreaSource.FOUND_ONCE):
         inside = all(0 <= x <= event.width and 0 <= y <= event.height for x, y in event.corners)
         if len(event.corners) != 4 or event.width <= 0 or event.height <= 0 or not inside:
-            raise TransitionError(model.state, event.kind, f"a {event.how} play area is four corners inside its frame, got "
-                                  f"{[list(c) for c in event.corners]!r} on {event.width} x {event.height}")
+            raise TransitionError(model.state, event.kind, f"a {event.how} play area is four corners inside its frame, "
+                                  f"got {[list(c) for c in event.corners]!r} on {event.width} x {event.height}")
     elif event.corners or event.width or event.height:
         raise TransitionError(model.state, event.kind, "a play area found by itself has no corners")
     return model

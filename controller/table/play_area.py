@@ -19,7 +19,7 @@ from .ports import AdapterError, DeskError, RefereeRequest
 TABLE_SETTINGS = "table settings"  # who set an area that was in the table's area file when the game started
 THE_TABLE = "the table"  # who found an area on its own clear frame
 FOUND_ON_CLEAR = "found on the clear table as the game began"
-# the states in which the table holds no tile but the model's own (none at a game's start)
+# the states between turns, when the table holds only the tiles the game accepted (none as it begins)
 CLEAR_STATES = (State.SEATING, State.DEALING, State.REDEAL_WINDOW, State.TURN_READY)
 # PlayAreaSet.area() of an area found on each frame: what a game that recorded no area was read in
 FOUND = (AreaSource.FOUND.value, (), 0, 0)
@@ -43,7 +43,8 @@ class AreaWork:
     def watch_the_area(self) -> None:
         """The eyes watch the area the reader reads in (a watch that can): with one marked or kept, the
         tile box and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
-        read_in = getattr(self.devices.reader, "area_read_in", None) or getattr(self.devices.reader, "area_in_force", None)
+        reader = self.devices.reader
+        read_in = getattr(reader, "area_read_in", None) or getattr(reader, "area_in_force", None)
         watch_area = getattr(self.watch, "watch_area", None)
         if callable(read_in) and callable(watch_area):
             area = read_in()

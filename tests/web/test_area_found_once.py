@@ -4,6 +4,7 @@ watches only it; a resumed game reads in the area it recorded; a table with tile
 that way (found on each frame, as before); the referee's "find it by itself" drops the kept area."""
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
@@ -75,6 +76,10 @@ def dealt_game(db, players=PLAYERS) -> int:
     return game
 
 
+def areas_of(records, game) -> list[PlayAreaSet]:
+    return [e for e in records.events(game) if isinstance(e, PlayAreaSet)]
+
+
 def runner_on(records, game, frame, reader) -> TableRunner:
     runner = TableRunner(records, game, TableDevices(Frames(frame), StillTimer(), reader,
                                                      ConsoleDisplay(out=io.StringIO()), None))
@@ -91,11 +96,11 @@ def test_the_area_found_on_the_clear_table_is_recorded_kept_and_read_in(tmp_path
         runner = runner_on(records, game, clear.image, reader)
         assert runner.model.state is State.TURN_READY and not runner.model.table.tiles
         runner.record_area_in_force()
-        areas = [e for e in records.events(game) if isinstance(e, PlayAreaSet)]
+        areas = areas_of(records, game)
         assert len(areas) == 1 and areas[0].how is AreaSource.FOUND_ONCE and areas[0].by == "the table"
         found = np.asarray(areas[0].corners)
         # the table's corners, not the frame's: the box and the lid lie outside it
-        assert np.abs(found - clear.table).max() < 0.1 * np.ptp(clear.table[:, 0]), (found.tolist(), clear.table.tolist())
+        assert np.abs(found - clear.table).max() < 0.1 * np.ptp(clear.table[:, 0]), found.tolist()
         assert reader.area_read_in() == (areas[0].corners, areas[0].width, areas[0].height)
         runner.watch_the_area()
         assert runner.watch.areas[-1] == (areas[0].corners, (areas[0].width, areas[0].height))
@@ -114,12 +119,12 @@ def test_a_resumed_game_reads_in_the_area_it_recorded_and_finds_none_again(tmp_p
     game = dealt_game(db)
     with Records(db) as records:
         runner_on(records, game, clear.image, VisionReader()).record_area_in_force()
-        recorded = [e for e in records.events(game) if isinstance(e, PlayAreaSet)]
+        recorded = areas_of(records, game)
         # the process dies; the table comes back with tiles on it (a camera that shows the played table)
         again = VisionReader()
         resumed = runner_on(records, game, played.image, again)
         resumed.record_area_in_force()
-        assert [e for e in records.events(game) if isinstance(e, PlayAreaSet)] == recorded
+        assert areas_of(records, game) == recorded
         assert resumed.devices.camera.reads == 0  # nothing looked for: the recorded area holds
     assert again.area_read_in() == (recorded[0].corners, recorded[0].width, recorded[0].height)
 
@@ -131,9 +136,9 @@ def test_a_table_with_tiles_on_it_finds_no_area_to_keep(tmp_path, table_with_a_b
     reader = VisionReader()
     with Records(db) as records:
         runner = runner_on(records, game, played.image, reader)
-        runner.model = runner.model.__class__(**{**runner.model.__dict__, "table": TableState((("R3", 1.0, 1.0),))})
+        runner.model = dataclasses.replace(runner.model, table=TableState((("R3", 1.0, 1.0),)))
         runner.record_area_in_force()
-        assert not [e for e in records.events(game) if isinstance(e, PlayAreaSet)]
+        assert not areas_of(records, game)
         assert runner.devices.camera.reads == 0
     assert reader.area_read_in() is None
 

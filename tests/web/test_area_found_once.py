@@ -163,3 +163,15 @@ def test_a_found_once_area_is_four_corners_inside_its_frame():
 
     with pytest.raises(TransitionError, match="a found-once play area is four corners inside its frame"):
         apply(model, PlayAreaSet("found-once", (), 0, 0, "the table", "clear"))
+
+
+def test_the_referee_page_draws_the_kept_area_and_says_where_it_came_from():
+    from controller.web.live import LiveTable, area_of
+
+    live = LiveTable("table")
+    kept = PlayAreaSet("found-once", ((10.5, 10), (900, 12), (890, 500), (12, 498)), 960, 540, "the table", "clear")
+    live.update(("area",), area=area_of(kept),
+                frame={"sha256": "ab" * 32, "width": 960, "height": 540, "area": None})
+    html = live.regions(["area"])["area"]
+    assert 'data-how="found-once"' in html and 'data-corners="10.5,10 900,12 890,500 12,498"' in html
+    assert "kept for the game" in html

@@ -33,6 +33,10 @@ the table's edge, its lid, a player drawing a tile) and changes on cells whose c
 it (tiles taken from the box) hold nothing up. The border band is watched as ever: a hand
 reaching in from beyond the frame still crosses it.
 
+While a still run grows, the eyes name the frames a look would rest on were it to hold
+(`Moving.worth_reading`: its first, then its middle), so they can be read before the run is long
+enough; the look then rests on them, and the net is asked once about each frame of a wait.
+
 Nothing is ever adopted into the table by waiting: covered for `ask_after_seconds`, the answer
 says `ask_arbiter`, and only `accept` (the arbiter's decision) makes the frame the reference.
 
@@ -159,6 +163,8 @@ class Eyes:
         self._previous: np.ndarray | None = None
         self._run: list[tuple[TimedFrame, np.ndarray, np.ndarray, np.ndarray]] = []  # the still frames since the last motion
         self._covered_since: float | None = None
+        self._early: tuple[TimedFrame, ...] = ()  # frames of the still run named worth reading early
+        self._seen: dict[float, tuple[np.ndarray, object]] = {}  # the net's finds on the run's frames, by time
         # what the border band is compared with: the reference, else the wait's first frame
         self._base: tuple[TimedFrame, np.ndarray] | None = None
         self._base_small: np.ndarray | None = None  # the base's small copy (vision.stillness.small_colour)
@@ -221,7 +227,7 @@ class Eyes:
             self._run, self._ahead, self._folded = self._run[-1:], None, None  # drifted off what was read ahead
         still_for = frame.at - self._run[0][0].at
         if still_for < s.still_seconds:
-            return Moving(frame.at, "", still_for)
+            return Moving(frame.at, "", still_for, self._worth_reading(still_for))
         if self._watching:
             return self._read_ahead(frame.at, still_for)
         if self.reference is None and (edges := self._border_changed(light_change(small, self._base_small))
@@ -236,7 +242,7 @@ class Eyes:
             return ReadFrames(ahead)  # watched still up to now, and clear to the net against this reference
         reference = self.reference.image if self.reference is not None else None
         for offered in frames:
-            seen = self._net(offered.image, reference)
+            seen = self._net_on(offered, reference)
             if not seen.clear:
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
         return ReadFrames(frames)
@@ -401,7 +407,7 @@ class Eyes:
         if self._ahead is None:
             frames = self._spread()
             reference = self.reference.image if self.reference is not None else None
-            if all(self._net(offered.image, reference).clear for offered in frames):
+            if all(self._net_on(offered, reference).clear for offered in frames):
                 self._ahead = frames
                 self._folded = self._band_changed([(b, c) for _, _, b, c in self._run])
                 self._run = [entry for entry in self._run if any(entry[0] is f for f in frames) or entry is self._run[-1]]
@@ -418,17 +424,53 @@ class Eyes:
         self._run = self._run[: len(self._ahead)] + [newest]
         return Moving(at, "", still_for)
 
+    def _worth_reading(self, still_for: float) -> tuple[TimedFrame, ...]:
+        """The frames of a growing still run a look would rest on were it to hold: its first once it has
+        been still `read_early_seconds`, and its middle once it spans half of `still_seconds`; none while
+        watching (the table is read ahead then) or while the net sees something over them."""
+        s = self.settings
+        if self._watching or still_for < s.read_early_seconds or len(self._run) < 2:
+            return ()
+        first = self._run[0][0]
+        worth = [first]
+        # the first frame at or after the middle: a live camera that let frames go by while one was read
+        # hands over a later frame next, which then stands in for the middle (see `_spread`)
+        middle = next((entry[0] for entry in self._run[1:] if entry[0].at >= first.at + s.still_seconds / 2), None)
+        if middle is not None:
+            worth.append(middle)
+        reference = self.reference.image if self.reference is not None else None
+        if not all(self._net_on(f, reference).clear for f in worth):
+            return ()
+        self._early = tuple(worth)
+        return self._early
+
+    def _net_on(self, frame: TimedFrame, reference: np.ndarray | None):
+        """The net's finds on a frame of the still run, asked once per frame in a wait."""
+        known = self._seen.get(frame.at)
+        if known is not None and known[0] is frame.image:
+            return known[1]
+        seen = self._net(frame.image, reference)
+        if len(self._seen) > 4 * max(1, self.settings.look_frames):
+            oldest = self._run[0][0].at if self._run else frame.at
+            self._seen = {at: entry for at, entry in self._seen.items() if at >= oldest}
+        self._seen[frame.at] = (frame.image, seen)
+        return seen
+
     def _spread(self) -> tuple[TimedFrame, ...]:
-        """`look_frames` frames of the still run, spread evenly over its time (the first and the last included)."""
+        """`look_frames` frames of the still run, spread evenly over its time (the first and the last
+        included); between them a frame named worth reading early stands in for the one nearest its
+        place when it lies within a quarter of the span of it."""
         count = max(1, self.settings.look_frames)
         run = [frame for frame, *_ in self._run]
         if len(run) <= count:
             return tuple(run)
         first, last = run[0].at, run[-1].at
+        early = [i for i, frame in enumerate(run) if any(frame is named for named in self._early)]
         picked: list[int] = []
         for k in range(count):
             target = first + (last - first) * k / max(1, count - 1)
-            index = min(range(len(run)), key=lambda i: abs(run[i].at - target))
+            near = [i for i in early if abs(run[i].at - target) <= (last - first) / 4] if 0 < k < count - 1 else []
+            index = min(near or range(len(run)), key=lambda i: abs(run[i].at - target))
             if index not in picked:
                 picked.append(index)
         return tuple(run[i] for i in sorted(picked))

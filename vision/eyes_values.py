@@ -34,6 +34,9 @@ class EyesSettings:
     still_level: float = 8.0  # grey levels a cell may change by between frames and still be still
     still_seconds: float = 0.5  # the frames a look rests on span at least this, with no motion between
     look_frames: int = 3  # frames offered for reading, spread over the still span
+    # a still run this long names its first frame worth reading early, and its middle one once it spans half of
+    # `still_seconds` (`Moving.worth_reading`): the look that rests on them finds them read (inf: never)
+    read_early_seconds: float = 0.1
     ask_after_seconds: float = 10.0  # covered this long (or a first wait that cannot settle): ask the arbiter
     edge_cells: int = 1  # the border band, in cells (a cell is 1/40 of the frame's width)
     change_level: float = 20.0  # grey levels a cell must differ from the reference by (light matched) to count as changed
@@ -53,6 +56,9 @@ class Moving:
     at: float
     where: str  # "right edge", "middle", "" (still so far)
     still_for: float = 0.0
+    # still so far, and clear to the net: frames of the run a look would rest on were it to hold (its first,
+    # then its middle), worth reading while it grows (`EyesSettings.read_early_seconds`)
+    worth_reading: tuple[TimedFrame, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .area import PlayArea, find_play_area, split_faces
+from .area import AreaError, PlayArea, find_play_area, split_faces
 from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
@@ -202,12 +202,32 @@ def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea 
 
 
 def _outside_painted(image: np.ndarray, area: PlayArea) -> np.ndarray:
-    """The frame with everything outside the play area painted in the area's median colour."""
+    """The frame with everything outside the play area painted in the area's median colour (AreaError for
+    an area that covers no pixel of it)."""
     inside = np.zeros(image.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(area.quad).astype(np.int32), 1)
-    painted = image.copy()
-    painted[inside == 0] = np.median(image[inside > 0], axis=0).astype(image.dtype)
+    painted = np.empty_like(image)
+    height, width = image.shape[:2]
+    # a filled rectangle, not numpy's broadcasting: a hundred times faster on a full frame
+    cv2.rectangle(painted, (0, 0), (width, height), tuple(int(v) for v in _median_colour(image, inside)), -1)
+    cv2.copyTo(image, inside, painted)
     return painted
+
+
+def _median_colour(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Each channel's median over the masked pixels of an 8-bit image, as `np.median` takes it (the mean of
+    the two middle values of an even count, cut to an integer), counted from histograms: a frame's
+    million pixels are never sorted."""
+    count = int(np.count_nonzero(mask))
+    if count == 0:
+        raise AreaError(f"the play area covers no pixel of the {image.shape[1]}x{image.shape[0]} frame")
+    low, high = (count - 1) // 2, count // 2  # ranks of the middle values
+    colour = []
+    for channel in range(image.shape[2]):
+        cumulative = np.cumsum(cv2.calcHist([image], [channel], mask, [256], [0, 256]).ravel())
+        a, b = np.searchsorted(cumulative, [low + 1, high + 1])
+        colour.append(int((int(a) + int(b)) / 2))
+    return np.array(colour, image.dtype)
 
 
 def _keep_faces_in_sets(sure: list[TileGuess], doubted: list[TileGuess], config: VisionConfig) -> list[TileGuess]:

@@ -153,8 +153,9 @@ class EyesWait:
         self.last_read = time.perf_counter()
         return frame
 
-    def offered(self) -> ReadFrames:
-        """Feed frames until the eyes offer some to read."""
+    def offered(self, read_early: Callable[[tuple[TimedFrame, ...]], None] | None = None) -> ReadFrames:
+        """Feed frames until the eyes offer some to read; the frames a growing still run would rest on
+        (`Moving.worth_reading`) go to `read_early` meanwhile."""
         limit = self.settings.max_frames
         while limit is None or self.taken < limit:
             frame, self.pending = self.pending or self.read(), None
@@ -165,6 +166,8 @@ class EyesWait:
                 self.tell(look, frame)
             elif isinstance(look, Moving) and look.where and look.where != "before the wait":
                 self.watch.refuse(WaitReason.TABLE_MOVING, WaitReason.TABLE_MOVING.value, self.taken)
+            elif isinstance(look, Moving) and look.worth_reading and read_early is not None:
+                read_early(look.worth_reading)
             if self.settings.frame_interval:
                 self.sleep(self.settings.frame_interval)
         raise CameraError(f"the table did not settle within {limit} frames: {self.watch.held_up_by()}")

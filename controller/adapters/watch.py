@@ -36,8 +36,8 @@ class CameraWatch:
     def glance(self) -> ReadAhead | None:
         return self.wait.glance()
 
-    def offered(self) -> ReadFrames:
-        return self.wait.offered()
+    def offered(self, read_early: Callable[[tuple[TimedFrame, ...]], None] | None = None) -> ReadFrames:
+        return self.wait.offered(read_early)
 
     def explain(self, frames: tuple[TimedFrame, ...],
                 tiles: tuple[tuple[TileOutline, ...] | None, ...]) -> SettledLook | Covered:

@@ -292,13 +292,15 @@ class RecordedTable:
         turn = self.turn_script(model.turn)
         if turn.action == "skip":
             self.lay(turn.table)
-            self._press_later(str(seat % len(model.players) + 1))
+            self.press_after_play(str(seat % len(model.players) + 1))
         elif turn.action == "redeal":
             self.on_clock_started(model, seat)
         else:
-            self._press_later(str(seat))
+            self.press_after_play(str(seat))
 
-    def _press_later(self, button: str) -> None:
+    def press_after_play(self, button: str) -> None:
+        """The player's button, the thinking time after the clock started; from another thread, as at a
+        real table."""
         presser = threading.Timer(self.script.think_seconds, self.press, args=(button,))
         presser.daemon = True
         presser.start()
@@ -311,16 +313,11 @@ class RecordedTable:
         if turn.action == "redeal":
             shown = Scene.of([{"tiles": list(turn.shown), "at": [RACK_ROW, 0]}])
             self.lay(Scene(turn.table.melds + shown.melds))
-            presser = threading.Timer(self.script.think_seconds, self.press, args=("A",))
-            presser.daemon = True
-            presser.start()
+            self.press_after_play("A")
             return
         self.lay(turn.table)
         if turn.action == "press":
-            # the press comes from another thread after the player's thinking time, as at a real table
-            presser = threading.Timer(self.script.think_seconds, self.press, args=(str(seat),))
-            presser.daemon = True
-            presser.start()
+            self.press_after_play(str(seat))
 
 
 class RecordedTimer:

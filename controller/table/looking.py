@@ -215,9 +215,21 @@ class Looking:
         kept in the fused reading, unsure (see `Look.unsure`), rather than outvoted."""
         self.begin_wait(carry)
         ahead, self.readings_ahead = self.readings_ahead, {}
+        early: dict[float, ReadBefore] = {}  # read while the table steadied (`read_early`)
+
+        def read_early(frames: tuple[TimedFrame, ...]) -> None:
+            for frame in frames:
+                if _read_before(ahead, frame) is None and _read_before(early, frame) is None:
+                    try:
+                        reading, elapsed = self.read_timed(frame.image)
+                    except AdapterError:
+                        return  # the look reads the frame again, and meets the failure there
+                    early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged,
+                                                 self.steady(frame.image, reading))
+
         while True:
-            offered = self.watch.offered()
-            known = [_read_before(ahead, frame) for frame in offered.frames]
+            offered = self.watch.offered(read_early)
+            known = [_read_before(ahead, frame) or _read_before(early, frame) for frame in offered.frames]
             readings = [(k.reading, k.elapsed) if k else self.read_timed(frame.image)
                         for k, frame in zip(known, offered.frames)]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
@@ -229,7 +241,8 @@ class Looking:
         seen = self.fused([frame.image for frame in look.frames], readings, wait, keep_unsure)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))
-        return replace(seen, read_ahead=sum(1 for k in known if k), read_ahead_ms=sum(k.elapsed for k in known if k))
+        before = [k for k, frame in zip(known, offered.frames) if k is not None and _read_before(ahead, frame) is k]
+        return replace(seen, read_ahead=len(before), read_ahead_ms=sum(k.elapsed for k in before))
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading steadied against the last table read and judged (see `steadied`)."""

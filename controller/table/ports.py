@@ -46,12 +46,14 @@ class TableWatch(Protocol):
     watch the table while a turn runs (`watch_table(reference)`, then `glance()`, each one frame,
     giving a `vision.eyes_values.ReadAhead` or None) and carry that into the wait at the press
     (`begin(..., carry=True)`), and watch only the play area marked (`watch_area(corners, (width,
-    height))`, None: the whole frame); the runner uses these when the watch has them."""
+    height))`, None: the whole frame); the runner uses these when the watch has them. `offered` may
+    hand the frames a growing still run would rest on to `read_early` (each a tuple of
+    `TimedFrame`s), between two frames, so the look finds them read."""
 
     def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None],
               ask: Callable[[Covered, TimedFrame], bool] | None = None) -> None: ...
 
-    def offered(self) -> ReadFrames: ...
+    def offered(self, read_early: Callable[[tuple[TimedFrame, ...]], None] | None = None) -> ReadFrames: ...
 
     def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...] | None, ...]
                 ) -> SettledLook | Covered: ...

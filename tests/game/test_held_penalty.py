@@ -60,7 +60,7 @@ class Watch:
     def begin(self, reference, on_wait, ask=None):
         pass
 
-    def offered(self):
+    def offered(self, read_early=None):
         self.at += 1.0
         return ReadFrames((TimedFrame(self.image, self.at),))
 

@@ -117,3 +117,31 @@ def test_a_tile_laid_at_the_press_is_never_judged_from_the_frames_before_it(runn
     seen = runner.look_still(carry=True)
     assert seen.read_ahead == 0 and reader.calls == read_before_press + settings.look_frames
     assert seen.wait.frames >= settings.still_seconds * 30  # a whole still span after the tile was laid
+
+
+class ReaderTimed(Reader):
+    """A reader that notes how many frames the camera had taken at each frame it read."""
+
+    def __init__(self, camera):
+        super().__init__()
+        self.camera, self.taken_at = camera, []
+
+    def read(self, frame):
+        self.taken_at.append(self.camera.taken)
+        return super().read(frame)
+
+
+def test_a_wait_reads_the_frames_its_look_will_rest_on_while_the_table_steadies(runner_for):
+    """A tile laid at the press: the still span after it is waited for whole, but the look's first and
+    middle frames are read as the span grows, so at the offer only its last frame is left to read."""
+    settings = EyesSettings()
+    press_after = 45
+    runner, camera, timer, reader = runner_for(lambda index: BEFORE if index <= press_after else AFTER, press_after)
+    watch_until_pressed(runner)
+    timed = runner.devices.reader = ReaderTimed(camera)
+    seen = runner.look_still(carry=True)
+    assert timed.calls == settings.look_frames  # no frame read twice, none read in vain
+    offered_at = camera.taken
+    assert timed.taken_at[-1] == offered_at  # the last frame, read at the offer
+    assert all(taken < offered_at for taken in timed.taken_at[:-1])  # the others while the table steadied
+    assert seen.read_ahead == 0  # read in the wait, not while the turn ran

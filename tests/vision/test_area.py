@@ -78,10 +78,17 @@ def test_a_rendered_table_with_things_beside_it_reads_only_the_table(spare_faces
 
 
 @needs_photos
-def test_a_tile_across_the_tables_edge_is_named_and_not_read(photos, spare_faces):
+@pytest.mark.parametrize("beside", [
+    "nothing beside",
+    pytest.param("box lid and rack beside", marks=pytest.mark.xfail(strict=True, reason=(
+        "spare tiles outside make the reader look again on the frame painted outside the area, which cuts the "
+        "tile in half; keeping the first look's tiles across named slivers too (models/decisions/"
+        "across_first_look.txt)"))),
+])
+def test_a_tile_across_the_tables_edge_is_named_and_not_read(photos, spare_faces, beside):
     photo = cv2.imread(str(photos[TABLE_PHOTOS[0]].image_path))
     alone = read_image(photo)
-    scene = compose(photo, spare_faces, seed=7, objects=())
+    scene = compose(photo, spare_faces, seed=7, **({"objects": ()} if beside == "nothing beside" else {}))
     frame = scene.image.copy()
     left, top = scene.table[0]
     height = scene.table[3][1] - top

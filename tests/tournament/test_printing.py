@@ -153,7 +153,10 @@ def test_html_prints_without_chromium_and_a_pdf_without_it_is_refused_in_one_lin
     (["cards", "--live-url", "http://x/", "--out", "cards.html"], "has no {table}"),
     (["standings", "--out", "missing/standings.html"], "does not exist"),
 ])
-def test_bad_requests_exit_2_in_one_line_and_write_nothing(db, tmp_path, capsys, argv, complaint):
+@pytest.mark.parametrize("chromium", ["as-installed", "missing"])
+def test_bad_requests_exit_2_in_one_line_and_write_nothing(db, tmp_path, capsys, monkeypatch, argv, complaint, chromium):
+    if chromium == "missing":  # the request's own fault is named first, whatever the machine lacks
+        monkeypatch.setenv("TILEREF_CHROMIUM", str(tmp_path / "no-chromium-here"))
     kind, *rest = argv
     rest = [str(tmp_path / a) if a.endswith((".pdf", ".txt", ".html")) else a for a in rest]
     assert cli.main(["tournament", "print", kind, EVENT, "--db", str(db), *rest]) == 2

@@ -38,8 +38,8 @@ def write_printable(event: Event, kind: str, out: str | Path, *, round_number: i
                     live_url_template: str | None = None) -> Path:
     """Render one printable of `event` and write it to `out` (.html, or .pdf through Chromium)."""
     suffix = check_target(out)
-    if suffix == ".pdf":
-        find_chromium()  # no Chromium: say so before drawing anything
+    # drawn first: a request that cannot be printed (no --live-url, a round not drawn) is named as such
+    # on any machine, with Chromium or without it
     html = printable_html(event, kind, round_number=round_number, live_url_template=live_url_template)
     out = Path(out)
     if suffix == ".pdf":

@@ -299,7 +299,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                     checked = model.turn
                     truth = planned[checked - 1]
                     true_table = camera.true_table(standing[checked - 1])
-                    got = judged.get(checked, ("none", float("nan"), float("nan")))
+                    got = judged.get(checked, ("none", nan, nan))
                     seen = read.get(checked)
                     misread = seen is None or not judging.same_table(seen, tuple(m.tiles for m in truth.melds))[0]
                     rows.append({

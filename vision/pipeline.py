@@ -226,7 +226,7 @@ def _median_colour(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     for channel in range(image.shape[2]):
         cumulative = np.cumsum(cv2.calcHist([image], [channel], mask, [256], [0, 256]).ravel())
         a, b = np.searchsorted(cumulative, [low + 1, high + 1])
-        colour.append(int((int(a) + int(b)) / 2))
+        colour.append((int(a) + int(b)) // 2)
     return np.array(colour, image.dtype)
 
 

@@ -229,7 +229,8 @@ class Looking:
 
         while True:
             offered = self.watch.offered(read_early)
-            known = [_read_before(ahead, frame) or _read_before(early, frame) for frame in offered.frames]
+            from_ahead = [_read_before(ahead, frame) for frame in offered.frames]
+            known = [k or _read_before(early, frame) for k, frame in zip(from_ahead, offered.frames)]
             readings = [(k.reading, k.elapsed) if k else self.read_timed(frame.image)
                         for k, frame in zip(known, offered.frames)]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
@@ -241,7 +242,7 @@ class Looking:
         seen = self.fused([frame.image for frame in look.frames], readings, wait, keep_unsure)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))
-        before = [k for k, frame in zip(known, offered.frames) if k is not None and _read_before(ahead, frame) is k]
+        before = [k for k in from_ahead if k is not None]  # read while the turn ran, not in this wait
         return replace(seen, read_ahead=len(before), read_ahead_ms=sum(k.elapsed for k in before))
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:

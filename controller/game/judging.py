@@ -11,11 +11,11 @@ from controller.rules import scoring, start
 from controller.rules.melds import classify, set_changes
 from controller.rules.restore import settle_unrestorable
 from controller.rules.table import Table
-from controller.rules.tiles import parse_tile, parse_tiles
+from controller.rules.tiles import full_set, parse_tile, parse_tiles
 from controller.rules.variants import RuleSet, get_ruleset
 
 from .events import (
-    BrokenRule, GameCreated, GameScored, PenaltyHeld, PlacedTile, PlayerPoints, RedealClaimed, StartDraw, StartOrderDrawn,
+    NO_TILE, BrokenRule, GameCreated, GameScored, PenaltyHeld, PlacedTile, PlayerPoints, RedealClaimed, StartDraw, StartOrderDrawn,
     TableUnrestorable, TurnEndCause, TurnJudged,
 )
 from .machine import GameModel, TableState
@@ -90,6 +90,18 @@ def held_penalty(model: GameModel, verdict: TurnJudged) -> PenaltyHeld | None:
         return None
     return PenaltyHeld(turn=model.turn, player=model.player, vanished=vanished, violations=verdict.violations,
                        photo_before=model.turn_photo, photo=model.pending_photo)
+
+
+def over_counted(table: TableState, answers: dict[int, str]) -> tuple[str, tuple[int, ...]] | None:
+    """A code the table read holds more often than the set has it once the referee's `answers` (tile index:
+    code or NO_TILE) are taken (the rules cannot judge that table), and the indices of its tiles; None: none is."""
+    codes = {i: answers.get(i, code) for i, (code, _, _) in enumerate(table.tiles)}
+    in_set = full_set()
+    for code in dict.fromkeys(c for c in codes.values() if c != NO_TILE):
+        holders = tuple(i for i, c in codes.items() if c == code)
+        if len(holders) > in_set[parse_tile(code)]:
+            return code, holders
+    return None
 
 
 def vanished_tiles(before: TableState, after: TableState, taken: tuple[str, ...]) -> tuple[PlacedTile, ...]:

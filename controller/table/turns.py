@@ -3,19 +3,17 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import Counter
 
 from controller.game import judging
 from controller.game.events import (
-    NO_TILE, CountAlert, DealAccepted, Dealt, Doubt, HeldAnswer, HeldPenaltyAnswered, Incident, RackRevealed, ReadPurpose,
+    CountAlert, DealAccepted, Dealt, Doubt, HeldAnswer, HeldPenaltyAnswered, Incident, RackRevealed, ReadPurpose,
     RefereeCorrection, StartOrderDrawn, TableRead, TimerIncident, TurnEndCause, TurnEnded, TurnStarted,
 )
 from controller.game.machine import TILES_IN_GAME, State
-from controller.game.rebuild import COPIES
 from controller.game.racks import rack_tiles
 from controller.rules.variants import RedealWhen, StartBy
 
-from .ports import SignalKind
+from .ports import AdapterError, SignalKind
 from .settings import ARBITER, NOTICE_WINDOW, WAIT_SLICE
 
 
@@ -193,11 +191,13 @@ class TurnFlow:
         answers = dict(changes)
         # the answers may leave a code on the table more often than a set holds it (another copy read sure
         # elsewhere): the rules cannot judge such a table, so every copy of that code is asked about again
-        while over := over_counted(model.pending, answers):
+        while over := judging.over_counted(model.pending, answers):
             code, holders = over
-            doubts = tuple(Doubt(i, (code,), f"{code} lies on the table {len(holders)} times as answered; a set "
-                                            f"has {COPIES}: which is another tile (or no tile)?") for i in holders)
-            more, note = self.devices.referee.settle_table(model, model.pending, doubts)
+            why = f"{code} lies on the table {len(holders)} times as answered, more than a set has"
+            more, note = self.devices.referee.settle_table(
+                model, model.pending, tuple(Doubt(i, (code,), f"{why}: which is another tile (or no tile)?") for i in holders))
+            if all(answers.get(i) == answer for i, answer in more):  # a referee that answers as before is stuck
+                raise AdapterError(f"turn {model.turn}: {why}, and the referee answered the same again")
             answers.update(more)
         self.record(RefereeCorrection(target="table", changes=tuple(answers.items()), rack=None, note=note))
 
@@ -273,13 +273,3 @@ class TurnFlow:
         self.record(event)
         self.devices.display.scores(event, self.head())
 
-
-def over_counted(table, answers: dict[int, str]) -> tuple[str, tuple[int, ...]] | None:
-    """A code the table read holds more often than a set has it once the referee's `answers` (tile index:
-    code or NO_TILE) are taken, and the indices of its tiles; None: no code is."""
-    codes = {i: answers.get(i, code) for i, (code, _, _) in enumerate(table.tiles)}
-    counts = Counter(code for code in codes.values() if code != NO_TILE)
-    for code, count in counts.items():
-        if count > COPIES:
-            return code, tuple(i for i, c in codes.items() if c == code)
-    return None

@@ -7,10 +7,10 @@ from controller.adapters.display import ConsoleDisplay
 from controller.game import judging
 from controller.game.events import NO_TILE, Dealt, RefereeCorrection, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
 from controller.game.journal import GameJournal
+from controller.game.judging import over_counted
 from controller.game.machine import State, TableState
 from controller.records import Records
 from controller.table import TableDevices, TableRunner
-from controller.table.turns import over_counted
 
 TILES = (("R5", 0.0, 0.0), ("R6", 40.0, 0.0), ("R7", 80.0, 0.0), ("R5", 0.0, 100.0), ("B5", 40.0, 100.0),
          ("K5", 80.0, 100.0), ("O4", 0.0, 200.0), ("O5", 40.0, 200.0), ("O6", 80.0, 200.0))

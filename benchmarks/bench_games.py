@@ -64,6 +64,7 @@ from controller.game.events import (  # noqa: E402
 )
 from controller.game.machine import State, TableState  # noqa: E402
 from controller.records import Records  # noqa: E402
+from controller.table.looking import LIES_AS_READ  # noqa: E402
 from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner  # noqa: E402
 from controller.table.ports import SignalKind  # noqa: E402
 
@@ -193,6 +194,19 @@ class BenchRunner(TableRunner):
 
     asks: list[int]
     arbiter_press = None
+    kept: list[int]  # a turn for each frame whose reading was kept, not made again (`Looking.read_table_timed`)
+
+    def read_table_timed(self, frame, afresh=False):
+        reading, elapsed = super().read_table_timed(frame, afresh)
+        if LIES_AS_READ in reading.warnings:
+            self.kept.append(self.model.turn)
+        return reading, elapsed
+
+    def as_frames_read(self, frame, frames, readings):
+        kept = super().as_frames_read(frame, frames, readings)
+        if kept is not None:
+            self.kept.append(self.model.turn)
+        return kept
 
     def arbiter_accepts(self, covered, frame) -> bool:
         # the runner's own check polls the box with a zero timeout, which never reads the port
@@ -242,6 +256,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     read: dict[int, TableState] = {}
     prompts: list[tuple[int, str]] = []
     asks: list[int] = []
+    kept: list[int] = []
     refused: dict[int, RestoreChecked] = {}
     with tempfile.TemporaryDirectory() as tmp:
         records = Records(Path(tmp) / "game.sqlite")
@@ -287,7 +302,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                                               quiet=not os.environ.get("BENCH_GAMES_SAY")),
                                TruthReferee(world, expected, prompts))
         runner = BenchRunner(records, game, devices, RunnerSettings(starter=PLAYERS[0]), observer=observe)
-        runner.asks, runner.arbiter_press = asks, press
+        runner.asks, runner.arbiter_press, runner.kept = asks, press, kept
         world.observe(runner.model, None)
         runner.record_area_in_force()  # as `TableRunner.run` does before its loop: the area the game is read in
         stuck: set[int] = set()
@@ -308,7 +323,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                         "wall_seconds": got[1] - ended_at.get(checked, (nan, nan))[0], "misread": misread,
                         "prompts": sum(1 for t, _ in prompts if t == checked) + asks.count(checked),
                         "prompt_kinds": [kind for t, kind in prompts if t == checked] + ["eyes asked the arbiter"] * asks.count(checked),
-                        "stuck": checked in stuck, "expired": truth.expired,
+                        "stuck": checked in stuck, "expired": truth.expired, "kept": kept.count(checked),
                     })
                     row = rows[-1]
                     print(f"game {index} turn {checked}/{len(planned)} {truth.kind}: rules {truth.verdict}, table {got[0]}"
@@ -376,7 +391,7 @@ def print_game(g: dict) -> None:
     for r in g["rows"]:
         if r["got"] != r["expected"] or r["stuck"]:
             print(f"      turn {r['turn']} ({r['kind']}): the rules say {r['expected']}, the table judged {r['got']}"
-                  + (" (stuck)" if r["stuck"] else ""))
+                  + (" (stuck)" if r["stuck"] else "") + f"; {r.get('kept', 0)} reading(s) kept, not made again")
     sys.stdout.flush()
 
 

@@ -27,6 +27,8 @@ PATCH_LEVEL = 28.0  # colour levels a pixel of a tile's patch may change by and 
 READ_THERE_SHARE = 0.5  # share of the larger outline two tiles must share for an old tile to be read there now
 IN_PLACE_SHARE = 0.75  # ... for a tile read now to lie as the old tile lay (the reader's outlines vary a little)
 PATCH_SHARE = 0.02  # share of a patch's pixels that may change by more (noise, a glint) and it stay unchanged
+BLOCK_SHARE = 0.25  # share of a block's pixels (a third of a tile wide) that may change by more, off the tiles
+BLOCK_TILE_PIXELS = 18.0  # a tile's width in the copy the blocks are compared on
 
 
 def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
@@ -105,16 +107,54 @@ def _polygon(outline) -> np.ndarray | None:
     return cv2.convexHull(points)
 
 
-def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray) -> tuple[bool, ...]:
+def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None) -> bool:
+    """Whether the table lies in `image` exactly as in `reference` (the frame of the last table read, its
+    tiles at `outlines`), within the play area `area` (four corners; None: the whole frame): every tile's
+    patch unchanged (`unchanged_tiles`), and no block of the frame a third of a tile wide (a quarter of
+    its pixels) changed anywhere else, a tile laid on bare table or a phone put down. The room's light
+    is matched first; what lies outside the area (a box of spare tiles a player draws from) is not
+    compared."""
+    if reference.shape != image.shape or reference.ndim != 3:
+        return False
+    h, w = image.shape[:2]
+    gain, offset = _light(reference, image)
+    if outlines and not all(unchanged_tiles(reference, outlines, image, (gain, offset))):
+        return False
+    sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
+    tile = float(np.median(sides)) if sides else w / 60.0
+    # compared at a size where a tile is about BLOCK_TILE_PIXELS wide (never enlarged): the blocks are
+    # what counts, and a fifth of the pixels cost a fifth of the time
+    scale = min(1.0, BLOCK_TILE_PIXELS / max(tile, 1.0))
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    now = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    differs = (light_residual(now, before, gain, offset).max(axis=-1) > PATCH_LEVEL).astype(np.float32)
+    if area is not None:
+        inside = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillConvexPoly(inside, np.round(np.asarray(area, float) * scale).astype(np.int32), 1)
+        differs *= inside
+    block = max(2, int(round(tile * scale / 3)))
+    blocks = cv2.resize(differs, (max(1, size[0] // block), max(1, size[1] // block)), interpolation=cv2.INTER_AREA)
+    return float(blocks.max(initial=0.0)) <= BLOCK_SHARE
+
+
+def _light(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The gain and offset that show `image` in `reference`'s light (fitted on an eighth-size copy)."""
+    h, w = image.shape[:2]
+    small = (max(1, w // 8), max(1, h // 8))
+    return light_fit(cv2.resize(image, small, interpolation=cv2.INTER_AREA).astype(np.float32),
+                     cv2.resize(reference, small, interpolation=cv2.INTER_AREA).astype(np.float32),
+                     below=UNCLIPPED)
+
+
+def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray, light=None) -> tuple[bool, ...]:
     """For each outline (frame pixels, on `reference`): whether its patch of `image` is as it was on
-    `reference`, after matching the room's light (sensor noise and a glint on a few pixels allowed)."""
+    `reference`, after matching the room's light (`light`: the gain and offset, fitted here when None;
+    sensor noise and a glint on a few pixels allowed)."""
     if reference.shape != image.shape or not outlines:
         return tuple(False for _ in outlines)
     h, w = image.shape[:2]
-    small = (max(1, w // 8), max(1, h // 8))
-    gain, offset = light_fit(cv2.resize(image, small, interpolation=cv2.INTER_AREA).astype(np.float32),
-                             cv2.resize(reference, small, interpolation=cv2.INTER_AREA).astype(np.float32),
-                             below=UNCLIPPED)
+    gain, offset = light if light is not None else _light(reference, image)
     found = []
     for outline in outlines:
         points = np.asarray(outline, np.float64)

@@ -4,7 +4,9 @@ The eyes (`vision.eyes`, through the watch port) decide when the table may be re
 still frames spread over at least half a second, each clear to the occluder net; the runner
 reads every one, and the eyes then check that whatever changed since the last settled table lies
 on a tile read now or before. Only then are the readings fused and judged, and that look becomes
-the reference of the next wait. A wait the eyes cannot settle asks the arbiter; an acceptance
+the reference of the next wait. A frame in which the table lies exactly as on the last table read
+keeps that reading instead of being read again, and so does a look's third frame where two frames read agree
+and the table lies in it as in the second. A wait the eyes cannot settle asks the arbiter; an acceptance
 is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
 steadied against the last table read and judged (`controller.game.steady`): where a patch lies
 unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
@@ -132,10 +134,18 @@ def answered(judged: Reference | None, changes, tiles_read: int) -> Reference | 
     return replace(judged, tiles=tuple(judged.tiles[i] for i in kept), codes=tuple(codes[i] for i in kept))
 
 
+LIES_AS_READ = "the table lies as on the last table read, pixel for pixel: its reading is kept, not made again"
+LIES_AS_FRAME = ("the table lies as on the frame read before it in this look, whose reading two frames agree on: "
+                 "that reading is kept, not made again")
+
+
 class Looking:
     """The runner's eyes (a part of `TableRunner`): its watch, photo encoder, reader and settings."""
 
     judged: Reference | None = None  # the last table read and judged, each frame's reading is steadied against
+    # that table's fused reading, with the `judged` it belongs to (a referee's answer or a resume replaces
+    # `judged`, and the reading no longer stands for it)
+    judged_reading: tuple[Reference, TableReading] | None = None
 
     def photo(self, frame: Frame) -> Photo:
         return self.photos.photo(frame)
@@ -176,7 +186,7 @@ class Looking:
             try:
                 if self.to_read:
                     frame = self.to_read.pop(0)
-                    reading, elapsed = self.read_timed(frame.image)
+                    reading, elapsed = self.read_table_timed(frame.image)
                     self.readings_ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged,
                                                                self.steady(frame.image, reading))
                 elif (ahead := glance()) is not None:
@@ -208,11 +218,12 @@ class Looking:
             return _eyes().Reference(image)
         return replace(reference, image=image, codes=())
 
-    def look_still(self, carry: bool = False, keep_unsure: bool = False) -> Look:
+    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> Look:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
         With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
         the frames read ahead are not read again. With `keep_unsure`, a tile only some frames see is
-        kept in the fused reading, unsure (see `Look.unsure`), rather than outvoted."""
+        kept in the fused reading, unsure (see `Look.unsure`), rather than outvoted. With `afresh`, every
+        frame is read, even one in which the table lies as on the last table read."""
         self.begin_wait(carry)
         ahead, self.readings_ahead = self.readings_ahead, {}
         early: dict[float, ReadBefore] = {}  # read while the table steadied (`read_early`)
@@ -221,7 +232,7 @@ class Looking:
             for frame in frames:
                 if _read_before(ahead, frame) is None and _read_before(early, frame) is None:
                     try:
-                        reading, elapsed = self.read_timed(frame.image)
+                        reading, elapsed = self.read_table_timed(frame.image, afresh)
                     except AdapterError:
                         return  # the look reads the frame again, and meets the failure there
                     early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged,
@@ -231,8 +242,13 @@ class Looking:
             offered = self.watch.offered(read_early)
             from_ahead = [_read_before(ahead, frame) for frame in offered.frames]
             known = [k or _read_before(early, frame) for k, frame in zip(from_ahead, offered.frames)]
-            readings = [(k.reading, k.elapsed) if k else self.read_timed(frame.image)
-                        for k, frame in zip(known, offered.frames)]
+            readings: list[tuple[TableReading, float]] = []
+            for k, frame in zip(known, offered.frames):
+                if k is not None:
+                    readings.append((k.reading, k.elapsed))
+                    continue
+                readings.append((None if afresh else self.as_frames_read(frame, offered.frames, readings))
+                                or self.read_table_timed(frame.image, afresh))
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
             if isinstance(look, _eyes().SettledLook):
                 break
@@ -242,8 +258,25 @@ class Looking:
         seen = self.fused([frame.image for frame in look.frames], readings, wait, keep_unsure)
         self.reference = self.judged = _eyes().Reference(look.frames[-1].image, outlines(seen.reading),
                                                          codes(seen.reading))
+        self.judged_reading = (self.judged, seen.reading)
         before = [k for k in from_ahead if k is not None]  # read while the turn ran, not in this wait
         return replace(seen, read_ahead=len(before), read_ahead_ms=sum(k.elapsed for k in before))
+
+    def as_frames_read(self, frame: TimedFrame, frames: tuple[TimedFrame, ...],
+                       readings: list[tuple[TableReading, float]]) -> tuple[TableReading, float] | None:
+        """The reading of the last frame read in this look, where two frames of it were read, their readings
+        agree on every tile, and the table lies in `frame` exactly as in that last frame (`lies_as`): a
+        third reading could not outvote them. None: `frame` is to be read."""
+        read = [(f, reading) for f, (reading, _) in zip(frames, readings) if LIES_AS_FRAME not in reading.warnings]
+        if len(read) < 2 or not fuse([reading for _, reading in read]).agree:
+            return None
+        from vision.eyes_tiles import lies_as
+
+        started = time.perf_counter()
+        last, reading = read[-1]
+        if not lies_as(last.image, outlines(reading), frame.image, reading.area):
+            return None
+        return replace(reading, warnings=reading.warnings + (LIES_AS_FRAME,)), (time.perf_counter() - started) * 1000
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading steadied against the last table read and judged (see `steadied`)."""
@@ -284,6 +317,22 @@ class Looking:
         reading = self.devices.reader.read(frame)
         return reading, (time.perf_counter() - started) * 1000
 
+    def read_table_timed(self, frame: Frame, afresh: bool = False) -> tuple[TableReading, float]:
+        """A frame of the table read, or, where the table lies in it exactly as on the last table read (the
+        same pixels in the area read, light matched: `vision.eyes_tiles.lies_as`), that table's reading
+        kept, saying so: a turn that left the table as it was (a draw) is judged without reading again.
+        `afresh`: read it whatever it shows."""
+        started = time.perf_counter()
+        kept = None if afresh else self.judged_reading
+        if kept is not None and kept[0] is self.judged and kept[0].image is not None:
+            from vision.eyes_tiles import lies_as
+
+            judged, reading = kept
+            if lies_as(judged.image, judged.tiles, frame, reading.area):
+                warnings = tuple(w for w in reading.warnings if w not in (LIES_AS_READ, LIES_AS_FRAME)) + (LIES_AS_READ,)
+                return replace(reading, warnings=warnings), (time.perf_counter() - started) * 1000
+        return self.read_timed(frame)
+
     def read(self, frame: Frame) -> tuple[TableReading, Photo, Reading]:
         reading, elapsed = self.read_timed(frame)
         photo = self.photo(frame)
@@ -319,7 +368,8 @@ class Looking:
         With `carry` (a turn's end), the first look may rest on the table watched still before it."""
         melds_reading = judging.ruleset_of(self.model).melds_reading()
         for attempt in range(LOOK_AGAIN + 1):
-            seen = self.look_still(carry and attempt == 0, keep_unsure=True)
+            # a look again reads afresh: the reader may find there what it missed on the same pixels
+            seen = self.look_still(carry and attempt == 0, keep_unsure=True, afresh=attempt > 0)
             rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading, seen.unsure)
             codes = " ".join(code for code, _, _ in rebuilt.missing)
             if rebuilt.missing and look_again and attempt == LOOK_AGAIN:

@@ -20,6 +20,7 @@ from controller.game.machine import TableState
 from controller.game.reading import ReadTile, TableReading
 from controller.records import Records
 from controller.table import TableDevices, TableRunner
+from controller.table.looking import LIES_AS_FRAME, LIES_AS_READ
 from controller.table.settings import LOOK_AGAIN
 from vision.eyes import EyesSettings, Reference, TimedFrame
 
@@ -129,12 +130,43 @@ def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game,
                               [(t.code, *t.center) for t in read_tiles(TABLE).tiles] + [("O9", 500.0, 300.0)]),
                         ((0, 1, 2), (3,)))
     seen, rebuilt = runner.look(before, look_again=True)
-    looks = LOOK_AGAIN + 1
     assert [code for code, _, _ in rebuilt.missing] == ["O9"]
-    assert reader.calls == looks * EyesSettings().look_frames
+    # the first look reads two frames that agree and keeps the second's reading for the third, which lies
+    # as it; each look again reads every frame afresh
+    frames = EyesSettings().look_frames
+    assert reader.calls == (frames - 1) + LOOK_AGAIN * frames
     reader.calls = 0
-    runner.look(before)  # a restore's reading is taken as it is
-    assert reader.calls == EyesSettings().look_frames
+    seen, _ = runner.look(before)  # a restore's reading is taken as it is
+    assert reader.calls == 0  # the table lies as on the last table read: that reading is kept
+    assert LIES_AS_READ in seen.reading.warnings and LIES_AS_READ in str(seen.raw.reading)
+
+
+@pytest.mark.parametrize("change", ["nothing changed", "a tile laid", "a tile turned to another code",
+                                    "the lamp turned up"])
+def test_a_table_that_lies_as_on_the_last_table_read_keeps_its_reading_and_any_change_is_read(game, renderer, change):
+    records, game_id = game
+    after = TABLE
+    if change == "a tile laid":
+        after = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}, {"tiles": ["R9"], "at": [4, 10]}])
+    elif change == "a tile turned to another code":
+        after = Scene.of([{"tiles": ["K1", "K2", "O3"], "at": [1, 3]}])
+    frames = [renderer.frame(TABLE, i) for i in range(20)]
+    later = [renderer.frame(after, 20 + i) for i in range(20)]
+    if change == "the lamp turned up":
+        later = [np.clip(f.astype(np.float32) * 1.15, 0, 255).astype(np.uint8) for f in later]
+    reader = Reader(read_tiles(TABLE))
+    devices = TableDevices(Frames(frames), ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None)
+    runner = TableRunner(records, game_id, devices)
+    first = runner.look_still()
+    # two frames read agree and the third lies as the second: its reading is the second's, said so
+    assert reader.calls == EyesSettings().look_frames - 1
+    assert [LIES_AS_FRAME in raw.reading.get("warnings", ()) for raw in first.raws[:-1]] == [False, False, True]
+    devices.camera.frames = later
+    reader.reading, reader.calls = read_tiles(after), 0
+    seen = runner.look_still()
+    kept = change in ("nothing changed", "the lamp turned up")
+    assert reader.calls == (0 if kept else EyesSettings().look_frames - 1)
+    assert (LIES_AS_READ in seen.reading.warnings) is kept
 
 
 def test_a_resumed_runner_compares_with_the_last_settled_photo_in_the_records(game, renderer):

@@ -79,6 +79,14 @@ class SceneLayout:
         x, y = self.tile_box(row, col)
         return x + self.tile_width / 2, y + self.tile_height / 2
 
+    def outlines(self, scene: "Scene") -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Each tile's four corners (TL TR BR BL) where this layout lays it, meld by meld, as a reader that
+        never errs outlines them."""
+        w, h = self.tile_width, self.tile_height
+        return tuple(((x, y), (x + w, y), (x + w, y + h), (x, y + h))
+                     for meld in scene.melds for k in range(len(meld.tiles))
+                     for x, y in [self.tile_box(meld.row, meld.col + k)])
+
     @property
     def columns(self) -> int:
         return int((self.width - 2 * self.margin) // (self.tile_width * self.gap))

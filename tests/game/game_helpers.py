@@ -35,10 +35,7 @@ def scene_reading(scene, layout):
     """What a reader that never errs reads on `scene` rendered in `layout`: each tile where the layout lays it."""
     from controller.game.reading import ReadTile, TableReading
 
-    tiles = []
-    for meld in scene.melds:
-        for k, code in enumerate(meld.tiles):
-            x, y = layout.tile_box(meld.row, meld.col + k)
-            w, h = layout.tile_width, layout.tile_height
-            tiles.append(ReadTile(code, 0.97, (x + w / 2, y + h / 2), ((x, y), (x + w, y), (x + w, y + h), (x, y + h))))
+    codes = [code for meld in scene.melds for code in meld.tiles]
+    tiles = [ReadTile(code, 0.97, (x + layout.tile_width / 2, y + layout.tile_height / 2), outline)
+             for code, outline in zip(codes, layout.outlines(scene)) for x, y in outline[:1]]
     return TableReading(tuple(tiles), (tuple(range(len(tiles))),) if tiles else ())

@@ -83,13 +83,7 @@ class Hiccup(Playlist):
 
 def outlines(scene: Scene, layout: SceneLayout):
     """The tiles of a rendered scene as a reader outlines them (the renderer knows where it put them)."""
-    boxes = []
-    for meld in scene.melds:
-        for k in range(len(meld.tiles)):
-            x, y = layout.tile_box(meld.row, meld.col + k)
-            w, h = layout.tile_width, layout.tile_height
-            boxes.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
-    return tuple(boxes)
+    return layout.outlines(scene)
 
 
 def reads(scene: Scene, renderer: SceneRenderer):

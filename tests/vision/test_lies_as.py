@@ -23,13 +23,7 @@ def renderer():
 
 
 def outlines(scene: Scene):
-    found = []
-    for meld in scene.melds:
-        for k in range(len(meld.tiles)):
-            x, y = LAYOUT.tile_box(meld.row, meld.col + k)
-            w, h = LAYOUT.tile_width, LAYOUT.tile_height
-            found.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
-    return tuple(found)
+    return LAYOUT.outlines(scene)
 
 
 def changed(renderer, change: str) -> np.ndarray:

@@ -202,12 +202,6 @@ class BenchRunner(TableRunner):
             self.kept.append(self.model.turn)
         return reading, elapsed
 
-    def as_frames_read(self, frame, frames, readings):
-        kept = super().as_frames_read(frame, frames, readings)
-        if kept is not None:
-            self.kept.append(self.model.turn)
-        return kept
-
     def arbiter_accepts(self, covered, frame) -> bool:
         # the runner's own check polls the box with a zero timeout, which never reads the port
         # (SerialTimer.wait(0.0)), so the press is waited for here, as long as it takes to cross the pty

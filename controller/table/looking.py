@@ -5,8 +5,7 @@ still frames spread over at least half a second, each clear to the occluder net;
 reads every one, and the eyes then check that whatever changed since the last settled table lies
 on a tile read now or before. Only then are the readings fused and judged, and that look becomes
 the reference of the next wait. A frame in which the table lies exactly as on the last table read
-keeps that reading instead of being read again, and so does a look's third frame where two frames read agree
-and the table lies in it as in the second. A wait the eyes cannot settle asks the arbiter; an acceptance
+keeps that reading instead of being read again. A wait the eyes cannot settle asks the arbiter; an acceptance
 is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
 steadied against the last table read and judged (`controller.game.steady`): where a patch lies
 unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
@@ -135,8 +134,6 @@ def answered(judged: Reference | None, changes, tiles_read: int) -> Reference | 
 
 
 LIES_AS_READ = "the table lies as on the last table read, pixel for pixel: its reading is kept, not made again"
-LIES_AS_FRAME = ("the table lies as on the frame read before it in this look, whose reading two frames agree on: "
-                 "that reading is kept, not made again")
 
 
 class Looking:
@@ -242,13 +239,8 @@ class Looking:
             offered = self.watch.offered(read_early)
             from_ahead = [_read_before(ahead, frame) for frame in offered.frames]
             known = [k or _read_before(early, frame) for k, frame in zip(from_ahead, offered.frames)]
-            readings: list[tuple[TableReading, float]] = []
-            for k, frame in zip(known, offered.frames):
-                if k is not None:
-                    readings.append((k.reading, k.elapsed))
-                    continue
-                readings.append((None if afresh else self.as_frames_read(frame, offered.frames, readings))
-                                or self.read_table_timed(frame.image, afresh))
+            readings = [(k.reading, k.elapsed) if k else self.read_table_timed(frame.image, afresh)
+                        for k, frame in zip(known, offered.frames)]
             look = self.watch.explain(offered.frames, tuple(outlines(reading) for reading, _ in readings))
             if isinstance(look, _eyes().SettledLook):
                 break
@@ -261,22 +253,6 @@ class Looking:
         self.judged_reading = (self.judged, seen.reading)
         before = [k for k in from_ahead if k is not None]  # read while the turn ran, not in this wait
         return replace(seen, read_ahead=len(before), read_ahead_ms=sum(k.elapsed for k in before))
-
-    def as_frames_read(self, frame: TimedFrame, frames: tuple[TimedFrame, ...],
-                       readings: list[tuple[TableReading, float]]) -> tuple[TableReading, float] | None:
-        """The reading of the last frame read in this look, where two frames of it were read, their readings
-        agree on every tile, and the table lies in `frame` exactly as in that last frame (`lies_as`): a
-        third reading could not outvote them. None: `frame` is to be read."""
-        read = [(f, reading) for f, (reading, _) in zip(frames, readings) if LIES_AS_FRAME not in reading.warnings]
-        if len(read) < 2 or not fuse([reading for _, reading in read]).agree:
-            return None
-        from vision.eyes_tiles import lies_as
-
-        started = time.perf_counter()
-        last, reading = read[-1]
-        if not lies_as(last.image, outlines(reading), frame.image, reading.area):
-            return None
-        return replace(reading, warnings=reading.warnings + (LIES_AS_FRAME,)), (time.perf_counter() - started) * 1000
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading steadied against the last table read and judged (see `steadied`)."""
@@ -329,7 +305,7 @@ class Looking:
 
             judged, reading = kept
             if lies_as(judged.image, judged.tiles, frame, reading.area):
-                warnings = tuple(w for w in reading.warnings if w not in (LIES_AS_READ, LIES_AS_FRAME)) + (LIES_AS_READ,)
+                warnings = tuple(w for w in reading.warnings if w != LIES_AS_READ) + (LIES_AS_READ,)
                 return replace(reading, warnings=warnings), (time.perf_counter() - started) * 1000
         return self.read_timed(frame)
 

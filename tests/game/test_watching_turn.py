@@ -13,7 +13,6 @@ from controller.game import judging
 from controller.game.reading import TableReading
 from controller.records import Records
 from controller.table import TableDevices, TableRunner
-from controller.table.looking import LIES_AS_FRAME
 from controller.table.settings import WAIT_SLICE
 from vision.eyes import EyesSettings, Reference, TimedFrame
 
@@ -116,8 +115,7 @@ def test_a_tile_laid_at_the_press_is_never_judged_from_the_frames_before_it(runn
     read_before_press = reader.calls
     assert read_before_press == settings.look_frames
     seen = runner.look_still(carry=True)
-    # read anew: two frames that agree, the third lying as the second keeps its reading
-    assert seen.read_ahead == 0 and reader.calls == read_before_press + settings.look_frames - 1
+    assert seen.read_ahead == 0 and reader.calls == read_before_press + settings.look_frames
     assert seen.wait.frames >= settings.still_seconds * 30  # a whole still span after the tile was laid
 
 
@@ -135,16 +133,15 @@ class ReaderTimed(Reader):
 
 def test_a_wait_reads_the_frames_its_look_will_rest_on_while_the_table_steadies(runner_for):
     """A tile laid at the press: the still span after it is waited for whole, but the look's first and
-    middle frames are read as the span grows, so at the offer the last frame is only compared with the
-    middle one (they agree with the first, and it lies as the middle one: it keeps that reading)."""
+    middle frames are read as the span grows, so at the offer only its last frame is left to read."""
     settings = EyesSettings()
     press_after = 45
     runner, camera, timer, reader = runner_for(lambda index: BEFORE if index <= press_after else AFTER, press_after)
     watch_until_pressed(runner)
     timed = runner.devices.reader = ReaderTimed(camera)
     seen = runner.look_still(carry=True)
-    assert timed.calls == settings.look_frames - 1  # no frame read twice, none read in vain
+    assert timed.calls == settings.look_frames  # no frame read twice, none read in vain
     offered_at = camera.taken
-    assert all(taken < offered_at for taken in timed.taken_at)  # read while the table steadied
-    assert LIES_AS_FRAME in seen.raws[settings.look_frames - 1].reading["warnings"]  # the last, kept at the offer
+    assert timed.taken_at[-1] == offered_at  # the last frame, read at the offer
+    assert all(taken < offered_at for taken in timed.taken_at[:-1])  # the others while the table steadied
     assert seen.read_ahead == 0  # read in the wait, not while the turn ran

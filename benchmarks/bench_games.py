@@ -385,7 +385,7 @@ def print_game(g: dict) -> None:
     for r in g["rows"]:
         if r["got"] != r["expected"] or r["stuck"]:
             print(f"      turn {r['turn']} ({r['kind']}): the rules say {r['expected']}, the table judged {r['got']}"
-                  + (" (stuck)" if r["stuck"] else "") + f"; {r.get('kept', 0)} reading(s) kept, not made again")
+                  + (" (stuck)" if r["stuck"] else "") + f"; {r['kept']} reading(s) kept, not made again")
     sys.stdout.flush()
 
 

@@ -107,17 +107,17 @@ def _polygon(outline) -> np.ndarray | None:
     return cv2.convexHull(points)
 
 
-def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None) -> bool:
+def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None, light=None) -> bool:
     """Whether the table lies in `image` exactly as in `reference` (the frame of the last table read, its
     tiles at `outlines`), within the play area `area` (four corners; None: the whole frame): every tile's
     patch unchanged (`unchanged_tiles`), and no block of the frame a third of a tile wide (a quarter of
     its pixels) changed anywhere else, a tile laid on bare table or a phone put down. The room's light
-    is matched first; what lies outside the area (a box of spare tiles a player draws from) is not
-    compared."""
+    is matched first (`light`: the gain and offset of `light_between`, fitted here when None); what lies
+    outside the area (a box of spare tiles a player draws from) is not compared."""
     if reference.shape != image.shape or reference.ndim != 3:
         return False
     h, w = image.shape[:2]
-    gain, offset = _light(reference, image)
+    gain, offset = light if light is not None else light_between(reference, image)
     if outlines and not all(unchanged_tiles(reference, outlines, image, (gain, offset))):
         return False
     sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
@@ -138,7 +138,7 @@ def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None) -> bo
     return float(blocks.max(initial=0.0)) <= BLOCK_SHARE
 
 
-def _light(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def light_between(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The gain and offset that show `image` in `reference`'s light (fitted on an eighth-size copy)."""
     h, w = image.shape[:2]
     small = (max(1, w // 8), max(1, h // 8))
@@ -149,12 +149,13 @@ def _light(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray, light=None) -> tuple[bool, ...]:
     """For each outline (frame pixels, on `reference`): whether its patch of `image` is as it was on
-    `reference`, after matching the room's light (`light`: the gain and offset, fitted here when None;
+    `reference`, after matching the room's light (`light`: the gain and offset of `light_between`, fitted
+    here when None;
     sensor noise and a glint on a few pixels allowed)."""
     if reference.shape != image.shape or not outlines:
         return tuple(False for _ in outlines)
     h, w = image.shape[:2]
-    gain, offset = light if light is not None else _light(reference, image)
+    gain, offset = light if light is not None else light_between(reference, image)
     found = []
     for outline in outlines:
         points = np.asarray(outline, np.float64)

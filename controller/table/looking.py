@@ -96,10 +96,12 @@ def codes(reading: TableReading) -> tuple[str, ...]:
     return tuple(tile.code for tile in reading.tiles if len(tile.corners) >= 3)
 
 
-def steadied(judged: Reference | None, image: Frame, reading: TableReading, radius: float) -> TableReading:
+def steadied(judged: Reference | None, image: Frame, reading: TableReading, radius: float,
+             light=None) -> TableReading:
     """A frame's reading made to agree with the last table read and judged (`judged`: its frame, the
     outlines and codes of its tiles) wherever the frame's patch is unchanged since, light matched
-    (`controller.game.steady`). The comparison is with the frame that was read, never with one
+    (`controller.game.steady`; `light`: the gain and offset already fitted between the two frames, if
+    they were). The comparison is with the frame that was read, never with one
     nobody read: a tile laid while nobody read changed the patch since, so it is read as it is."""
     if judged is None or not judged.codes or len(judged.codes) != len(judged.tiles):
         return reading
@@ -107,7 +109,7 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
 
     judged_count = len(judged.tiles)  # one comparison (one light fit) for the judged tiles and the read ones
     read_outlines = tuple(tile.corners for tile in reading.tiles)
-    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image)
+    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image, light)
     settled = settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count])
     return steady_reading(reading, settled, unchanged[judged_count:], radius)
 
@@ -143,6 +145,9 @@ class Looking:
     # that table's fused reading, with the `judged` it belongs to (a referee's answer or a resume replaces
     # `judged`, and the reading no longer stands for it)
     judged_reading: tuple[Reference, TableReading] | None = None
+    # the room's light fitted when a frame was last compared with the last table read: (that table's frame,
+    # the frame, the gain and offset), so that steadying the frame's reading does not fit it again
+    compared_light: tuple[Frame, Frame, tuple] | None = None
 
     def photo(self, frame: Frame) -> Photo:
         return self.photos.photo(frame)
@@ -256,7 +261,10 @@ class Looking:
 
     def steady(self, image: Frame, reading: TableReading) -> TableReading:
         """The frame's reading steadied against the last table read and judged (see `steadied`)."""
-        return steadied(self.judged, image, reading, self.settings.fusion.match_radius)
+        light = self.compared_light
+        judged_image = None if self.judged is None else self.judged.image
+        light = light[2] if light is not None and light[0] is judged_image and light[1] is image else None
+        return steadied(self.judged, image, reading, self.settings.fusion.match_radius, light)
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
         """The eyes asked the arbiter (the table says why and where): the arbiter's button, or the
@@ -300,11 +308,13 @@ class Looking:
         `afresh`: read it whatever it shows."""
         started = time.perf_counter()
         kept = None if afresh else self.judged_reading
-        if kept is not None and kept[0] is self.judged and kept[0].image is not None:
-            from vision.eyes_tiles import lies_as
+        if kept is not None and kept[0] is self.judged:
+            from vision.eyes_tiles import lies_as, light_between
 
             judged, reading = kept
-            if lies_as(judged.image, judged.tiles, frame, reading.area):
+            light = light_between(judged.image, frame)
+            self.compared_light = (judged.image, frame, light)
+            if lies_as(judged.image, judged.tiles, frame, reading.area, light):
                 warnings = tuple(w for w in reading.warnings if w != LIES_AS_READ) + (LIES_AS_READ,)
                 return replace(reading, warnings=warnings), (time.perf_counter() - started) * 1000
         return self.read_timed(frame)

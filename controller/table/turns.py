@@ -272,4 +272,3 @@ class TurnFlow:
         event = judging.score(self.model)
         self.record(event)
         self.devices.display.scores(event, self.head())
-

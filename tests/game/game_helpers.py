@@ -36,6 +36,7 @@ def scene_reading(scene, layout):
     from controller.game.reading import ReadTile, TableReading
 
     codes = [code for meld in scene.melds for code in meld.tiles]
-    tiles = [ReadTile(code, 0.97, (x + layout.tile_width / 2, y + layout.tile_height / 2), outline)
-             for code, outline in zip(codes, layout.outlines(scene)) for x, y in outline[:1]]
+    w, h = layout.tile_width, layout.tile_height
+    tiles = [ReadTile(code, 0.97, (outline[0][0] + w / 2, outline[0][1] + h / 2), outline)
+             for code, outline in zip(codes, layout.outlines(scene))]
     return TableReading(tuple(tiles), (tuple(range(len(tiles))),) if tiles else ())

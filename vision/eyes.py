@@ -17,9 +17,10 @@ A look is settled when every frame it rests on passes every check:
   the eyes' cells, and at fine cells (vision.eyes_border, 8 x 16 pixels at 1080p) where the last
   fingertips of a hand leaving still show. Motion in the fine band is motion, and the frames
   offered begin `border_margin_seconds` after the last of it; every frame of the still span must
-  show the fine band as in the reference. With no reference (a game's first wait) the band is
-  compared with the wait's first frame; a band that differs is taken as cleared only when the
-  net saw something at that edge in the first frame and sees nothing there now;
+  show the fine band as in the reference. With no reference (the clear table a fresh game settles
+  on first, a resume with no settled photo) the band is compared with the wait's first frame; a
+  band that differs is taken as cleared only when the net saw something at that edge in the first
+  frame and sees nothing there now;
 * every change against the reference lies on a tile read now (and around it only if it was moved
   or laid), or on a tile of the reference that is still accounted for: half covered by a tile
   read now, or taken away leaving bare table (vision.eyes_tiles), or looking as it did on the

@@ -75,6 +75,10 @@ class AreaWork:
         if now.area() != (last.area() if last is not None else FOUND):
             self.record(now)
 
+    def fresh_table(self) -> bool:
+        """A game with no settled table yet, its table clear."""
+        return self.reference is None and self.model.state in CLEAR_STATES and not self.model.table.tiles
+
     def find_area_once(self) -> bool:
         """With the table clear (no tile on it in the game), the area found on its frame is recorded and
         kept; False when the reader cannot find one, the table is not clear, or the frame shows no edge."""

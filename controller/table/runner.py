@@ -91,6 +91,10 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
     def run(self, max_steps: int | None = None) -> GameModel:
         self.observer(self.model, None)  # whoever watches learns where a resumed game stands
         self.record_area_in_force()
+        if self.fresh_table():
+            # the first wait's reference: the clear table, settled on in the area just put in force, so a hand
+            # that crosses the table in the first wait is gone once the table looks as it does now
+            self.settle()
         if self.model.state is State.RESTORING:  # resumed mid-restore: show the plan again
             verdict = next(e for e in reversed(self.records.events(self.game_id)) if isinstance(e, TurnJudged))
             self.show_restore(verdict)

@@ -99,6 +99,9 @@ class AreaWork:
         self.record(PlayAreaSet(how=AreaSource.FOUND_ONCE, corners=tuple(corners), width=int(width),
                                 height=int(height), by=THE_TABLE, reason=FOUND_ON_CLEAR))
         reader.keep_area(corners, width, height)
+        self.devices.display.say("play area found on the clear table: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)
+                                 + f" of {width}x{height}; nothing outside it is read. The referee page shows it: "
+                                 "drag its corners there to move it (or `tileref area` and --area)")
         return True
 
     def desk_area(self, request: RefereeRequest) -> str:

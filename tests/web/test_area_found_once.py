@@ -102,6 +102,8 @@ def test_the_area_found_on_the_clear_table_is_recorded_kept_and_read_in(tmp_path
         # the table's corners, not the frame's: the box and the lid lie outside it
         assert np.abs(found - clear.table).max() < 0.1 * np.ptp(clear.table[:, 0]), found.tolist()
         assert reader.area_read_in() == (areas[0].corners, areas[0].width, areas[0].height)
+        said = runner.devices.display.out.getvalue()  # the console shows the area found, for the referee to move
+        assert "play area found on the clear table: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in areas[0].corners) in said
         runner.watch_the_area()
         assert runner.watch.areas[-1] == (areas[0].corners, (areas[0].width, areas[0].height))
         # a look with tiles on the table reads in the kept area: the table's tiles, not the box's

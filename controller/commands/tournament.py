@@ -64,6 +64,21 @@ def _json(text: str, source: str):
         raise InputFileError(f"{source}: not JSON ({error})") from None
 
 
+def _store_to_read(db: str) -> TournamentStore:
+    """The database of a command that only reads: opened read-only (SQLite `mode=ro`: a read-only file,
+    folder or disk is fine, nothing is written). A file that is not there yet, or whose tables an older
+    tileref made, is opened as a writing command opens it (the file is made, or its tables brought up
+    to date; where it cannot be written, that is the one line said)."""
+    try:
+        store = TournamentStore(db, read_only=True)
+    except TournamentError:
+        return TournamentStore(db)
+    if store.up_to_date():
+        return store
+    store.close()
+    return TournamentStore(db)
+
+
 def _settings(pairs: list[str]) -> dict[str, str]:
     settings = {}
     for pair in pairs or []:
@@ -102,7 +117,7 @@ def cmd_draw(args) -> int:
 
 
 def cmd_show(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         event = store.load(args.name)
     rounds = event.rounds if args.round is None else [event.round(args.round)] if 1 <= args.round <= len(event.rounds) else None
     if rounds is None:
@@ -118,7 +133,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         names = store.event_names()
     if args.json:
         print_json({"events": [{"name": name, "format": fmt} for name, fmt in names]})
@@ -299,7 +314,7 @@ def cmd_substitute(args) -> int:
 
 
 def cmd_history(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         event = store.load(args.name)
     if args.json:
         print_json({"event": event.name, "history": [change_data(c) for c in event.history]})
@@ -312,14 +327,14 @@ def cmd_history(args) -> int:
 
 
 def cmd_standings(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         table = standings(store.load(args.name))
     print(standings_json(table) if args.json else standings_text(table), end="" if not args.json else "\n")
     return 0
 
 
 def cmd_export(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         table = standings(store.load(args.name))
     if not args.csv and not args.html:
         raise InputFileError("export needs --csv FILE and/or --html FILE")

@@ -23,7 +23,7 @@ from typing import Iterable
 
 from controller.records.engine import Database, open_database
 from controller.records.errors import RecordsError
-from controller.records.migrations import Migration, migrate
+from controller.records.migrations import Migration, migrate, recorded_version
 from controller.records.schema_tables import known_tables
 from controller.records.store import Records
 
@@ -194,6 +194,13 @@ class TournamentStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def up_to_date(self) -> bool:
+        """Whether the tables are this tileref's latest (a read-only store never brings them up to date)."""
+        try:
+            return recorded_version(self.db, "tournament") == MIGRATIONS[-1].version
+        except RecordsError as error:
+            raise StorageError(str(error)) from None
 
     def _execute(self, sql: str, params=()):
         try:

@@ -57,6 +57,20 @@ def _read(path: str, what: str) -> str:
         raise InputFileError(f"{what} {path!r} is not UTF-8 text") from None
 
 
+def _write(path: str, text: str, what: str) -> None:
+    """A file the command writes; a place it cannot be written (a folder, a missing folder, a
+    read-only disk) is bad input named on one line."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputFileError(f"{what} {path!r} is a folder; give a file name")
+    if not target.parent.is_dir():
+        raise InputFileError(f"{what} {path!r}: folder {str(target.parent)!r} does not exist")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputFileError(f"{what} {path!r}: cannot write it ({error.strerror or error})") from None
+
+
 def _json(text: str, source: str):
     try:
         return json_text.loads(text)
@@ -69,10 +83,12 @@ def _store_to_read(db: str) -> TournamentStore:
     folder or disk is fine, nothing is written). A file that is not there yet, or whose tables an older
     tileref made, is opened as a writing command opens it (the file is made, or its tables brought up
     to date; where it cannot be written, that is the one line said)."""
-    try:
-        store = TournamentStore(db, read_only=True)
-    except TournamentError:
+    from controller.records.engine import parse_db
+
+    target = parse_db(db)
+    if not target.is_server and not Path(target.location).exists():
         return TournamentStore(db)
+    store = TournamentStore(db, read_only=True, check=True)  # a damaged file: one line, never "None"
     if store.up_to_date():
         return store
     store.close()
@@ -339,9 +355,9 @@ def cmd_export(args) -> int:
     if not args.csv and not args.html:
         raise InputFileError("export needs --csv FILE and/or --html FILE")
     written = []
-    for path, text in ((args.csv, standings_csv(table)), (args.html, standings_html(table))):
+    for path, text, what in ((args.csv, standings_csv(table), "--csv"), (args.html, standings_html(table), "--html")):
         if path:
-            Path(path).write_text(text, encoding="utf-8")
+            _write(path, text, what)
             written.append(path)
     if args.json:
         print_json({"event": args.name, "wrote": written})

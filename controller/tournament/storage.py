@@ -169,10 +169,10 @@ def result_from_json(game: str, text: str) -> Result:
 class TournamentStore:
     """Events in one database (SQLite file or PostgreSQL). Use as a context manager or call `close()`."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB, *, read_only: bool = False):
+    def __init__(self, path: str | Path = DEFAULT_DB, *, read_only: bool = False, check: bool = False):
         self.path = str(path)
         try:
-            self.db = open_database(path, read_only=read_only, what="tournament database",
+            self.db = open_database(path, read_only=read_only, what="tournament database", check=check,
                                     known_tables=frozenset() if read_only else known_tables())
             self.path = self.db.target.shown
             try:
@@ -220,7 +220,11 @@ class TournamentStore:
     # --- reading --------------------------------------------------------------------
 
     def event_names(self) -> list[tuple[str, str]]:
-        rows = self._execute("SELECT name, format FROM tournament_events ORDER BY id")
+        rows = list(self._execute("SELECT name, format FROM tournament_events ORDER BY id"))
+        for number, row in enumerate(rows, start=1):
+            if not all(isinstance(value, str) and value for value in row):
+                raise StorageError(f"tournament database {self.path} is damaged: event {number} reads as "
+                                   f"name {row[0]!r}, format {row[1]!r}")
         return [(name, fmt) for name, fmt in rows]
 
     def _event_id(self, name: str) -> int:

@@ -89,8 +89,12 @@ def _store_to_read(db: str) -> TournamentStore:
     if not target.is_server and not Path(target.location).exists():
         return TournamentStore(db)
     store = TournamentStore(db, read_only=True, check=True)  # a damaged file: one line, never "None"
-    if store.up_to_date():
-        return store
+    try:
+        if store.up_to_date():
+            return store
+    except BaseException:
+        store.close()
+        raise
     store.close()
     return TournamentStore(db)
 

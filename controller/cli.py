@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import tempfile
 import time
@@ -45,9 +46,22 @@ class _Parser(argparse.ArgumentParser):
 
 
 def one_line(text: object, limit: int = 2000) -> str:
-    """A message as one line of bounded length (an input may hold newlines or be huge)."""
-    line = " ".join(str(text).split("\n")).replace("\r", " ")
+    """A message as one line of bounded length (an input may hold newlines or be huge), with every
+    control character (a terminal's escape, a NUL, a lone surrogate, a bidirectional override) written
+    as its escape: a message may quote bytes of a damaged or hostile file, and they must not reach
+    the terminal as they are."""
+    line = str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    line = _CONTROL.sub(_escaped, line)
     return line if len(line) <= limit else line[: limit - 4] + " ..."
+
+
+# C0 and C1 controls, DEL, lone surrogates, and the bidirectional embeddings, overrides and isolates
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(found: re.Match) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def package_version() -> str:

@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import os
+import re
 import struct
+import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import cv2
@@ -40,7 +44,10 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         raise ImageReadError(f"{name!r}: empty file, not an image")
     _check_complete(name, data)
     check_size(data, name)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if data.startswith(_JPEG_START):
+        image = _decode_jpeg(data, name)
+    else:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None:
         raise ImageReadError(f"{name!r}: not an image OpenCV can decode ({len(data)} bytes)")
     return check_image(image, name)
@@ -143,6 +150,37 @@ def _check_complete(name: str, data: bytes) -> None:
     missing = truncated_image(data)
     if missing:
         raise ImageReadError(f"{name!r}: {missing}")
+
+
+# What the JPEG library says, on the process's stderr and nowhere else, when a scan ends before its
+# last block: bytes are missing (a file cut short, its end-of-image marker put back or never lost).
+_JPEG_CUT_SHORT = re.compile(rb"[^\n]*(premature end of data segment|Premature end of JPEG file)[^\n]*\n?")
+_STDERR_LOCK = threading.Lock()
+
+
+def _decode_jpeg(data: bytes, name: str) -> np.ndarray | None:
+    """A JPEG decoded as OpenCV does, refused when the JPEG library finds its data cut short (OpenCV
+    pads the missing blocks and says nothing; the library's warning goes only to file descriptor 2,
+    so that is read while it decodes; anything else written there meanwhile is passed on)."""
+    with _STDERR_LOCK, tempfile.TemporaryFile() as said:
+        sys.stderr.flush()
+        kept = os.dup(2)
+        try:
+            os.dup2(said.fileno(), 2)
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(kept, 2)
+            os.close(kept)
+        said.seek(0)
+        text = said.read()
+    cut = _JPEG_CUT_SHORT.search(text)
+    rest = _JPEG_CUT_SHORT.sub(b"", text)
+    if rest:
+        os.write(2, rest)
+    if cut is not None:
+        raise ImageReadError(f"{name!r}: truncated JPEG (its data ends before the last block: "
+                             f"{cut.group(1).decode('ascii').lower()})")
+    return image
 
 
 def check_image(image: np.ndarray, name: str = "image") -> np.ndarray:

@@ -57,11 +57,46 @@ def _read(path: str, what: str) -> str:
         raise InputFileError(f"{what} {path!r} is not UTF-8 text") from None
 
 
+def _write(path: str, text: str, what: str) -> None:
+    """A file the command writes; a place it cannot be written (a folder, a missing folder, a
+    read-only disk) is bad input named on one line."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputFileError(f"{what} {path!r} is a folder; give a file name")
+    if not target.parent.is_dir():
+        raise InputFileError(f"{what} {path!r}: folder {str(target.parent)!r} does not exist")
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputFileError(f"{what} {path!r}: cannot write it ({error.strerror or error})") from None
+
+
 def _json(text: str, source: str):
     try:
         return json_text.loads(text)
     except json.JSONDecodeError as error:
         raise InputFileError(f"{source}: not JSON ({error})") from None
+
+
+def _store_to_read(db: str) -> TournamentStore:
+    """The database of a command that only reads: opened read-only (SQLite `mode=ro`: a read-only file,
+    folder or disk is fine, nothing is written). A file that is not there yet, or whose tables an older
+    tileref made, is opened as a writing command opens it (the file is made, or its tables brought up
+    to date; where it cannot be written, that is the one line said)."""
+    from controller.records.engine import parse_db
+
+    target = parse_db(db)
+    if not target.is_server and not Path(target.location).exists():
+        return TournamentStore(db)
+    store = TournamentStore(db, read_only=True, check=True)  # a damaged file: one line, never "None"
+    try:
+        if store.up_to_date():
+            return store
+    except BaseException:
+        store.close()
+        raise
+    store.close()
+    return TournamentStore(db)
 
 
 def _settings(pairs: list[str]) -> dict[str, str]:
@@ -102,7 +137,7 @@ def cmd_draw(args) -> int:
 
 
 def cmd_show(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         event = store.load(args.name)
     rounds = event.rounds if args.round is None else [event.round(args.round)] if 1 <= args.round <= len(event.rounds) else None
     if rounds is None:
@@ -118,7 +153,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         names = store.event_names()
     if args.json:
         print_json({"events": [{"name": name, "format": fmt} for name, fmt in names]})
@@ -299,7 +334,7 @@ def cmd_substitute(args) -> int:
 
 
 def cmd_history(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         event = store.load(args.name)
     if args.json:
         print_json({"event": event.name, "history": [change_data(c) for c in event.history]})
@@ -312,21 +347,21 @@ def cmd_history(args) -> int:
 
 
 def cmd_standings(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         table = standings(store.load(args.name))
     print(standings_json(table) if args.json else standings_text(table), end="" if not args.json else "\n")
     return 0
 
 
 def cmd_export(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _store_to_read(args.db) as store:
         table = standings(store.load(args.name))
     if not args.csv and not args.html:
         raise InputFileError("export needs --csv FILE and/or --html FILE")
     written = []
-    for path, text in ((args.csv, standings_csv(table)), (args.html, standings_html(table))):
+    for path, text, what in ((args.csv, standings_csv(table), "--csv"), (args.html, standings_html(table), "--html")):
         if path:
-            Path(path).write_text(text, encoding="utf-8")
+            _write(path, text, what)
             written.append(path)
     if args.json:
         print_json({"event": args.name, "wrote": written})

@@ -66,7 +66,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     address = parse_address(args.web)
     db = Path(args.db)
-    Records(db, create=False).close()  # no such file, or not records: exit 2 naming it
+    Records(db, create=False, read_only=True).close()  # no such file, or not records: exit 2 naming it
     key = public_key(args.key)
     server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0), address).start()
     print(f"serving the records of {db} at {server.url}/ (Ctrl-C to stop)", flush=True)

@@ -43,6 +43,13 @@ class KeyringError(RecordsError, ValueError):
     """A keyring command given what it cannot do (bad input, exit 2)."""
 
 
+class KeyringTamperedError(KeyringError):
+    """A keyring row whose key is not the one its fingerprint names: changed behind tileref's back,
+    so it trusts nothing; tampering, not bad input (exit 3)."""
+
+    exit_code = 3
+
+
 class Trust(str, enum.Enum):
     TRUSTED = "trusted"  # the key is in the ring, not revoked
     ACCEPTED = "accepted"  # not trusted, but a referee accepted this game with a reason
@@ -118,8 +125,8 @@ class Keyring:
             except ValueError as error:
                 raise KeyringError(f"the keyring of {self.shown!r} holds an unreadable key {fp!r}: {error}") from None
             if public.fingerprint != fp:  # a row whose key was swapped under its name trusts nothing
-                raise KeyringError(f"the keyring of {self.shown!r}: key {fp!r} is listed with another key "
-                                   f"({public.fingerprint})")
+                raise KeyringTamperedError(f"the keyring of {self.shown!r} TAMPERED: key {fp!r} is listed with "
+                                           f"another key ({public.fingerprint})")
             out.append(KeyEntry(fp, public, name, at, revoked, why))
         return out
 

@@ -31,9 +31,14 @@ from .photo_types import HEAD_BYTES, IMAGE_MIMES, image_type
 MAX_RECORD_BYTES = 96 * 2 ** 20
 
 
+# A photo's side as a record may state it: JPEG's largest (65535), far beyond any table camera.
+MAX_PHOTO_SIDE = 65535
+
+
 class _Type:
-    def __init__(self, name: str, *kinds: type, optional: bool = False, minimum: int | None = None) -> None:
-        self.name, self.kinds, self.optional, self.minimum = name, kinds, optional, minimum
+    def __init__(self, name: str, *kinds: type, optional: bool = False, minimum: int | None = None,
+                 maximum: int | None = None) -> None:
+        self.name, self.kinds, self.optional, self.minimum, self.maximum = name, kinds, optional, minimum, maximum
 
     def problem(self, value: Any) -> str | None:
         if value is None:
@@ -42,6 +47,8 @@ class _Type:
             return f"is {_shown(value)}, not {self.name}"
         if self.minimum is not None and value < self.minimum:
             return f"is {value}, less than {self.minimum}"
+        if self.maximum is not None and value > self.maximum:
+            return f"is {value}, more than {self.maximum}"
         return None
 
 
@@ -62,7 +69,8 @@ GAME = {"id": (POSITIVE, True), "variant": (TEXT, True), "created_at": (TEXT, Tr
 HEAD = {"events": (COUNT, True), "hash": (TEXT, True), "signature": (OPTIONAL_TEXT, False)}
 EVENT = {"seq": (POSITIVE, True), "kind": (TEXT, True), "payload": (OBJECT, True), "prev_hash": (TEXT, True),
          "hash": (TEXT, True), "signature": (OPTIONAL_TEXT, False), "recorded_at": (TEXT, True)}
-PHOTO = {"sha256": (TEXT, True), "mime": (TEXT, True), "width": (COUNT, True), "height": (COUNT, True),
+PHOTO_SIDE = _Type("a whole number", int, minimum=0, maximum=MAX_PHOTO_SIDE)
+PHOTO = {"sha256": (TEXT, True), "mime": (TEXT, True), "width": (PHOTO_SIDE, True), "height": (PHOTO_SIDE, True),
          "data": (OPTIONAL_TEXT, True)}
 READING = {"sha256": (TEXT, True), "photo": (OPTIONAL_TEXT, False), "reading": (ANY, True),
            "elapsed_ms": (OPTIONAL_NUMBER, False)}

@@ -2,7 +2,6 @@
 text out; the HTML page from a Jinja2 template). Scores of 0.1 are written with one decimal, never through a float."""
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import json
@@ -86,12 +85,26 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
 
 
+# What a spreadsheet may be told splits a line into cells (`;` where the decimal sign is a comma,
+# as in Polish and most European locales): a reader splitting at one the file does not use takes no
+# quotes as quotes, so text after any of them starts a cell of its own.
+SEPARATORS = re.compile(r"([,;|\t])")
+
+
 def spreadsheet_text(text: str) -> str:
-    """A text cell a spreadsheet shows as the text itself: one that would start a formula gets a
-    leading single quote (a number written as text, such as "-12", stays a number)."""
-    if text.startswith(FORMULA_STARTS) and not _NUMBER_TEXT.fullmatch(text):
-        return "'" + text
-    return text
+    """A text cell a spreadsheet shows as the text itself, whatever separator it splits lines at:
+    each part that would start a formula (the text's start, or what follows a separator, spaces
+    aside) gets a single quote before it (a number written as text, such as "-12", stays a number)."""
+    parts = SEPARATORS.split(text)
+    for k in range(0, len(parts), 2):
+        part = parts[k]
+        body = part.lstrip(" ")
+        if body.startswith(FORMULA_STARTS) and not _NUMBER_TEXT.fullmatch(body):
+            parts[k] = part[:len(part) - len(body)] + "'" + body
+    written = "".join(parts)
+    if written.startswith(FORMULA_STARTS) and not _NUMBER_TEXT.fullmatch(written):  # a leading tab
+        return "'" + written
+    return written
 
 
 def _csv_cell(value: Cell | None) -> str:
@@ -102,14 +115,29 @@ def _csv_cell(value: Cell | None) -> str:
     return cell_text(value)
 
 
+_BARE_PUNCTUATION = frozenset("._'+-")
+
+
+def _bare(text: str) -> bool:
+    """Written unquoted: only letters, digits and . _ ' + - (no character any reader splits cells at)."""
+    return all(c.isalnum() or c in _BARE_PUNCTUATION for c in text)
+
+
 def standings_csv(standings: Standings) -> str:
-    """The overall order (the first section) as one CSV table; names and notes never become formulas."""
+    """The overall order (the first section) as one CSV table; names and notes never become formulas.
+    The file is read with whatever separator the reader's locale takes (`;` in much of Europe, a tab,
+    `|`), so every cell but a bare word or number is quoted: `Ann;=1+1` stays one cell, never a
+    name and a formula."""
     section = standings.sections[0]
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([_csv_cell(c) for c in ("place", "player", *section.columns, "note")])
+
+    def row(cells) -> None:
+        texts = [_csv_cell(c) for c in cells]
+        out.write(",".join(t if _bare(t) else '"' + t.replace('"', '""') + '"' for t in texts) + "\n")
+
+    row(("place", "player", *section.columns, "note"))
     for r in section.rows:
-        writer.writerow([_csv_cell(r.place), _csv_cell(r.player), *map(_csv_cell, r.values), _csv_cell(r.note)])
+        row((r.place, r.player, *r.values, r.note))
     return out.getvalue()
 
 

@@ -23,7 +23,7 @@ from typing import Iterable
 
 from controller.records.engine import Database, open_database
 from controller.records.errors import RecordsError
-from controller.records.migrations import Migration, migrate
+from controller.records.migrations import Migration, migrate, recorded_version
 from controller.records.schema_tables import known_tables
 from controller.records.store import Records
 
@@ -169,10 +169,10 @@ def result_from_json(game: str, text: str) -> Result:
 class TournamentStore:
     """Events in one database (SQLite file or PostgreSQL). Use as a context manager or call `close()`."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB, *, read_only: bool = False):
+    def __init__(self, path: str | Path = DEFAULT_DB, *, read_only: bool = False, check: bool = False):
         self.path = str(path)
         try:
-            self.db = open_database(path, read_only=read_only, what="tournament database",
+            self.db = open_database(path, read_only=read_only, what="tournament database", check=check,
                                     known_tables=frozenset() if read_only else known_tables())
             self.path = self.db.target.shown
             try:
@@ -195,6 +195,13 @@ class TournamentStore:
     def close(self) -> None:
         self.db.close()
 
+    def up_to_date(self) -> bool:
+        """Whether the tables are this tileref's latest (a read-only store never brings them up to date)."""
+        try:
+            return recorded_version(self.db, "tournament") == MIGRATIONS[-1].version
+        except RecordsError as error:
+            raise StorageError(str(error)) from None
+
     def _execute(self, sql: str, params=()):
         try:
             return self.db.execute(sql, params)
@@ -213,7 +220,11 @@ class TournamentStore:
     # --- reading --------------------------------------------------------------------
 
     def event_names(self) -> list[tuple[str, str]]:
-        rows = self._execute("SELECT name, format FROM tournament_events ORDER BY id")
+        rows = list(self._execute("SELECT name, format FROM tournament_events ORDER BY id"))
+        for number, row in enumerate(rows, start=1):
+            if not all(isinstance(value, str) and value for value in row):
+                raise StorageError(f"tournament database {self.path} is damaged: event {number} reads as "
+                                   f"name {row[0]!r}, format {row[1]!r}")
         return [(name, fmt) for name, fmt in rows]
 
     def _event_id(self, name: str) -> int:

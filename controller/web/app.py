@@ -3,7 +3,8 @@
 `create_app(db, live=..., desk=..., token=...)` serves one records file. With a live table (a
 running `play`, `demo` or `clock`) it also serves the table display (`/table`), the referee page
 (`/referee`), their WebSocket (`/ws/table`) and the referee's actions (`POST /api/referee/<action>`,
-token required: without it 401 and nothing recorded). Without one (`tileref serve`) it serves the
+token required in a header: without it 401 and nothing recorded; each action carries a one-time nonce
+from `GET /api/referee/nonce`: a missing, unknown or used one answers 409 and nothing is recorded). Without one (`tileref serve`) it serves the
 records only. Every page that shows a game verifies it first: a tampered game is refused, never
 shown. Pages are Jinja2 templates with autoescaping (templating.environment()).
 """
@@ -50,6 +51,7 @@ from controller.messages import catalogue
 from .broadcast import broadcast_state, effective_delay
 from .guard import GuardedStarlette
 from .live import REGIONS, LiveTable
+from .nonces import Nonces
 from .templating import LOW_TIME_S, environment
 
 STATIC = Path(__file__).parent / "static"
@@ -112,6 +114,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
     """`watch_delay`: the least delay of the spectator feed (a game's recorded one is never shortened);
     `time_source`: the present the feed's delay counts from (controller/adapters/time_source.py)."""
     reader = RecordsReader(db, key)
+    nonces = Nonces()
     env = environment()
 
     words = live.words if live is not None else catalogue()
@@ -410,10 +413,22 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         return words.text("referee.refused", reason=words.text(
             "referee.not-now", phase=words.maybe(f"phase.{phase}", phase or "")))
 
+    def unauthorised() -> JSONResponse:
+        return refused(401, "the referee token is missing or wrong (it is printed on the table's console at "
+                       "start-up)", words.text("referee.unauthorised"), **{"WWW-Authenticate": "Bearer"})
+
+    def referee_nonce(request: Request):
+        if not authorised(request):
+            return unauthorised()
+        return JSONResponse({"nonce": nonces.give()}, headers={"Cache-Control": "no-store"})
+
     async def referee_action(request: Request):
         if not authorised(request):  # before anything else: nothing is read, queued or recorded
-            return refused(401, "the referee token is missing or wrong (it is printed on the table's console at "
-                           "start-up)", words.text("referee.unauthorised"), **{"WWW-Authenticate": "Bearer"})
+            return unauthorised()
+        if not nonces.take(request.headers.get("x-tileref-nonce", "")):  # a replayed action: used up
+            error = ("the action's nonce (header X-Tileref-Nonce) is missing, unknown or already used: "
+                     "ask GET /api/referee/nonce for a fresh one before each action")
+            return refused(409, error, words.text("referee.refused", reason=error))
         try:
             action = DeskAction(request.path_params["action"])
         except ValueError:
@@ -461,6 +476,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         Route("/api/games/{game:record_id}/turns/{turn:record_id}", api_audit),
         Route("/api/games/{game:record_id}/replay", api_replay),
         Route("/api/table", api_table),
+        Route("/api/referee/nonce", referee_nonce),
         Route("/api/referee/{action:str}", referee_action, methods=["POST"]),
         WebSocketRoute("/ws/table", table_socket),
         Route("/overlay/table", overlay_page),

@@ -44,7 +44,7 @@ class TableWeb:
         print(f"web: stream overlay {self.url}/overlay/table, spectators {self.url}/watch (docs/broadcast.md)",
               file=out, flush=True)
         if self.desk is not None:
-            print(f"web: referee token {self.token} (or open {self.url}/referee#token={self.token})", file=out,
+            print(f"web: referee token {self.token} (type it into the referee page's token field)", file=out,
                   flush=True)
         if not self.server.address.loopback:
             print(f"web: {self.server.address.host} is not a loopback address: anyone on the network can open "

@@ -229,3 +229,62 @@ def test_writing_to_a_read_only_file_or_folder_is_one_line(read_only_record, tmp
     one_line_exit_2(capsys, code, "read-only", str(folder))
     code = main(["correct", "--db", str(read_only_record), "--rack", "Ann", "--tiles", "R1"])
     one_line_exit_2(capsys, code, "read-only", str(read_only_record))
+
+
+def test_a_read_only_record_is_served(read_only_record):
+    folder = read_only_record.parent
+    before = sorted(p.name for p in folder.iterdir())
+    serve = subprocess.Popen([sys.executable, "-m", "controller.cli", "serve", "--db", str(read_only_record),
+                              "--web", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=ROOT)
+    try:
+        line = serve.stdout.readline()  # the address, or nothing when it exits
+        assert "serving the records" in line, (line, serve.poll() is not None and serve.stderr.read())
+        url = line.split(" at ", 1)[1].split()[0].rstrip("/")
+        import httpx
+
+        assert httpx.get(f"{url}/", timeout=10).status_code == 200
+        game = httpx.get(f"{url}/api/games/1", timeout=10)
+        assert game.status_code == 200 and game.json()["chain"]["status"] == "intact", game.text[:300]
+    finally:
+        serve.kill()
+        serve.wait(10)
+    assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@pytest.fixture
+def read_only_tournament(tmp_path, capsys):
+    if os.geteuid() == 0 and shutil.which("chattr") is None:
+        pytest.skip("root without chattr: no way to make a file read-only")
+    players = tmp_path / "p.csv"
+    players.write_text("name\nA\nB\nC\nD\nE\nF\nG\nH\n")
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    db = folder / "cup.sqlite"
+    assert main(["tournament", "create", "Cup", "--format", "kuwana", "--players", str(players), "--db", str(db)]) == 0
+    assert main(["tournament", "draw", "Cup", "--seed", "3", "--db", str(db)]) == 0
+    assert main(["tournament", "result", "Cup", "R1-T1-G1", "--score", "A=10", "--score", "B=-10",
+                 "--score", "C=0", "--score", "D=0", "--winner", "A", "--db", str(db)]) in (0, 2)
+    with TournamentStore(db) as store:
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    capsys.readouterr()
+    _read_only(db, True)
+    _read_only(folder, True)
+    yield db
+    _read_only(folder, False)
+    _read_only(db, False)
+
+
+def test_a_read_only_tournament_database_is_read_by_every_command_that_only_reads(read_only_tournament, tmp_path,
+                                                                                   capsys):
+    db = read_only_tournament
+    before = sorted(p.name for p in db.parent.iterdir())
+    for command in (["show", "Cup"], ["history", "Cup"], ["list"], ["standings", "Cup"],
+                    ["export", "Cup", "--csv", str(tmp_path / "s.csv"), "--html", str(tmp_path / "s.html")],
+                    ["show", "Cup", "--json"]):
+        code = main(["tournament", *command, "--db", str(db)])
+        assert code == 0, (command, capsys.readouterr().err)
+    assert "Cup\tkuwana" in capsys.readouterr().out
+    assert sorted(p.name for p in db.parent.iterdir()) == before  # nothing written beside it
+    # a command that writes says so on one line
+    one_line_exit_2(capsys, main(["tournament", "draw", "Cup", "--db", str(db)]), "read-only", str(db))

@@ -265,11 +265,33 @@ def test_a_formula_for_a_name_is_written_as_text_and_scores_stay_numbers(tmp_pat
     assert all(not c.startswith("'-") or c[2:3].isalpha() for c in cells)
 
 
+@pytest.mark.parametrize("separator", [",", ";", "\t", "|"], ids=["comma", "semicolon", "tab", "bar"])
+def test_a_name_with_a_separator_stays_one_text_cell_whatever_the_reader_splits_at(tmp_path, db, capsys, separator):
+    players = tmp_path / "players.csv"
+    names = ["Ann;=1+1", "Ben:=2+2", "Cho|@SUM(A1)", "Dai,-3+3", "Eve =HYPERLINK(1)", "Fay", "Gus", "Hal"]
+    players.write_text("name\n" + "".join(f'"{n}"\n' for n in names), encoding="utf-8")
+    assert run("tournament", "create", "S", "--format", "kuwana", "--players", players, "--db", db) == 0
+    assert run("tournament", "draw", "S", "--seed", 5, "--db", db) == 0
+    path, _ = results_json(tmp_path, db, "S", 1)
+    assert run("tournament", "import-json", "S", path, "--db", db) == 0
+    csv_path = tmp_path / "s.csv"
+    assert run("tournament", "export", "S", "--csv", csv_path, "--db", db) == 0
+    text = csv_path.read_text(encoding="utf-8")
+    # a spreadsheet told to split at `separator` (quotes kept as quotes, as LibreOffice and Excel do)
+    cells = [cell for row in csv.reader(io.StringIO(text), delimiter=separator) for cell in row]
+    assert not [c for c in cells if c.lstrip()[:1] in ("=", "+", "@") or c.lstrip().startswith("-3+")], cells
+    # read as written (commas), each name is one cell: as given, a quote before what would start a formula
+    rows = list(csv.reader(io.StringIO(text)))
+    assert {row[1] for row in rows[1:]} == {"Ann;'=1+1", "Ben:=2+2", "Cho|'@SUM(A1)", "Dai,'-3+3",
+                                             "Eve =HYPERLINK(1)", "Fay", "Gus", "Hal"}
+
+
 @pytest.mark.parametrize("text, written", [
     (EVIL, "'" + EVIL), ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"),
     ("\tx", "'\tx"), ("\rx", "'\rx"), ("-12", "-12"), ("+3.5", "+3.5"), ("Ann", "Ann"), ("", ""),
+    ("Ann;=1+1", "Ann;'=1+1"), ("Ann; =1+1", "Ann; '=1+1"), ("Ann|@A1", "Ann|'@A1"), ("A;-12", "A;-12"),
 ], ids=["hyperlink", "plus", "minus-formula", "at", "tab", "carriage-return", "negative-number", "signed-decimal",
-        "name", "empty"])
+        "name", "empty", "after-a-semicolon", "after-a-semicolon-and-a-space", "after-a-bar", "a-number-after"])
 def test_spreadsheet_text_escapes_only_what_starts_a_formula(text, written):
     from controller.tournament.render import spreadsheet_text
 

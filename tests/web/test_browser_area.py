@@ -58,7 +58,8 @@ def drag_corner(browser, corner: int, to: tuple[float, float]) -> None:
 def test_the_referee_drags_the_corners_saves_and_the_next_read_is_in_the_marked_area(table, browser):
     play, url, token, db = table
     press(play, "a")  # the arbiter: dealt; Ann's turn starts with a photo of the table
-    browser.get(f"{url}/referee#token={token}")
+    browser.get(f"{url}/referee")
+    browser.find_element(By.ID, "token").send_keys(token)
     browser.find_element(By.ID, "referee-name").send_keys("Rita")
     figure = wait_until(lambda: browser.find_element(By.ID, "area-figure").is_displayed()
                         and browser.find_element(By.ID, "area-figure"), 60, what="the latest frame in the area editor")

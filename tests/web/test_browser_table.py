@@ -20,7 +20,7 @@ from controller.game.events import RefereeCorrection, RestoreChecked
 from controller.messages import catalogue
 from controller.records import Records
 
-from web_helpers import TOKEN, URL, Tileref, screenshot, wait_until
+from web_helpers import TOKEN, URL, Tileref, screenshot, wait_until, with_nonce
 
 
 def countdown(driver) -> str:
@@ -52,9 +52,10 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     browser.get(f"{url}/table")
     display = browser.current_window_handle
     browser.switch_to.new_window("tab")
-    browser.get(f"{url}/referee#token={token}")
+    browser.get(f"{url}/referee")
+    browser.find_element(By.ID, "token").send_keys(token)
     referee = browser.current_window_handle
-    assert browser.find_element(By.ID, "token").get_attribute("value") == token  # taken from the address
+    assert token not in browser.current_url  # typed in, never in an address
     browser.switch_to.window(display)
     wait_until(lambda: browser.find_element(By.ID, "connection").get_attribute("data-state") == "live",
                what="the display's WebSocket")
@@ -196,7 +197,7 @@ def test_the_referee_accepts_a_restore_that_does_not_match_and_every_page_says_s
         token = process.expect(TOKEN, 10).group(1)
         wait_until(lambda: httpx.get(f"{url}/api/table").json()["penalty"], 90, 0.05, "the penalty")
         # the restore plan is on the display and the wrong table is being laid: the arbiter accepts it as it lies
-        answer = httpx.post(f"{url}/api/referee/accept-restore", headers={"Authorization": f"Bearer {token}"},
+        answer = httpx.post(f"{url}/api/referee/accept-restore", headers=with_nonce(httpx, {"Authorization": f"Bearer {token}"}, url),
                             json={"referee": "Rita", "reason": "the players agree the table is right"}, timeout=30)
         assert answer.status_code == 200, answer.text
         check = answer.json()["recorded"][0]

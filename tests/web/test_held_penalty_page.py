@@ -23,6 +23,7 @@ from controller.table import TableDevices, TableRunner
 from controller.web.app import create_app
 from controller.web.live import LiveTable, WebDisplay
 from table_helpers import table
+from web_helpers import with_nonce
 
 TOKEN = {"Authorization": "Bearer s3cret"}
 
@@ -95,12 +96,12 @@ def test_the_referee_page_shows_both_photos_and_its_answer_is_recorded_with_who(
         assert "turn waits for the referee" in client.get("/table").text
         body = {"referee": "Rita", "reason": "the tile went back to the rack"}
         assert client.post("/api/referee/confirm-penalty", json=body).status_code == 401
-        assert client.post("/api/referee/tiles-there", json={**body, "changes": "2"}, headers=TOKEN).status_code == 400
-        answer = client.post("/api/referee/confirm-penalty", json=body, headers=TOKEN)
+        assert client.post("/api/referee/tiles-there", json={**body, "changes": "2"}, headers=with_nonce(client, TOKEN)).status_code == 400
+        answer = client.post("/api/referee/confirm-penalty", json=body, headers=with_nonce(client, TOKEN))
         assert answer.status_code == 200, answer.text
         assert answer.json()["recorded"][0]["kind"] == "held-penalty-answered"
         assert "Rita confirmed the penalty" in answer.json()["words"]
-        again = client.post("/api/referee/tiles-there", json=body, headers=TOKEN)
+        again = client.post("/api/referee/tiles-there", json=body, headers=with_nonce(client, TOKEN))
         assert again.status_code == 409  # nothing is held any more
     finally:
         stop.set()

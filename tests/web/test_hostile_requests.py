@@ -30,7 +30,7 @@ from controller.web.club import create_app as create_club_app
 from controller.web.live import LiveTable
 
 from table_helpers import table
-from web_helpers import ROOT, TOKEN, URL, Tileref, wait_until
+from web_helpers import ROOT, TOKEN, URL, Tileref, wait_until, with_nonce
 
 NAMED_PAGE = b"<!DOCTYPE html><script>document.title='pwned'</script>" + b" " * 16
 UNNAMED_PAGE = b"<html><script>document.title='pwned'</script></html>"
@@ -155,7 +155,7 @@ def test_a_nested_or_oversized_referee_body_answers_4xx_and_records_nothing(reco
     good = {"Authorization": "Bearer s3cret", "Content-Type": "application/json"}
     for body, status in (("[" * 100_000, 400), ("[" * 100_000 + "]" * 100_000, 400), ('{"a":' * 50_000, 400),
                          (b"\xff\xfe", 400), ("1" * 5000, 400), ('{"referee": "' + "x" * 300_000 + '"}', 413)):
-        response = client.post("/api/referee/override", content=body, headers=good)
+        response = client.post("/api/referee/override", content=body, headers=with_nonce(client, good))
         assert response.status_code == status, (str(body)[:20], response.status_code, response.text[:200])
         assert_guarded(response)
     with Records(db, create=False) as records:
@@ -197,7 +197,7 @@ def test_the_live_table_answers_a_nested_referee_body_400_without_a_traceback(tm
         url = demo.expect(URL, 60).group(1)
         auth = {"Authorization": f"Bearer {demo.expect(TOKEN, 10).group(1)}", "Content-Type": "application/json"}
         with httpx.Client(base_url=url, timeout=10) as client:
-            answer = client.post("/api/referee/override", content="[" * 100_000, headers=auth)
+            answer = client.post("/api/referee/override", content="[" * 100_000, headers=with_nonce(client, auth))
             assert answer.status_code == 400, answer.text[:200]
             assert_guarded(answer)
             for path in OUT_OF_RANGE[:3]:

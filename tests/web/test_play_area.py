@@ -26,6 +26,7 @@ from controller.web.app import BadRequest, create_app, parse_request
 from controller.adapters.desk import DeskAction
 from controller.web.live import LiveTable
 from desk_helpers import StillTimer, attended
+from web_helpers import with_nonce
 from vision.area import load_table_area
 
 PLAYERS = ("Ann", "Ben")
@@ -92,10 +93,10 @@ def test_the_marked_area_is_recorded_kept_for_a_restart_and_read_in_from_the_nex
         count = len(records.events(game))
     with attended(db, game, desk, reader):
         assert client.post("/api/referee/area", json={**WHO, **GOOD}).status_code == 401
-        small = client.post("/api/referee/area", json={**WHO, **GOOD, "width": 12800, "height": 7200}, headers=TOKEN)
+        small = client.post("/api/referee/area", json={**WHO, **GOOD, "width": 12800, "height": 7200}, headers=with_nonce(client, TOKEN))
         assert small.status_code == 400 and "of the 12800 x 7200 frame" in small.json()["error"]
         assert not area_file.exists()  # refused: nothing kept, nothing recorded
-        answer = client.post("/api/referee/area", json={**WHO, **GOOD}, headers=TOKEN)
+        answer = client.post("/api/referee/area", json={**WHO, **GOOD}, headers=with_nonce(client, TOKEN))
         assert answer.status_code == 200, answer.text
         assert answer.json()["recorded"][0]["kind"] == "play-area-set"
         assert "marked the play area" in answer.json()["words"]
@@ -131,8 +132,8 @@ def test_cleared_area_is_found_again_and_a_changed_settings_file_is_recorded_whe
     client = TestClient(create_app(db, LiveTable("table", db), desk, token="s3cret"))
     reader = VisionReader(area_settings=str(area_file))
     with attended(db, game, desk, reader):
-        assert client.post("/api/referee/area", json={**WHO, **GOOD}, headers=TOKEN).status_code == 200
-        cleared = client.post("/api/referee/area", json={**WHO, "found": True}, headers=TOKEN)
+        assert client.post("/api/referee/area", json={**WHO, **GOOD}, headers=with_nonce(client, TOKEN)).status_code == 200
+        cleared = client.post("/api/referee/area", json={**WHO, "found": True}, headers=with_nonce(client, TOKEN))
         assert cleared.status_code == 200, cleared.text
     assert reader.area_in_force() is None and load_table_area(area_file) is None
     # the file is changed between two runs of the table (`tileref area --corners ... --out`)

@@ -13,7 +13,7 @@ from controller.game.machine import State, fold
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
 
-from web_helpers import TOKEN, URL, Tileref, events_of, play_on_a_rendered_table, wait_until
+from web_helpers import TOKEN, URL, Tileref, events_of, play_on_a_rendered_table, wait_until, with_nonce
 
 
 def test_play_with_web_pages_pause_resume_and_extend_the_running_turn(tmp_path):
@@ -36,9 +36,11 @@ def test_play_with_web_pages_pause_resume_and_extend_the_running_turn(tmp_path):
                        what="the countdown on the display")
             who = {"referee": "Rita", "reason": "a tile fell on the floor"}
             for action, body in (("pause", {}), ("pause", {"resume": True}), ("extend", {"seconds": 45})):
-                answer = httpx.post(f"{url}/api/referee/{action}", json={**who, **body}, headers=auth, timeout=30)
+                answer = httpx.post(f"{url}/api/referee/{action}", json={**who, **body},
+                                    headers=with_nonce(httpx, auth, url), timeout=30)
                 assert answer.status_code == 200, answer.text
-            again = httpx.post(f"{url}/api/referee/pause", json={**who, "resume": True}, headers=auth, timeout=30)
+            again = httpx.post(f"{url}/api/referee/pause", json={**who, "resume": True},
+                               headers=with_nonce(httpx, auth, url), timeout=30)
             assert again.status_code == 409  # not paused: refused, nothing recorded
             clock = httpx.get(f"{url}/api/table").json()["clock"]
             assert clock["running"] and clock["seconds_left"] > 60  # 60 s a turn, 45 more given

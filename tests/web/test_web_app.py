@@ -30,6 +30,7 @@ from desk_helpers import StillTimer, attended
 from controller.web.server import parse_address
 from controller.web.errors import WebAddressError
 from table_helpers import table
+from web_helpers import with_nonce
 
 EVIL = "<img src=x onerror=alert(1)>"
 PLAYERS = (EVIL, "Ben & Co")
@@ -136,16 +137,17 @@ def test_actions_need_the_token_and_each_is_recorded_with_who_and_why(tmp_path):
         with Records(db, create=False) as records:
             assert len(records.events(game)) == count  # refused: recorded nowhere
         good = {"Authorization": "Bearer s3cret"}
-        assert client.post("/api/referee/override", json={"reason": "x"}, headers=good).status_code == 400
-        assert client.post("/api/referee/extend", json={**body, "seconds": -3}, headers=good).status_code == 400
-        assert client.post("/api/referee/correct", json={**body, "changes": "0 Q7"}, headers=good).status_code == 400
-        assert client.post("/api/referee/unknown", json=body, headers=good).status_code == 404
-        paused = client.post("/api/referee/pause", json=body, headers=good)
+        assert client.post("/api/referee/override", json={"reason": "x"}, headers=with_nonce(client, good)).status_code == 400
+        assert client.post("/api/referee/extend", json={**body, "seconds": -3}, headers=with_nonce(client, good)).status_code == 400
+        assert client.post("/api/referee/correct", json={**body, "changes": "0 Q7"}, headers=with_nonce(client, good)).status_code == 400
+        assert client.post("/api/referee/unknown", json=body, headers=with_nonce(client, good)).status_code == 404
+        paused = client.post("/api/referee/pause", json=body, headers=with_nonce(client, good))
         assert paused.status_code == 409 and "no countdown runs" in paused.json()["error"]
-        answer = client.post("/api/referee/override", json=body, headers={"X-Tileref-Token": "s3cret"})
+        answer = client.post("/api/referee/override", json=body,
+                             headers=with_nonce(client, {"X-Tileref-Token": "s3cret"}))
         assert answer.status_code == 200, answer.text
         assert answer.json()["recorded"][0]["kind"] == "verdict-overridden"
-        again = client.post("/api/referee/override", json=body, headers=good)
+        again = client.post("/api/referee/override", json=body, headers=with_nonce(client, good))
         assert again.status_code == 409  # the turn stands now: nothing waits for a restore
     with Records(db, create=False) as records:
         assert records.verify(game).ok  # signed by the store like every event

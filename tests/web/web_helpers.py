@@ -146,3 +146,11 @@ def events_of(db) -> list:
             return records.events(records.latest_game())
     except Exception:  # not written yet
         return []
+
+
+def with_nonce(client, headers: dict[str, str], base: str = "") -> dict[str, str]:
+    """`headers` and a fresh one-time nonce of the referee's actions, asked for with the token in them
+    (`client`: a TestClient, an httpx client, or the httpx module with `base` the server's address)."""
+    answer = client.get(f"{base}/api/referee/nonce", headers=headers)
+    assert answer.status_code == 200, answer.text
+    return {**headers, "X-Tileref-Nonce": answer.json()["nonce"]}

@@ -1,7 +1,7 @@
 // The referee page's play area editor. The server sends the area in force as data (the "area"
 // region: the latest frame's photo and the corners marked, or found on it); this draws it on that
 // photo with four corners the referee drags (mouse, pen or finger: pointer events), and posts the
-// corners, in the photo's pixels, to /api/referee/area with the token ("find it by itself": found
+// corners, in the photo's pixels, to /api/referee/area with the token and a nonce (desk.js) ("find it by itself": found
 // true). The table checks them, keeps them and reads in them from the next look. Corners the referee
 // has moved and not saved stay where they are when a new frame comes in.
 (function () {
@@ -122,13 +122,8 @@
   function send(body) {
     body.referee = nameField.value;
     body.reason = reasonField.value;
-    var headers = { "Content-Type": "application/json" };
-    if (tokenField.value) { headers.Authorization = "Bearer " + tokenField.value; }
     say(result.dataset.sending, true);
-    fetch("/api/referee/area", { method: "POST", headers: headers, body: JSON.stringify(body) })
-      .then(function (response) {
-        return response.json().then(function (data) { return { status: response.status, data: data }; });
-      })
+    window.tilerefDesk.post("area", tokenField.value, body)
       .then(function (answer) {
         say(answer.data.words || answer.data.error, answer.status === 200);
         if (answer.status === 200) {

@@ -1,19 +1,14 @@
 // The referee page's choices: the server draws only those where the game stands allows (the
 // "actions" region); this lets the referee pick tiles by tapping them and posts each choice as
-// JSON to /api/referee/<action> with the token. Every word shown comes from the server: the
-// answer's "words", or the page's data-* words. The token comes from the address (#token=...) or
-// the field; it stays in this tab only.
+// JSON to /api/referee/<action> with the token and a one-time nonce (desk.js). Every word shown comes
+// from the server: the answer's "words", or the page's data-* words. The token is typed in the field
+// (never taken from the address); it stays in this tab only.
 (function () {
   "use strict";
   var tokenField = document.getElementById("token");
   var nameField = document.getElementById("referee-name");
   var result = document.getElementById("result");
   var actions = document.getElementById("actions");
-  var fromHash = /[#&]token=([^&]+)/.exec(location.hash);
-  if (fromHash) {
-    sessionStorage.setItem("tileref-token", decodeURIComponent(fromHash[1]));
-    history.replaceState(null, "", location.pathname);
-  }
   tokenField.value = sessionStorage.getItem("tileref-token") || "";
   nameField.value = sessionStorage.getItem("tileref-referee") || "";
   tokenField.addEventListener("change", function () { sessionStorage.setItem("tileref-token", tokenField.value); });
@@ -87,13 +82,8 @@
     if (!form) { return; }
     event.preventDefault();
     if (form.dataset.target === "table" && !form.elements.changes.value) { say(result.dataset.pickFirst, false); return; }
-    var headers = { "Content-Type": "application/json" };
-    if (tokenField.value) { headers.Authorization = "Bearer " + tokenField.value; }
     say(result.dataset.sending, true);
-    fetch("/api/referee/" + form.dataset.action, { method: "POST", headers: headers, body: JSON.stringify(bodyOf(form)) })
-      .then(function (response) {
-        return response.json().then(function (data) { return { status: response.status, data: data }; });
-      })
+    window.tilerefDesk.post(form.dataset.action, tokenField.value, bodyOf(form))
       .then(function (answer) {
         say(answer.data.words || answer.data.error, answer.status === 200);
         if (answer.status === 200) { form.reset(); }

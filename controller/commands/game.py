@@ -89,14 +89,18 @@ def register(subparsers) -> None:
     add_public_key_option(replay)
     replay.set_defaults(handler=run_replay)
 
-    correct = subparsers.add_parser("correct", help="referee: correct a rack read at the end; the game is scored again")
+    correct = subparsers.add_parser("correct", help="referee: correct racks read at the end; the game is scored again")
     correct.add_argument("--db", required=True, help=RECORDS_DB)
     correct.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
-    correct.add_argument("--rack", required=True, metavar="PLAYER", help="whose laid-open rack to correct")
-    correct.add_argument("--tiles", required=True, help="the rack's tiles as they really are, e.g. 'R5 K13 J'")
+    correct.add_argument("--rack", required=True, action="append", metavar="PLAYER",
+                         help="whose laid-open rack to correct; repeat --rack PLAYER --tiles '...' for several "
+                              "racks, corrected and scored together")
+    correct.add_argument("--tiles", required=True, action="append",
+                         help="the rack's tiles as they really are, e.g. 'R5 K13 J' (one for each --rack, in order)")
     correct.add_argument("--note", default="corrected by the referee", help="why (recorded with the correction)")
     add_private_key_option(correct)
-    add_json_option(correct, '{"game", "rack", "tiles", "state", "scored_again", "winner", "scores"}')
+    add_json_option(correct, '{"game", "rack", "tiles" (the first rack), "racks": {PLAYER: [codes]}, "state", '
+                    '"scored_again", "winner", "scores"}')
     correct.set_defaults(handler=run_correct)
 
     demo = subparsers.add_parser("demo", help="play the bundled recorded game through the whole pipeline")
@@ -396,30 +400,42 @@ def run_correct(args: argparse.Namespace) -> int:
     from controller.records.signing import load_table_key
     from controller.rules.tiles import parse_tiles
 
-    codes = tuple(t.code for t in parse_tiles(args.tiles.replace(",", " ").split()))
+    if len(args.rack) != len(args.tiles):
+        raise GameError(f"--rack given {len(args.rack)} times and --tiles {len(args.tiles)} times: give each "
+                        "--rack PLAYER its --tiles '...'")
+    racks = {}
+    for player, tiles in zip(args.rack, args.tiles):
+        if player in racks:
+            raise GameError(f"--rack {player!r} is given twice")
+        racks[player] = tuple(t.code for t in parse_tiles(tiles.replace(",", " ").split()))
     key = load_table_key(args.key) if args.key else None  # None: this user's key, if the game is signed
     with Records(args.db, create=False, key=key) as records:
         game_id, _ = verified_game(records, args.game)
         records.check_signer(game_id)
         journal = GameJournal.resume(records, game_id)
         players = journal.model.players
-        if args.rack not in players:
-            raise GameError(f"--rack {args.rack!r} is not a player of game {game_id} ({', '.join(players)})")
-        event = RefereeCorrection(target=RefereeCorrection.rack_target(args.rack), changes=(), rack=codes, note=args.note)
-        # refused (exit 2, nothing recorded) unless that rack was laid open and the game scores with it
-        scored = journal.record_scored(event)
+        for player in racks:
+            if player not in players:
+                raise GameError(f"--rack {player!r} is not a player of game {game_id} ({', '.join(players)})")
+        events = tuple(RefereeCorrection(target=RefereeCorrection.rack_target(player), changes=(), rack=codes,
+                                         note=args.note) for player, codes in racks.items())
+        # refused (exit 2, nothing recorded) unless those racks were laid open and the game scores with them
+        scored = journal.record_scored(*events)
         state = journal.model.state.value
+        names = " and ".join(f"{player}'s" for player in racks)
         if args.json:
             from .json_out import emit
 
-            emit({"game": game_id, "rack": args.rack, "tiles": list(codes), "state": state,
+            first, codes = next(iter(racks.items()))
+            emit({"game": game_id, "rack": first, "tiles": list(codes),
+                  "racks": {player: list(codes) for player, codes in racks.items()}, "state": state,
                   "scored_again": scored is not None, "winner": scored.winner if scored else None,
                   "scores": dict(scored.scores) if scored else None})
         elif scored is not None:
-            print(f"game {game_id}: {args.rack}'s rack corrected; scored again: winner {scored.winner}; "
-                  + ", ".join(f"{name} {points:+d}" for name, points in scored.scores))
+            print(f"game {game_id}: {names} rack{'s' if len(racks) > 1 else ''} corrected; scored again: winner "
+                  f"{scored.winner}; " + ", ".join(f"{name} {points:+d}" for name, points in scored.scores))
         else:
-            print(f"game {game_id}: {args.rack}'s rack corrected ({state})")
+            print(f"game {game_id}: {names} rack{'s' if len(racks) > 1 else ''} corrected ({state})")
     return 0
 
 

@@ -214,7 +214,8 @@ def _play(args: argparse.Namespace, report) -> int:
         print(f"play area: marked in {area_file}", flush=True)
     photo_dir = beside_records / "restore-photos"
     console = ConsoleDisplay(photo_dir=photo_dir)
-    web = _bind_web(args.web, args.db, console, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything opens
+    token = _referee_token(beside_records, db, args.resume) if args.web else None
+    web = _bind_web(args.web, args.db, console, args.lang, args.watch_delay, token)  # a bad --web or a port in use stops before anything opens
     try:
         opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera
     except BaseException:
@@ -234,6 +235,7 @@ def _play(args: argparse.Namespace, report) -> int:
         opened.close()
         _unbind_web(web)
         raise
+    game_id = None
     try:
         with opened as records:
             def create() -> int:
@@ -242,6 +244,8 @@ def _play(args: argparse.Namespace, report) -> int:
                                          tournament_game=link.game if link else None).game_id
 
             game_id = _open_game(records, args.resume, args.game, create)
+            if web is not None:
+                _keep_referee_token(beside_records, db, web.token)
             _start_web(web, records, game_id, timer)
             keys = _emulator_keys(timer, first.players if first is not None else fold(records.events(game_id)).players)
             referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
@@ -250,13 +254,24 @@ def _play(args: argparse.Namespace, report) -> int:
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
                                  observer=_observers(console.observe, web.display.observe if web else None))
             print(f"game {game_id} in {db}: {runner.model.state.value}", flush=True)
-            model = runner.run()
+            try:
+                model = runner.run()
+            except KeyboardInterrupt:
+                # what was recorded stays: the next step is done again by a resumed play
+                print(f"stopped: game {game_id} in {args.db} is recorded as far as it went "
+                      f"({runner.model.state.value}); continue with `tileref play --resume --db {args.db} "
+                      f"--game {game_id}` and the same --camera and --timer", file=sys.stderr, flush=True)
+                raise
             if web is not None:
                 print(f"web: the game is over; the pages stay up at {web.url}/ until Ctrl-C", flush=True)
                 try:
                     runner.attend_after_game(threading.Event())
                 except KeyboardInterrupt:
                     pass
+    except KeyboardInterrupt:
+        if game_id is None:
+            print("stopped before a game was started: nothing was recorded", file=sys.stderr, flush=True)
+        raise
     finally:
         if web is not None:
             web.stop()
@@ -301,15 +316,45 @@ def _emulator_keys(timer, players: tuple[str, ...]):
     return EmulatorKeys(timer.emulator.press, how=how)
 
 
-def _bind_web(spec, db, console, lang: str = "en", watch_delay: int | None = None):
+def _bind_web(spec, db, console, lang: str = "en", watch_delay: int | None = None, token: str | None = None):
     """`--web`: the live pages of this table with their address bound (None without --web). Called
     before anything is recorded: a malformed address or a port in use is bad input (exit 2) and no
-    game is started."""
+    game is started. `token`: the referee's (None: a new one)."""
     if not spec:
         return None
     from controller.web.session import TableWeb
 
-    return TableWeb(spec, db, inner=console, lang=lang, watch_delay=watch_delay or 0)
+    return TableWeb(spec, db, inner=console, lang=lang, watch_delay=watch_delay or 0, token=token)
+
+
+def _token_file(beside_records: Path, db: Path) -> Path:
+    """Where a table keeps its referee token between a stop and `--resume`: beside its records."""
+    return beside_records / f".{db.name or 'tileref'}.referee-token"
+
+
+def _referee_token(beside_records: Path, db: Path, resume: bool) -> str | None:
+    """The referee token a resumed game's pages keep (the referee page stays signed in across a
+    restart); None: a new game, or none kept, gets a new one."""
+    if not resume:
+        return None
+    try:
+        token = _token_file(beside_records, db).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return token if token and len(token) <= 64 and all(c.isalnum() or c in "-_" for c in token) else None
+
+
+def _keep_referee_token(beside_records: Path, db: Path, token: str) -> None:
+    """Kept for `--resume`, readable by this user only; a folder that cannot take it costs only a new token."""
+    import os
+
+    path = _token_file(beside_records, db)
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(token + "\n")
+    except OSError:
+        pass
 
 
 def _start_web(web, records, game_id: int, timer) -> None:

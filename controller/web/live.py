@@ -71,6 +71,8 @@ FOLLOWS = {"status": ("prompt", "actions", "clock", "broadcast", "broadcast-cloc
            "clockgame": ("broadcast", "broadcast-clock")}
 # sent only when they change: the referee may be picking tiles in them
 KEPT_WHILE_SAME = frozenset({"actions"})
+# the events whose photo the frame region shows
+FRAME_EVENTS = (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)
 
 
 class LiveTable:
@@ -267,8 +269,9 @@ class WebDisplay:
         if isinstance(event, PlayAreaSet):
             changes["area"] = area_of(event)
             regions.append("area")
-        if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)):
-            frame = self.frame_of(model, event)
+        shown = event if isinstance(event, FRAME_EVENTS) else self.last_frame_event() if event is None else None
+        if shown is not None:  # (no event: a resumed game shows the table it last read)
+            frame = self.frame_of(model, shown)
             if frame is not None:
                 changes["frame"] = frame
                 regions.append("frame")
@@ -333,6 +336,15 @@ class WebDisplay:
             held["before"] = photo_data(records, event.photo_before, rings)
             held["now"] = photo_data(records, event.photo, now)
         return held
+
+    def last_frame_event(self) -> Event | None:
+        """The game's last event that shows the table (a resumed game's page shows it at once)."""
+        with self.live.lock:
+            game = self.live.state.get("game")
+        if self.live.db is None or not isinstance(game, int):
+            return None
+        with Records(self.live.db, create=False, read_only=True) as records:
+            return next((e for e in reversed(records.events(game)) if isinstance(e, FRAME_EVENTS)), None)
 
     def frame_of(self, model: GameModel, event: Event) -> dict | None:
         if self.live.db is None:

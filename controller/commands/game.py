@@ -247,7 +247,9 @@ def _play(args: argparse.Namespace, report) -> int:
             if web is not None:
                 _keep_referee_token(beside_records, db, web.token)
             _start_web(web, records, game_id, timer)
-            keys = _emulator_keys(timer, first.players if first is not None else fold(records.events(game_id)).players)
+            recorded = fold(records.events(game_id))
+            keys = _emulator_keys(timer, recorded.players,
+                                  bool(recorded.rules and recorded.rules.timer_skip_for_simple_turns))
             referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
             devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
                                    desk=web.desk if web else None)
@@ -304,14 +306,15 @@ def _observers(*observers):
     return observe
 
 
-def _emulator_keys(timer, players: tuple[str, ...]):
+def _emulator_keys(timer, players: tuple[str, ...], own_clock: bool = False):
     """With `--timer emulator`: the emulated box's buttons, typed in play's terminal (with or without
-    --web), and how, said once at the start; None for a real box."""
+    --web), and how, said once at the start; None for a real box. `own_clock`: each player starts
+    their own clock (japan-2017)."""
     if getattr(timer, "emulator", None) is None:
         return None
     from controller.adapters.keys import EmulatorKeys, how_to_press
 
-    how = how_to_press(players)
+    how = how_to_press(players, own_clock)
     print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {how}", flush=True)
     return EmulatorKeys(timer.emulator.press, how=how)
 

@@ -91,6 +91,8 @@ class TurnFlow:
                 self.devices.timer.arm(seat, model.turn_seconds)
                 self.clock_running = False
                 self.devices.timer.show(f"{model.player[:10]} {seat}=go")
+                self.devices.display.say(f"{model.player}: press button {seat} to start your clock, and again when "
+                                         f"your turn is done (a draw or one tile: the next player's press ends it)")
             else:
                 self.start_clock(seat)
         signal = self.watch_turn(WAIT_SLICE)  # the eyes watch the table meanwhile

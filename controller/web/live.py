@@ -67,10 +67,10 @@ KEEP_ALERTS, KEEP_LOG = 6, 40
 # referee's choices and whether a countdown is shown all follow where the game stands
 FOLLOWS = {"status": ("prompt", "actions", "clock", "broadcast", "broadcast-clock"), "penalty": ("prompt", "actions"),
            "verdict": ("prompt", "broadcast"), "scores": ("prompt", "status", "clock", "broadcast", "broadcast-clock"),
-           "frame": ("actions", "area"), "held": ("prompt", "actions"), "clock": ("broadcast-clock",),
+           "frame": ("actions", "area"), "held": ("prompt", "actions"), "clock": ("prompt", "broadcast-clock"),
            "clockgame": ("broadcast", "broadcast-clock")}
-# sent only when they change: the referee may be picking tiles in them
-KEPT_WHILE_SAME = frozenset({"actions"})
+# sent only when they change: the referee may be picking tiles in them; the prompt follows the clock's ticks
+KEPT_WHILE_SAME = frozenset({"actions", "prompt"})  # (the prompt follows every tick of the clock)
 # the events whose photo the frame region shows
 FRAME_EVENTS = (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)
 
@@ -423,6 +423,8 @@ def status_of(model: GameModel) -> dict[str, Any]:
             "player": model.player if model.players else None,
             "due": list(judging.who_draws_next(model)) if model.state is State.SEATING and model.players else [],
             "ended_by": model.ended_by.value if model.ended_by is not None else None,
+            # japan-2017: each player starts their own clock (the display says so while it waits for the press)
+            "own_clock": bool(model.rules is not None and model.rules.timer_skip_for_simple_turns),
             "winner": model.winner, "table_tiles": tiles, "open_racks": racks,
             "table_melds": [list(m) for m in model.table.melds]}
 

@@ -25,6 +25,10 @@ def _now(phase: str, player: str, state: Mapping[str, Any], words: Catalogue) ->
         return words.text("prompt.seating", players=", ".join(state.get("due") or ()))
     if phase == "turn-running" and state.get("paused"):
         return words.text("prompt.turn-paused", player=player)
+    if phase == "turn-running" and state.get("own_clock"):
+        clock = state.get("clock") or {}
+        if not clock.get("running") and not clock.get("expired"):  # armed: the player's press starts it
+            return words.text("prompt.turn-armed", player=player)
     if phase == "restoring":
         penalty = state.get("penalty") or {}
         who = penalty.get("player") or player

@@ -425,8 +425,18 @@ def status_of(model: GameModel) -> dict[str, Any]:
             "ended_by": model.ended_by.value if model.ended_by is not None else None,
             # japan-2017: each player starts their own clock (the display says so while it waits for the press)
             "own_clock": bool(model.rules is not None and model.rules.timer_skip_for_simple_turns),
-            "winner": model.winner, "table_tiles": tiles, "open_racks": racks,
+            "winner": model.winner, "table_tiles": tiles, "open_racks": racks, "restore": restore_of(model),
             "table_melds": [list(m) for m in model.table.melds]}
+
+
+def restore_of(model: GameModel) -> dict[str, Any] | None:
+    """The restore under way as the game holds it (whose, the draw it costs, whether the time ran out): what
+    the prompt says from the verdict on, before (or without) the restore plan's photo."""
+    judgement = model.judgement
+    if model.state is not State.RESTORING or judgement is None:
+        return None
+    return {"player": model.players[judgement.player_index], "draw": judgement.draw, "penalty": judgement.penalty,
+            "timed_out": model.ended_by is TurnEndCause.EXPIRED}
 
 
 def alert_of(event: Event | None) -> tuple[str, str, dict[str, Any]] | None:

@@ -30,7 +30,8 @@ def _now(phase: str, player: str, state: Mapping[str, Any], words: Catalogue) ->
         if not clock.get("running") and not clock.get("expired"):  # armed: the player's press starts it
             return words.text("prompt.turn-armed", player=player)
     if phase == "restoring":
-        penalty = state.get("penalty") or {}
+        # the game's own account of the restore (status) first: the plan's region may not be drawn yet
+        penalty = state.get("restore") or state.get("penalty") or {}
         who = penalty.get("player") or player
         if not penalty.get("penalty", True):
             return words.text("prompt.restoring-undo", player=who)

@@ -119,7 +119,8 @@ class ConsoleDisplay:
             where = f" (photo of the table before the turn: {path})"
         sets = "  ".join("[" + " ".join(s) + "]" for s in event.restore_table) or "(empty table)"
         back = " ".join(event.restore_to_rack) or "nothing"
-        self._print(f"    RESTORE{where}: back to {event.player}'s rack: {back}; lay the table as: {sets}")
+        points = f"; {event.player} {event.penalty_points:+d} points" if event.outcome == "penalty" and event.penalty_points else ""
+        self._print(f"    RESTORE{where}: back to {event.player}'s rack: {back}; lay the table as: {sets}{points}")
 
     def unrestorable(self, event: TableUnrestorable) -> None:
         self._print(describe_unrestorable(event))

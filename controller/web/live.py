@@ -229,6 +229,7 @@ class WebDisplay:
         timed_out = model is not None and model.ended_by is TurnEndCause.EXPIRED
         penalty = {"turn": event.turn, "player": event.player, "photo": shown, "to_rack": list(event.restore_to_rack),
                    "table": [list(m) for m in event.restore_table], "moved": len(outlines), "draw": event.draw,
+                   "points": event.penalty_points if event.outcome == "penalty" else 0,
                    "penalty": event.outcome == "penalty", "timed_out": timed_out,
                    "violations": verdict_data(event)["violations"], "unrestorable": None, "not_yet": None}
         self.live.update(("penalty",), penalty=penalty)

@@ -534,15 +534,16 @@ def _demo(args: argparse.Namespace, json_out) -> int:
     started = time.perf_counter()
     script = GameScript.load(bundled_game(args.script) or args.script)
     out = Path(args.out)
-    _output_dir(out)
     db = out / "demo.sqlite"
     reader = VisionReader(args.profile)
     key = table_key(args.key)
     if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
         raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
     display = console = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
-    web = _bind_web(args.web, db, display, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything is recorded
+    # a bad --web or a port in use stops before anything is recorded, and before --out is made
+    web = _bind_web(args.web, db, display, args.lang, args.watch_delay)
     try:
+        _output_dir(out)
         records = Records(db, key=key)
     except BaseException:
         _unbind_web(web)

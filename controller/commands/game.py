@@ -243,6 +243,8 @@ def _play(args: argparse.Namespace, report) -> int:
                                          event=link.event if link else None,
                                          tournament_game=link.game if link else None).game_id
 
+            if link is not None:  # before anything is recorded: a result the event would not count
+                _require_trusted_key(records, key, link.event, args.db)
             game_id = _open_game(records, args.resume, args.game, create)
             if web is not None:
                 _keep_referee_token(beside_records, db, web.token)
@@ -282,6 +284,24 @@ def _play(args: argparse.Namespace, report) -> int:
     print(f"game {game_id}: {model.state.value}")
     report.emit(game_summary(game_id, args.db, model))
     return 0
+
+
+class UntrustedTableKeyError(GameError, ValueError):
+    """`play --event` with a table key the event's database does not trust: its result would not count."""
+
+
+def _require_trusted_key(records, key, event: str, db: str) -> None:
+    """A game for an event is played only with a key the event's database trusts: the standings and
+    `replay` count a result only from such a table, so an untrusted one is refused now, not after the game."""
+    fingerprint = key.public.fingerprint
+    entry = records.keyring().entry(fingerprint)
+    if entry is not None and entry.active:
+        return
+    why = "is not in its keyring" if entry is None else f"was revoked ({entry.revoke_reason or 'no reason given'})"
+    raise UntrustedTableKeyError(
+        f"event {event!r}: this table's key {fingerprint} {why} in {db!r}, so the game's result would not count; "
+        f"the director trusts it first: `tileref key show` here, then `tileref key trust TABLE.pub --name NAME "
+        f"--db {db}` (docs/trust.md)")
 
 
 def _variant(given: str | None, link) -> str:

@@ -162,9 +162,21 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board", watc
     return app
 
 
-def serve(db: str, host: str, port: int, *, table_base: str = "", watch_delay: int = 0) -> None:
-    import uvicorn
+def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0) -> None:
+    """Serve the board on `web` (HOST:PORT) until Ctrl-C. The address is bound before anything is said:
+    a port in use is bad input (WebBindError, exit 2), never a server that fails after printing its URL."""
+    import time
 
+    from .server import WebServer, parse_address
+
+    address = parse_address(web)
     app = create_app(db, table_base=table_base, watch_delay=watch_delay)
-    print(f"club board on http://{host}:{port}/ (database {db})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = WebServer(app, address, lifespan="on").start()  # the board's refresh runs in the app's lifespan
+    print(f"club board on {server.url}/ (database {db}; Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()

@@ -156,8 +156,15 @@ def _open_game(records, resume: bool, game: int | None, create, finished_ok: boo
     records.check_signer(game_id)
     model = fold(records.events(game_id))
     if model.state in (State.FINISHED, State.DISQUALIFIED) and not finished_ok:
-        raise GameError(f"game {game_id} in {str(records.path)!r} is already over ({model.state.value}); nothing to resume")
+        raise GameError(f"game {game_id} in {str(records.path)!r} is already over ({state_words(model.state)}); nothing to resume")
     return game_id
+
+
+def state_words(state) -> str:
+    """Where a game stands, in the players' words (the console's lines), never the state's own name."""
+    from controller.messages import catalogue
+
+    return catalogue("en").maybe(f"phase.{state.value}", state.value).lower()
 
 
 def game_summary(game_id: int, db: str, model) -> dict:
@@ -257,13 +264,13 @@ def _play(args: argparse.Namespace, report) -> int:
                                    desk=web.desk if web else None)
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
                                  observer=_observers(console.observe, web.display.observe if web else None))
-            print(f"game {game_id} in {db}: {runner.model.state.value}", flush=True)
+            print(f"game {game_id} in {db}: {state_words(runner.model.state)}", flush=True)
             try:
                 model = runner.run()
             except KeyboardInterrupt:
                 # what was recorded stays: the next step is done again by a resumed play
                 print(f"stopped: game {game_id} in {args.db} is recorded as far as it went "
-                      f"({runner.model.state.value}); continue with `tileref play --resume --db {args.db} "
+                      f"({state_words(runner.model.state)}); continue with `tileref play --resume --db {args.db} "
                       f"--game {game_id}` and the same --camera and --timer", file=sys.stderr, flush=True)
                 raise
             if web is not None:
@@ -281,7 +288,7 @@ def _play(args: argparse.Namespace, report) -> int:
             web.stop()
         timer.close()
         camera.close()
-    print(f"game {game_id}: {model.state.value}")
+    print(f"game {game_id}: {state_words(model.state)}")
     report.emit(game_summary(game_id, args.db, model))
     return 0
 
@@ -633,7 +640,7 @@ def _demo(args: argparse.Namespace, json_out) -> int:
         timings.sort()
         print(f"button press to verdict: median {timings[len(timings) // 2]:.0f} ms over {len(timings)} turns")
     seconds = time.perf_counter() - started
-    print(f"demo finished in {seconds:.1f} s: {model.state.value}", flush=True)
+    print(f"demo finished in {seconds:.1f} s: {state_words(model.state)}", flush=True)
     json_out.emit(game_summary(game_id, db, model) | {
         "out": str(out), "check": chain_report_data(report), "audit_pages": [str(p) for p in pages],
         "penalty_turns": penalty_turns,

@@ -92,6 +92,12 @@ class Catalogue:
         """The CLDR plural category of `count` in this language (Babel's rules)."""
         return _plural_rule(self.language)(count)
 
+    def around(self, key: str, field: str, /) -> tuple[str, str]:
+        """The message `key` split where `{field}` stands (the words before and after it): a page draws
+        something other than text there (tiles as tiles) and escapes the words."""
+        before, _, after = self.text(key, **{field: "\0"}).partition("\0")
+        return before, after
+
     def has(self, key: str) -> bool:
         return key in self.messages
 
@@ -124,3 +130,17 @@ def catalogue(language: str = DEFAULT_LANGUAGE) -> Catalogue:
     plurals: dict[str, dict[str, str]] = {}
     messages = _flatten(tomllib.loads(data), plurals=plurals)
     return Catalogue(language, messages, plurals)
+
+
+# how a restore check records a difference (controller/game/judging.py), and the catalogue's words for it
+RESTORE_DIFFERENCES = {"missing: ": "restore.missing", "not before: ": "restore.extra"}
+
+
+def difference_words(text: str, words: Catalogue | None = None) -> str:
+    """One way a restored table differs from its photo ("missing: R1 R2 R3" as recorded) in words
+    (default: English, as the console and the audit say it)."""
+    words = words or catalogue(DEFAULT_LANGUAGE)
+    for prefix, key in RESTORE_DIFFERENCES.items():
+        if text.startswith(prefix):
+            return words.text(key, tiles=text[len(prefix):])
+    return text

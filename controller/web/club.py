@@ -112,14 +112,15 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board", watc
             title=title, database=str(shown), tables=tables, problem=problem, updated=now_text(),
             events=shown_events, events_problem=events_problem,
             api=str(request.url_for("club_tables").path), events_api=str(request.url_for("club_events").path),
-            script=str(request.url_for("club_js").path), every_ms=POLL_MS)
+            script=str(request.url_for("club_js").path), every_ms=POLL_MS, state_words=state_words)
         return HTMLResponse(html)
 
     async def api(request: Request) -> JSONResponse:
         import anyio
 
         tables, problem = await anyio.to_thread.run_sync(board.read)
-        return JSONResponse({"tables": [t.as_json() for t in tables], "problem": problem, "updated": now_text()},
+        return JSONResponse({"tables": [t.as_json() | {"state_words": state_words(t.state)} for t in tables],
+                             "problem": problem, "updated": now_text()},
                             headers={"Cache-Control": "no-store"})
 
     async def events_api(request: Request) -> JSONResponse:
@@ -160,6 +161,13 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board", watc
     ], lifespan=lifespan)
     app.state.board = board
     return app
+
+
+def state_words(state: str) -> str:
+    """Where a game stands in the players' words (the English catalogue's), never the state's own name."""
+    from controller.messages import catalogue
+
+    return catalogue("en").maybe(f"phase.{state}", state)
 
 
 def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0) -> None:

@@ -38,7 +38,7 @@ from controller.messages import DEFAULT_LANGUAGE, catalogue
 from controller.records import Records
 from controller.records.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
 
-from .prompts import difference_words, prompt_of
+from .prompts import difference_parts, prompt_of
 from .templating import LOW_TIME_S, environment
 
 log = logging.getLogger(__name__)
@@ -135,15 +135,16 @@ class LiveTable:
         try:
             return environment().get_template(REGIONS[region]).render(
                 s=self.state, LOW_TIME_S=LOW_TIME_S, t=self.words.text, maybe=self.words.maybe,
-                now=prompt_of(self.state, self.words), differs=self.differences)
+                now=prompt_of(self.state, self.words), differs=self.differences, around=self.words.around)
         except Exception:  # a display must never stop the game: say so in the region instead
             log.exception("rendering region %s", region)
             return environment().get_template("regions/broken.html").render(region=region)
 
-    def differences(self, items: str | Iterable[str]) -> str:
-        """How a restored table still differs from its photo, in the page's language."""
+    def differences(self, items: str | Iterable[str]) -> list[dict[str, Any]]:
+        """How a restored table still differs from its photo, in the page's language, each difference's
+        tiles apart (`tiles.html`'s `differences` draws them as tiles)."""
         items = [items] if isinstance(items, str) else list(items)
-        return "; ".join(difference_words(text, self.words) for text in items)
+        return [difference_parts(text, self.words) for text in items]
 
     def regions(self, names: Iterable[str] | None = None) -> dict[str, str]:
         with self.lock:

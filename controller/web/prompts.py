@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from controller.messages import Catalogue
+from controller.messages import RESTORE_DIFFERENCES, Catalogue, difference_words  # noqa: F401 (the pages' import)
 
 
 def prompt_of(state: Mapping[str, Any], words: Catalogue) -> dict[str, str | None]:
@@ -43,12 +43,14 @@ def _now(phase: str, player: str, state: Mapping[str, Any], words: Catalogue) ->
     return words.maybe(f"prompt.{phase}", "", player=player)
 
 
-DIFFERENCES = {"missing: ": "restore.missing", "not before: ": "restore.extra"}
+DIFFERENCES = RESTORE_DIFFERENCES  # as a restore check records them; the catalogue's words for each
 
 
-def difference_words(text: str, words: Catalogue) -> str:
-    """One way a restored table differs from its photo ("missing: R1 R2 R3"), in the page's language."""
+def difference_parts(text: str, words: Catalogue) -> dict[str, Any]:
+    """One way a restored table differs, for a page to draw: {"before", "codes", "after"} (the words around
+    the tiles, which the page draws as tiles), or {"text"} for a difference of another kind."""
     for prefix, key in DIFFERENCES.items():
         if text.startswith(prefix):
-            return words.text(key, tiles=text[len(prefix):])
-    return text
+            before, after = words.around(key, "tiles")
+            return {"before": before, "codes": text[len(prefix):].split(), "after": after}
+    return {"text": text}

@@ -364,9 +364,11 @@ def _existing_store(args) -> TournamentStore:
         target = parse_db(args.db)
     except RecordsError as error:
         raise StorageError(str(error)) from None
-    if not target.is_server and not Path(target.location).exists():
-        raise StorageError(f"tournament database {target.shown!r} does not exist: give the --db the event was "
-                           f"created in (`tileref tournament create NAME ... --db FILE`)")
+    path = Path(target.location)
+    if not target.is_server and not path.exists():
+        folder = "" if path.parent.is_dir() else f" (nor does its folder {str(path.parent)!r})"
+        raise StorageError(f"tournament database {target.shown!r} does not exist{folder}: give the --db the event "
+                           f"was created in (`tileref tournament create NAME ... --db FILE`)")
     return TournamentStore(args.db)
 
 

@@ -307,7 +307,13 @@ class TurnFlow:
             return
         self.devices.display.say(f"{player}'s rack: {len(codes)} tiles read, {expected} counted: the referee gives "
                                  f"its tiles")
-        answer, note = self.devices.referee.check_rack(player, codes, expected, ())
+        try:
+            answer, note = self.devices.referee.check_rack(player, codes, expected, ())
+        except AdapterError as error:  # no referee to answer (input closed, a script without the rack)
+            raise GameNotScoredError(
+                f"game {self.game_id}: {player}'s rack was read with {len(codes)} tiles, {expected} counted, and "
+                f"the referee gave none ({error}); give its tiles with `{self.correct_command(player)}`, then "
+                f"`tileref play --resume` scores the game") from None
         if answer is None:
             self.devices.display.say(f"{player}'s rack is not taken as read: {len(codes)} tiles read, {expected} "
                                      f"counted; the referee types the tiles as they are")
@@ -315,16 +321,21 @@ class TurnFlow:
         self.record(RefereeCorrection(target=RefereeCorrection.rack_target(player), changes=(), rack=tuple(answer),
                                       note=note))
 
+    def correct_command(self, player: str) -> str:
+        """The `tileref correct` line that gives `player`'s rack for this game."""
+        where = getattr(self.records, "path", None)
+        return (f"tileref correct" + (f" --db {where}" if where else "") + f" --game {self.game_id} "
+                f"--rack {player} --tiles '...'")
+
     def step_scoring(self) -> None:
         model = self.model
         try:
             event = judging.score(model)
         except RulesError as error:  # the racks as laid open (or corrected) cannot all be true
-            where = getattr(self.records, "path", None)
             raise GameNotScoredError(
                 f"game {self.game_id} cannot be scored: {error}; correct the racks laid open "
-                f"({'; '.join(f'{name}: {len(codes)} tiles' for name, codes in model.revealed)}) with `tileref correct"
-                + (f" --db {where}" if where else "") + f" --game {self.game_id} --rack NAME --tiles '...'` "
-                "(one --rack and --tiles pair for each rack, all at once); the game is scored then") from None
+                f"({'; '.join(f'{name}: {len(codes)} tiles' for name, codes in model.revealed)}) with "
+                f"`{self.correct_command('NAME')}` (one --rack and --tiles pair for each rack, all at once); the "
+                "game is scored then") from None
         self.record(event)
         self.devices.display.scores(event, self.head())

@@ -234,3 +234,19 @@ def test_correct_refuses_racks_and_tiles_that_do_not_pair(unscorable, capsys):
     assert main(["correct", "--db", str(db), "--rack", "Ben", "--tiles", "K1", "--rack", "Cat"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--rack given 2 times and --tiles 1 times" in err
+
+
+def test_a_rack_with_the_wrong_count_and_no_referee_to_give_it_stops_naming_the_remedy(revealing, still_frames):
+    """The console closed (a table run as a service): the game stops with one line saying how to give the
+    rack, and it is still waiting for it (nothing scored as read)."""
+    records, journal, db = revealing
+    runner, reader = runner_for(records, journal, still_frames, ConsoleReferee(io.StringIO(""), io.StringIO()),
+                                io.StringIO())
+    runner.record(RackRevealed("Ben", BEN, 14, None, None, ()))
+    reader.now = TableReading(tuple(table_read() + rack_row(CAT, 500) + [read("K1", 500, 700)]), ())
+    with pytest.raises(GameNotScoredError) as stopped:
+        runner.step_revealing()
+    line = str(stopped.value)
+    assert "\n" not in line and "Cat's rack was read with 15 tiles, 14 counted" in line
+    assert f"tileref correct --db {db} --game {journal.game_id} --rack Cat --tiles" in line
+    assert runner.model.state is State.REVEALING and runner.model.racks_to_check == ("Cat",)

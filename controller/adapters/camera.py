@@ -18,8 +18,13 @@ import time
 from pathlib import Path
 from typing import Protocol
 
-import cv2
-import numpy as np
+# FFmpeg's own complaints about a file it cannot decode ("No JPEG data found in image") would reach the
+# table's console; the camera says what is wrong in one line of its own (CameraError). Set before the
+# first capture opens, when OpenCV reads it; a value set outside stands.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from vision.errors import ImageReadError
 from vision.eyes_values import TimedFrame
@@ -254,8 +259,34 @@ def open_camera(spec: str) -> FrameSource:
     if path.is_dir():
         return FolderSource(path)
     if path.is_file():
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            _decode_file(path, text)  # a photo that is no image is refused now, before a game is started
+        _first_frame(str(path), text)
         return VideoFileSource(str(path), text)
     raise CameraError(f"camera source {text!r} is not a device index, URL, video file or folder")
+
+
+def _decode_file(path: Path, spec: str) -> None:
+    """A single photo given as the camera: refused (CameraError naming it) unless it decodes."""
+    try:
+        _decode(path)
+    except CameraError:
+        raise CameraError(f"camera source {spec!r} is not a readable image (a photo given as the camera must "
+                          f"decode)") from None
+
+
+def _first_frame(path: str, spec: str) -> None:
+    """A video file is refused at once when no frame of it decodes (it is no video, or not one OpenCV can
+    play), not at the first look, after a game was started. The probe is a capture of its own: the file
+    then plays from its first frame."""
+    probe = cv2.VideoCapture(path)
+    try:
+        ok, frame = probe.read() if probe.isOpened() else (False, None)
+    finally:
+        probe.release()
+    if not ok or frame is None:
+        raise CameraError(f"camera source {spec!r}: no frame of it decodes; give a video file, a folder of images, "
+                          f"a device index or a stream URL")
 
 
 def describe_camera(source: FrameSource) -> str:

@@ -83,6 +83,10 @@ def describe_progress(model, event: Event | None) -> list[str]:
     return [ended, "reading the table"]
 
 
+# how a game ended, in words (GameEnd's values are the records' names)
+GAME_ENDS = {"empty-rack": "a rack is empty", "pool-out": "the pool ran out"}
+
+
 class ConsoleDisplay:
     def __init__(self, out: TextIO | None = None, photo_dir: Path | None = None, quiet: bool = False) -> None:
         self.out = out or sys.stdout
@@ -119,13 +123,15 @@ class ConsoleDisplay:
             where = f" (photo of the table before the turn: {path})"
         sets = "  ".join("[" + " ".join(s) + "]" for s in event.restore_table) or "(empty table)"
         back = " ".join(event.restore_to_rack) or "nothing"
-        self._print(f"    RESTORE{where}: back to {event.player}'s rack: {back}; lay the table as: {sets}")
+        points = f"; {event.player} {event.penalty_points:+d} points" if event.outcome == "penalty" and event.penalty_points else ""
+        self._print(f"    RESTORE{where}: back to {event.player}'s rack: {back}; lay the table as: {sets}{points}")
 
     def unrestorable(self, event: TableUnrestorable) -> None:
         self._print(describe_unrestorable(event))
 
     def scores(self, event: GameScored, head: str = "") -> None:
-        self._print(f"game over ({event.end}); winner {event.winner}")
+        self._print(f"game over ({GAME_ENDS.get(str(getattr(event.end, 'value', event.end)), event.end)}); "
+                    f"winner {event.winner}")
         for name, points in event.scores:
             self._print(f"    {name:<10} {points:+d}")
         if head:

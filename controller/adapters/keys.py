@@ -19,13 +19,17 @@ BUTTONS = {"1": "1", "2": "2", "3": "3", "4": "4", "a": "A", "A": "A"}
 HOW = "type 1-4 (a seat's button) or a (the arbiter's), then Enter"
 
 
-def how_to_press(players: tuple[str, ...] | list[str]) -> str:
-    """Which key is whose button: "type 1 (Ann's button), 2 (Ben's) or a (the arbiter's), then Enter"."""
+def how_to_press(players: tuple[str, ...] | list[str], own_clock: bool = False) -> str:
+    """Which key is whose button: "type 1 (Ann's button), 2 (Ben's) or a (the arbiter's), then Enter", and
+    what a seat's button does (`own_clock`: japan-2017, where each player starts their own clock)."""
     if not players:
         return HOW
     seats = [f"{n} ({name}'s button)" if n == 1 else f"{n} ({name}'s)" for n, name in enumerate(players, 1)]
+    what = ("a seat's first press in its turn starts that seat's clock and the next press ends the turn; a draw "
+            "or a single tile may skip the clock: the next seat's press ends the turn and starts that seat's clock"
+            if own_clock else "a seat's button ends that seat's turn")
     return (f"type {', '.join(seats)} or a (the arbiter's: the start draw laid out, the tiles dealt, a rack laid "
-            f"open), then Enter; a seat's button ends that seat's turn")
+            f"open), then Enter; {what}")
 
 
 class EmulatorKeys:

@@ -106,8 +106,10 @@ class ConsoleReferee:
             print(f"  not c, Enter or 'index code' pairs: {answer!r}", file=self.out)
 
     def check_rack(self, player, codes, expected, doubts):
+        counted = len(codes) == expected  # a rack whose count does not fit is never taken as read
         answer = self._ask(f"referee: {player}'s rack read as {' '.join(codes) or '(empty)'} "
-                           f"({len(codes)} tiles, {expected} expected). Enter to accept, or type the codes: ")
+                           f"({len(codes)} tiles, {expected} expected). "
+                           + ("Enter to accept, or type the codes: " if counted else "Type the codes as they are: "))
         if not answer:
             return None, "accepted by the referee"
         try:

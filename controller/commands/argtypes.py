@@ -39,3 +39,18 @@ COUNT = whole(1, 1_000_000, "a whole number from 1")
 SEED = whole(0, SQLITE_MAX, "a whole number from 0")
 TURN_SECONDS = whole(1, BOX_MAX_SECONDS, "a number of seconds")
 WATCH_DELAY = whole(0, MAX_WATCH_DELAY, "a number of seconds")
+
+
+def old_spelling(new: str, what: str):
+    """An argparse action for an option's old spelling: it still works, with a one-line warning on
+    standard error naming the spelling to use (`--key` -> `--signing-key`)."""
+    import argparse
+    import sys
+
+    class OldSpelling(argparse._StoreAction):
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(f"{parser.prog}: {option_string} is the old spelling here: use {new} ({what})", file=sys.stderr,
+                  flush=True)
+            super().__call__(parser, namespace, values, option_string)
+
+    return OldSpelling

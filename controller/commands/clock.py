@@ -25,6 +25,7 @@ from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
 
 from .argtypes import COUNT
 from .json_out import add_json_option, json_report
+from .records import add_private_key_option
 from .web import add_lang_option
 
 ERRORS: tuple[type[BaseException], ...] = (ClockError, TournamentError, RecordsError)
@@ -378,7 +379,7 @@ def register(subparsers) -> None:
     parser.add_argument("--reading", help="othello: per-side or per-game (default per-game)")
     parser.add_argument("--no-limit", action="store_true", help="mahjong: no session limit")
     parser.add_argument("--scoring", choices=[s.value for s in Scoring], help="mahjong without --event")
-    parser.add_argument("--key", metavar="FILE", help="the table's private key (default: this user's key)")
+    add_private_key_option(parser)
     parser.add_argument("--web", metavar="HOST:PORT", help="also show the clock on the table display in the "
                         "browser (loopback by default; port 0 picks a free one); see docs/web.md")
     add_lang_option(parser)

@@ -20,6 +20,7 @@ from .json_out import add_json_option, chain_report_data, emit
 from .records import add_accept_option, add_public_key_option, public_key, referee_key, verified_game
 
 ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
+CLUB_WEB = "127.0.0.1:8700"
 
 
 def register(subparsers) -> None:
@@ -46,8 +47,13 @@ def register(subparsers) -> None:
     actions = club.add_subparsers(dest="action", metavar="ACTION", required=True)
     serve = actions.add_parser("serve", help="serve the club board: every table live, linked to its pages")
     serve.add_argument("--db", required=True, help="the club database, postgresql://... (or an SQLite file)")
-    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: loopback only)")
-    serve.add_argument("--port", type=int, default=8700, help="the port to listen on (default 8700)")
+    serve.add_argument("--web", metavar="HOST:PORT", default=CLUB_WEB,
+                       help=f"where to serve, as every other command's --web (default {CLUB_WEB}: loopback only; "
+                            "port 0 picks a free one)")
+    from .argtypes import old_spelling
+
+    serve.add_argument("--host", help=argparse.SUPPRESS, action=old_spelling("--web HOST:PORT", "where to serve"))
+    serve.add_argument("--port", help=argparse.SUPPRESS, action=old_spelling("--web HOST:PORT", "where to serve"))
     serve.add_argument("--table-base", metavar="URL", default="",
                        help="where each table's own pages are served (default: links relative to this server)")
     from .web import add_watch_delay_option
@@ -119,7 +125,12 @@ def run_import(args: argparse.Namespace) -> int:
 def run_club_serve(args: argparse.Namespace) -> int:
     from controller.web.club import serve
 
-    serve(args.db, args.host, args.port, table_base=args.table_base, watch_delay=args.watch_delay or 0)
+    web = args.web
+    if args.host is not None or args.port is not None:  # the old --host/--port, said as --web
+        default_host, _, default_port = CLUB_WEB.rpartition(":")
+        host = args.host or default_host
+        web = f"{f'[{host}]' if ':' in host else host}:{args.port or default_port}"
+    serve(args.db, web, table_base=args.table_base, watch_delay=args.watch_delay or 0)
     return 0
 
 

@@ -89,14 +89,18 @@ def register(subparsers) -> None:
     add_public_key_option(replay)
     replay.set_defaults(handler=run_replay)
 
-    correct = subparsers.add_parser("correct", help="referee: correct a rack read at the end; the game is scored again")
+    correct = subparsers.add_parser("correct", help="referee: correct racks read at the end; the game is scored again")
     correct.add_argument("--db", required=True, help=RECORDS_DB)
     correct.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
-    correct.add_argument("--rack", required=True, metavar="PLAYER", help="whose laid-open rack to correct")
-    correct.add_argument("--tiles", required=True, help="the rack's tiles as they really are, e.g. 'R5 K13 J'")
+    correct.add_argument("--rack", required=True, action="append", metavar="PLAYER",
+                         help="whose laid-open rack to correct; repeat --rack PLAYER --tiles '...' for several "
+                              "racks, corrected and scored together")
+    correct.add_argument("--tiles", required=True, action="append",
+                         help="the rack's tiles as they really are, e.g. 'R5 K13 J' (one for each --rack, in order)")
     correct.add_argument("--note", default="corrected by the referee", help="why (recorded with the correction)")
     add_private_key_option(correct)
-    add_json_option(correct, '{"game", "rack", "tiles", "state", "scored_again", "winner", "scores"}')
+    add_json_option(correct, '{"game", "rack", "tiles" (the first rack), "racks": {PLAYER: [codes]}, "state", '
+                    '"scored_again", "winner", "scores"}')
     correct.set_defaults(handler=run_correct)
 
     demo = subparsers.add_parser("demo", help="play the bundled recorded game through the whole pipeline")
@@ -152,8 +156,15 @@ def _open_game(records, resume: bool, game: int | None, create, finished_ok: boo
     records.check_signer(game_id)
     model = fold(records.events(game_id))
     if model.state in (State.FINISHED, State.DISQUALIFIED) and not finished_ok:
-        raise GameError(f"game {game_id} in {str(records.path)!r} is already over ({model.state.value}); nothing to resume")
+        raise GameError(f"game {game_id} in {str(records.path)!r} is already over ({state_words(model.state)}); nothing to resume")
     return game_id
+
+
+def state_words(state) -> str:
+    """Where a game stands, in the players' words (the console's lines), never the state's own name."""
+    from controller.messages import catalogue
+
+    return catalogue("en").maybe(f"phase.{state.value}", state.value).lower()
 
 
 def game_summary(game_id: int, db: str, model) -> dict:
@@ -210,7 +221,8 @@ def _play(args: argparse.Namespace, report) -> int:
         print(f"play area: marked in {area_file}", flush=True)
     photo_dir = beside_records / "restore-photos"
     console = ConsoleDisplay(photo_dir=photo_dir)
-    web = _bind_web(args.web, args.db, console, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything opens
+    token = _referee_token(beside_records, db, args.resume) if args.web else None
+    web = _bind_web(args.web, args.db, console, args.lang, args.watch_delay, token)  # a bad --web or a port in use stops before anything opens
     try:
         opened = open_table_records(args.db, key=key, spool=args.spool)  # a bad --db stops before the camera
     except BaseException:
@@ -230,6 +242,7 @@ def _play(args: argparse.Namespace, report) -> int:
         opened.close()
         _unbind_web(web)
         raise
+    game_id = None
     try:
         with opened as records:
             def create() -> int:
@@ -237,30 +250,65 @@ def _play(args: argparse.Namespace, report) -> int:
                                          event=link.event if link else None,
                                          tournament_game=link.game if link else None).game_id
 
+            if link is not None:  # before anything is recorded: a result the event would not count
+                _require_trusted_key(records, key, link.event, args.db)
             game_id = _open_game(records, args.resume, args.game, create)
+            if web is not None:
+                _keep_referee_token(beside_records, db, web.token)
             _start_web(web, records, game_id, timer)
-            keys = _emulator_keys(timer, first.players if first is not None else fold(records.events(game_id)).players)
+            recorded = fold(records.events(game_id))
+            keys = _emulator_keys(timer, recorded.players,
+                                  bool(recorded.rules and recorded.rules.timer_skip_for_simple_turns))
             referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
             devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
                                    desk=web.desk if web else None)
             runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
                                  observer=_observers(console.observe, web.display.observe if web else None))
-            print(f"game {game_id} in {db}: {runner.model.state.value}", flush=True)
-            model = runner.run()
+            print(f"game {game_id} in {db}: {state_words(runner.model.state)}", flush=True)
+            try:
+                model = runner.run()
+            except KeyboardInterrupt:
+                # what was recorded stays: the next step is done again by a resumed play
+                print(f"stopped: game {game_id} in {args.db} is recorded as far as it went "
+                      f"({state_words(runner.model.state)}); continue with `tileref play --resume --db {args.db} "
+                      f"--game {game_id}` and the same --camera and --timer", file=sys.stderr, flush=True)
+                raise
             if web is not None:
                 print(f"web: the game is over; the pages stay up at {web.url}/ until Ctrl-C", flush=True)
                 try:
                     runner.attend_after_game(threading.Event())
                 except KeyboardInterrupt:
                     pass
+    except KeyboardInterrupt:
+        if game_id is None:
+            print("stopped before a game was started: nothing was recorded", file=sys.stderr, flush=True)
+        raise
     finally:
         if web is not None:
             web.stop()
         timer.close()
         camera.close()
-    print(f"game {game_id}: {model.state.value}")
+    print(f"game {game_id}: {state_words(model.state)}")
     report.emit(game_summary(game_id, args.db, model))
     return 0
+
+
+class UntrustedTableKeyError(GameError, ValueError):
+    """`play --event` with a table key the event's database does not trust: its result would not count."""
+
+
+def _require_trusted_key(records, key, event: str, db: str) -> None:
+    """A game for an event is played only with a key the event's database trusts: the standings and
+    `replay` count a result only from such a table, so an untrusted one is refused now, not after the game."""
+    fingerprint = key.public.fingerprint
+    entry = records.keyring().entry(fingerprint)
+    if entry is not None and entry.active:
+        return
+    why = "is not in its keyring" if entry is None else f"was revoked ({entry.revoke_reason or 'no reason given'})"
+    raise UntrustedTableKeyError(
+        f"event {event!r}: this table's key {fingerprint} {why} in {db!r}, so the game's result would not count; "
+        f"the director trusts it first: `tileref key show` here, then `tileref key trust TABLE.pub --name NAME "
+        f"--db {db}` (docs/trust.md)")
 
 
 def _variant(given: str | None, link) -> str:
@@ -285,27 +333,58 @@ def _observers(*observers):
     return observe
 
 
-def _emulator_keys(timer, players: tuple[str, ...]):
+def _emulator_keys(timer, players: tuple[str, ...], own_clock: bool = False):
     """With `--timer emulator`: the emulated box's buttons, typed in play's terminal (with or without
-    --web), and how, said once at the start; None for a real box."""
+    --web), and how, said once at the start; None for a real box. `own_clock`: each player starts
+    their own clock (japan-2017)."""
     if getattr(timer, "emulator", None) is None:
         return None
     from controller.adapters.keys import EmulatorKeys, how_to_press
 
-    how = how_to_press(players)
+    how = how_to_press(players, own_clock)
     print(f"timer: the emulated box is on {timer.emulator.pty_path}; to press its buttons {how}", flush=True)
     return EmulatorKeys(timer.emulator.press, how=how)
 
 
-def _bind_web(spec, db, console, lang: str = "en", watch_delay: int | None = None):
+def _bind_web(spec, db, console, lang: str = "en", watch_delay: int | None = None, token: str | None = None):
     """`--web`: the live pages of this table with their address bound (None without --web). Called
     before anything is recorded: a malformed address or a port in use is bad input (exit 2) and no
-    game is started."""
+    game is started. `token`: the referee's (None: a new one)."""
     if not spec:
         return None
     from controller.web.session import TableWeb
 
-    return TableWeb(spec, db, inner=console, lang=lang, watch_delay=watch_delay or 0)
+    return TableWeb(spec, db, inner=console, lang=lang, watch_delay=watch_delay or 0, token=token)
+
+
+def _token_file(beside_records: Path, db: Path) -> Path:
+    """Where a table keeps its referee token between a stop and `--resume`: beside its records."""
+    return beside_records / f".{db.name or 'tileref'}.referee-token"
+
+
+def _referee_token(beside_records: Path, db: Path, resume: bool) -> str | None:
+    """The referee token a resumed game's pages keep (the referee page stays signed in across a
+    restart); None: a new game, or none kept, gets a new one."""
+    if not resume:
+        return None
+    try:
+        token = _token_file(beside_records, db).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return token if token and len(token) <= 64 and all(c.isalnum() or c in "-_" for c in token) else None
+
+
+def _keep_referee_token(beside_records: Path, db: Path, token: str) -> None:
+    """Kept for `--resume`, readable by this user only; a folder that cannot take it costs only a new token."""
+    import os
+
+    path = _token_file(beside_records, db)
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "w", encoding="ascii") as out:
+            out.write(token + "\n")
+    except OSError:
+        pass
 
 
 def _start_web(web, records, game_id: int, timer) -> None:
@@ -396,30 +475,42 @@ def run_correct(args: argparse.Namespace) -> int:
     from controller.records.signing import load_table_key
     from controller.rules.tiles import parse_tiles
 
-    codes = tuple(t.code for t in parse_tiles(args.tiles.replace(",", " ").split()))
+    if len(args.rack) != len(args.tiles):
+        raise GameError(f"--rack given {len(args.rack)} times and --tiles {len(args.tiles)} times: give each "
+                        "--rack PLAYER its --tiles '...'")
+    racks = {}
+    for player, tiles in zip(args.rack, args.tiles):
+        if player in racks:
+            raise GameError(f"--rack {player!r} is given twice")
+        racks[player] = tuple(t.code for t in parse_tiles(tiles.replace(",", " ").split()))
     key = load_table_key(args.key) if args.key else None  # None: this user's key, if the game is signed
     with Records(args.db, create=False, key=key) as records:
         game_id, _ = verified_game(records, args.game)
         records.check_signer(game_id)
         journal = GameJournal.resume(records, game_id)
         players = journal.model.players
-        if args.rack not in players:
-            raise GameError(f"--rack {args.rack!r} is not a player of game {game_id} ({', '.join(players)})")
-        event = RefereeCorrection(target=RefereeCorrection.rack_target(args.rack), changes=(), rack=codes, note=args.note)
-        # refused (exit 2, nothing recorded) unless that rack was laid open and the game scores with it
-        scored = journal.record_scored(event)
+        for player in racks:
+            if player not in players:
+                raise GameError(f"--rack {player!r} is not a player of game {game_id} ({', '.join(players)})")
+        events = tuple(RefereeCorrection(target=RefereeCorrection.rack_target(player), changes=(), rack=codes,
+                                         note=args.note) for player, codes in racks.items())
+        # refused (exit 2, nothing recorded) unless those racks were laid open and the game scores with them
+        scored = journal.record_scored(*events)
         state = journal.model.state.value
+        names = " and ".join(f"{player}'s" for player in racks)
         if args.json:
             from .json_out import emit
 
-            emit({"game": game_id, "rack": args.rack, "tiles": list(codes), "state": state,
+            first, codes = next(iter(racks.items()))
+            emit({"game": game_id, "rack": first, "tiles": list(codes),
+                  "racks": {player: list(codes) for player, codes in racks.items()}, "state": state,
                   "scored_again": scored is not None, "winner": scored.winner if scored else None,
                   "scores": dict(scored.scores) if scored else None})
         elif scored is not None:
-            print(f"game {game_id}: {args.rack}'s rack corrected; scored again: winner {scored.winner}; "
-                  + ", ".join(f"{name} {points:+d}" for name, points in scored.scores))
+            print(f"game {game_id}: {names} rack{'s' if len(racks) > 1 else ''} corrected; scored again: winner "
+                  f"{scored.winner}; " + ", ".join(f"{name} {points:+d}" for name, points in scored.scores))
         else:
-            print(f"game {game_id}: {args.rack}'s rack corrected ({state})")
+            print(f"game {game_id}: {names} rack{'s' if len(racks) > 1 else ''} corrected ({state})")
     return 0
 
 
@@ -470,15 +561,16 @@ def _demo(args: argparse.Namespace, json_out) -> int:
     started = time.perf_counter()
     script = GameScript.load(bundled_game(args.script) or args.script)
     out = Path(args.out)
-    _output_dir(out)
     db = out / "demo.sqlite"
     reader = VisionReader(args.profile)
     key = table_key(args.key)
     if not (math.isfinite(args.pace) and 0 <= args.pace <= 60):
         raise GameError(f"--pace {args.pace} is outside 0..60 seconds")
     display = console = ConsoleDisplay(photo_dir=out, quiet=args.quiet)
-    web = _bind_web(args.web, db, display, args.lang, args.watch_delay)  # a bad --web or a port in use stops before anything is recorded
+    # a bad --web or a port in use stops before anything is recorded, and before --out is made
+    web = _bind_web(args.web, db, display, args.lang, args.watch_delay)
     try:
+        _output_dir(out)
         records = Records(db, key=key)
     except BaseException:
         _unbind_web(web)
@@ -548,7 +640,7 @@ def _demo(args: argparse.Namespace, json_out) -> int:
         timings.sort()
         print(f"button press to verdict: median {timings[len(timings) // 2]:.0f} ms over {len(timings)} turns")
     seconds = time.perf_counter() - started
-    print(f"demo finished in {seconds:.1f} s: {model.state.value}", flush=True)
+    print(f"demo finished in {seconds:.1f} s: {state_words(model.state)}", flush=True)
     json_out.emit(game_summary(game_id, db, model) | {
         "out": str(out), "check": chain_report_data(report), "audit_pages": [str(p) for p in pages],
         "penalty_turns": penalty_turns,

@@ -80,14 +80,29 @@ def add_accept_option(parser: argparse.ArgumentParser) -> None:
     add_referee_key_option(parser)
 
 
-def add_public_key_option(parser: argparse.ArgumentParser, flag: str = "--key") -> None:
-    parser.add_argument(flag, metavar="PUB", help="the table's public key file: the game must be signed by it "
-                        "(without it, signatures are checked against the key the game records)")
+PUBLIC_KEY_HELP = ("the table's public key file: the game must be signed by it (without it, signatures are checked "
+                   "against the key the game records)")
+
+
+def add_public_key_option(parser: argparse.ArgumentParser, flag: str = "--public-key",
+                          help: str = PUBLIC_KEY_HELP) -> None:
+    """A trusted public key (`--public-key PUB`); the old spelling `--key` still works, with a warning."""
+    from .argtypes import old_spelling
+
+    parser.add_argument(flag, metavar="PUB", dest="key" if flag == "--public-key" else None, help=help)
+    if flag == "--public-key":
+        parser.add_argument("--key", dest="key", metavar="PUB", help=argparse.SUPPRESS,
+                            action=old_spelling("--public-key PUB", "a trusted public key"))
 
 
 def add_private_key_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--key", metavar="FILE", help="the table's private key (default: this user's key, "
-                        "made on first use under $TILEREF_KEY_DIR or ~/.config/tileref)")
+    """The key the table signs with (`--signing-key FILE`); the old spelling `--key` still works, with a warning."""
+    from .argtypes import old_spelling
+
+    parser.add_argument("--signing-key", dest="key", metavar="FILE", help="the table's private key it signs with "
+                        "(default: this user's key, made on first use under $TILEREF_KEY_DIR or ~/.config/tileref)")
+    parser.add_argument("--key", dest="key", metavar="FILE", help=argparse.SUPPRESS,
+                        action=old_spelling("--signing-key FILE", "the table's private key"))
 
 
 def public_key(path: str | None):

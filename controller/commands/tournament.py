@@ -30,7 +30,7 @@ from controller.records.errors import RecordsError
 from controller.commands.argtypes import COUNT, GAME_ID, SEED
 from controller.commands.printing import register_print
 from controller.commands.records import add_accept_option, add_public_key_option
-from controller.tournament.errors import InputFileError
+from controller.tournament.errors import InputFileError, StorageError
 from controller.tournament.model import RummikubGameResult
 from controller.tournament.files import read_players_csv, read_results_csv, read_results_json, result_from_entry
 from controller.tournament.mahjong import parse_hanchan, scores_json, format_score
@@ -78,16 +78,13 @@ def _json(text: str, source: str):
         raise InputFileError(f"{source}: not JSON ({error})") from None
 
 
-def _store_to_read(db: str) -> TournamentStore:
+def _store_to_read(args) -> TournamentStore:
     """The database of a command that only reads: opened read-only (SQLite `mode=ro`: a read-only file,
-    folder or disk is fine, nothing is written). A file that is not there yet, or whose tables an older
-    tileref made, is opened as a writing command opens it (the file is made, or its tables brought up
-    to date; where it cannot be written, that is the one line said)."""
-    from controller.records.engine import parse_db
-
-    target = parse_db(db)
-    if not target.is_server and not Path(target.location).exists():
-        return TournamentStore(db)
+    folder or disk is fine, nothing is written). A file that is not there is named (`_existing_store`);
+    one whose tables an older tileref made is opened as a writing command opens it (its tables brought
+    up to date; where it cannot be written, that is the one line said)."""
+    _require_existing(args)
+    db = args.db
     store = TournamentStore(db, read_only=True, check=True)  # a damaged file: one line, never "None"
     try:
         if store.up_to_date():
@@ -126,7 +123,7 @@ def cmd_create(args) -> int:
 
 def cmd_draw(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(48)
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         new_round = store.draw_next(args.name, seed)
         event = store.load(args.name)
     if args.json:
@@ -137,7 +134,7 @@ def cmd_draw(args) -> int:
 
 
 def cmd_show(args) -> int:
-    with _store_to_read(args.db) as store:
+    with _store_to_read(args) as store:
         event = store.load(args.name)
     rounds = event.rounds if args.round is None else [event.round(args.round)] if 1 <= args.round <= len(event.rounds) else None
     if rounds is None:
@@ -153,7 +150,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
-    with _store_to_read(args.db) as store:
+    with _store_to_read(args) as store:
         names = store.event_names()
     if args.json:
         print_json({"events": [{"name": name, "format": fmt} for name, fmt in names]})
@@ -202,7 +199,7 @@ def _entry_from_args(event, args) -> dict:
 
 
 def cmd_result(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         event = store.load(args.name)
         result = result_from_entry(event, _entry_from_args(event, args), "result")
         event = store.add_results(args.name, [result], source="hand")
@@ -214,7 +211,7 @@ def cmd_result(args) -> int:
 
 
 def cmd_import(args, reader, what) -> int:
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         event = store.load(args.name)
         results = reader(event, _read(args.file, what), args.file)
         event = store.add_results(args.name, results, source=f"{what} {Path(args.file).name}")
@@ -262,7 +259,7 @@ def cmd_import_play(args) -> int:
                             f"game {args.play_game} of {Path(args.play_db).name}", args.accept,
                             referee_key(args.referee_key))
         result, report = played_game_result(records, args.play_game, args.game, args.play_key, ring, args.name)
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         store.load(args.name)
         store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}")
     if args.json:
@@ -276,7 +273,7 @@ def cmd_import_play(args) -> int:
 
 
 def cmd_disqualify(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         event = store.disqualify(args.name, args.round, args.table, args.reason)
     players = event.disqualifications[-1].players
     if args.json:
@@ -300,7 +297,7 @@ def _director(args):
 
 
 def _record_change(args, change: Change) -> int:
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         recorded = store.change(args.name, change, _director(args))
     if args.json:
         print_json({"event": args.name, "change": change_data(recorded)})
@@ -310,7 +307,7 @@ def _record_change(args, change: Change) -> int:
 
 
 def cmd_amend(args) -> int:
-    with TournamentStore(args.db) as store:
+    with _existing_store(args) as store:
         event = store.load(args.name)
     result = result_from_entry(event, _entry_from_args(event, args), "amend")
     return _record_change(args, Change(ChangeKind.AMEND, args.reason, game=args.game, result=result))
@@ -334,7 +331,7 @@ def cmd_substitute(args) -> int:
 
 
 def cmd_history(args) -> int:
-    with _store_to_read(args.db) as store:
+    with _store_to_read(args) as store:
         event = store.load(args.name)
     if args.json:
         print_json({"event": event.name, "history": [change_data(c) for c in event.history]})
@@ -347,14 +344,14 @@ def cmd_history(args) -> int:
 
 
 def cmd_standings(args) -> int:
-    with _store_to_read(args.db) as store:
+    with _store_to_read(args) as store:
         table = standings(store.load(args.name))
     print(standings_json(table) if args.json else standings_text(table), end="" if not args.json else "\n")
     return 0
 
 
 def cmd_export(args) -> int:
-    with _store_to_read(args.db) as store:
+    with _store_to_read(args) as store:
         table = standings(store.load(args.name))
     if not args.csv and not args.html:
         raise InputFileError("export needs --csv FILE and/or --html FILE")
@@ -388,6 +385,28 @@ def cmd_mahjong_score(args) -> int:
         for name, value in scores.items():
             print(f"{name}\t{format_score(value)}")
     return 0
+
+
+def _existing_store(args) -> TournamentStore:
+    """The events' database for a command on an event created already: a file that is not there is named
+    (exit 2) rather than made empty beside the command (only `create` makes one)."""
+    _require_existing(args)
+    return TournamentStore(args.db)
+
+
+def _require_existing(args) -> None:
+    """StorageError naming a database file (`--db`) that is not there."""
+    from controller.records.engine import parse_db
+
+    try:
+        target = parse_db(args.db)
+    except RecordsError as error:
+        raise StorageError(str(error)) from None
+    path = Path(target.location)
+    if not target.is_server and not path.exists():
+        folder = "" if path.parent.is_dir() else f" (nor does its folder {str(path.parent)!r})"
+        raise StorageError(f"tournament database {target.shown!r} does not exist{folder}: give the --db the event "
+                           f"was created in (`tileref tournament create NAME ... --db FILE`)")
 
 
 def _db(parser) -> None:

@@ -53,7 +53,9 @@ def register(subparsers) -> None:
     serve.add_argument("--db", required=True, help="SQLite records file")
     serve.add_argument("--web", default=DEFAULT_WEB, metavar="HOST:PORT",
                        help=f"where to serve (default {DEFAULT_WEB}; port 0 picks a free one)")
-    serve.add_argument("--key", metavar="PUB", help="the table's public key file: games must be signed by it")
+    from .records import add_public_key_option
+
+    add_public_key_option(serve, help="the table's public key file: games must be signed by it")
     add_watch_delay_option(serve, recorded=False)
     serve.set_defaults(handler=run_serve)
 

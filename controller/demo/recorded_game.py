@@ -262,7 +262,7 @@ class RecordedTable:
                 self._prompt(("give-up", model.turn))  # the table stays as the last try
             else:
                 self.lay(self.table_before(model.turn))
-        elif state is State.REVEALING:
+        elif state is State.REVEALING and model.to_reveal():  # (else a rack waits for the referee)
             player = model.to_reveal()[0]
             rack = self.script.racks.get(player, ())
             final = self.turn_script(model.turn).table

@@ -26,3 +26,8 @@ class EventDataError(GameError, ValueError):
 
 class GameSetupError(GameError, ValueError):
     """Bad game settings: player list, variant, seconds per turn."""
+
+
+class GameNotScoredError(GameError):
+    """Every rack is laid open, but the rules refuse to score them as they stand (a tile more often than
+    the set holds it): the referee corrects the racks (`tileref correct`)."""

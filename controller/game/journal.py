@@ -78,14 +78,16 @@ class GameJournal:
                 self.observer(after, event)
         return model
 
-    def record_scored(self, event: Event) -> GameScored | None:
-        """Record `event`; when it leaves the game to be scored (a rack corrected after the end), the
-        score goes with it, both or neither: a correction whose score the rules refuse records nothing
-        and the game stays as it was. The score, if one was recorded."""
-        after = apply(self.model, event)
+    def record_scored(self, *events: Event) -> GameScored | None:
+        """Record `events` (racks corrected: one or several at once); when they leave the game to be scored
+        (racks corrected after the end), the score goes with them, all or none: a correction whose score
+        the rules refuse records nothing and the game stays as it was. The score, if one was recorded."""
+        after = self.model
+        for event in events:
+            after = apply(after, event)
         if after.state is not State.SCORING:
-            self.record(event)
+            self.record_together(events)
             return None
         scored = judging.score(after)
-        self.record_together((event, scored))
+        self.record_together((*events, scored))
         return scored

@@ -200,6 +200,9 @@ class GameModel:
     end: GameEnd | None = None
     winner: str | None = None
     revealed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # laid-open racks whose count is not the rack's count: they wait for the referee's codes and never
+    # reach the score as read
+    racks_to_check: tuple[str, ...] = ()
     scores: tuple[tuple[str, int], ...] = ()
     alerts: int = 0
     alert_turn: int = -1  # the turn of the last count alert (one alert per turn)
@@ -229,6 +232,15 @@ class GameModel:
         """Players whose rack is still to be laid open: everyone but the winner (empty rack)."""
         done = {name for name, _ in self.revealed}
         return tuple(p for p in self.players if p not in done and not (self.end is GameEnd.EMPTY_RACK and p == self.winner))
+
+    def laid_open(self, player: str) -> tuple[str, ...] | None:
+        """The codes of `player`'s rack as laid open (or as the referee corrected it); None: not laid open."""
+        return next((codes for name, codes in self.revealed if name == player), None)
+
+    @property
+    def all_racks_known(self) -> bool:
+        """Every rack is laid open and none waits for the referee: the game can be scored."""
+        return not self.to_reveal() and not self.racks_to_check
 
 
 Handler = Callable[[GameModel, Event], GameModel]
@@ -576,7 +588,9 @@ def on_rack_revealed(model: GameModel, event: RackRevealed) -> GameModel:
     if event.player not in model.to_reveal():
         raise TransitionError(model.state, event.kind, f"{event.player!r} has no rack to lay open")
     model = replace(model, revealed=model.revealed + ((event.player, tuple(event.codes)),))
-    return replace(model, state=State.SCORING) if not model.to_reveal() else model
+    if len(event.codes) != model.rack_of(event.player):  # a count the records do not hold: the referee's
+        model = replace(model, racks_to_check=model.racks_to_check + (event.player,))
+    return replace(model, state=State.SCORING) if model.all_racks_known else model
 
 
 def on_rack_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
@@ -585,9 +599,23 @@ def on_rack_corrected(model: GameModel, event: RefereeCorrection) -> GameModel:
     if player is None or player not in names or event.rack is None:
         raise TransitionError(model.state, event.kind, f"no laid-open rack {event.target!r} to correct")
     revealed = tuple((name, tuple(event.rack) if name == player else codes) for name, codes in model.revealed)
-    # a corrected rack after the score means the score is taken again
-    return replace(model, revealed=revealed, state=State.SCORING if model.state == State.FINISHED else model.state,
-                   scores=() if model.state == State.FINISHED else model.scores)
+    # the referee's codes stand for the rack, whatever its count; a corrected rack after the score means the
+    # score is taken again, and the last rack the referee was waited for lets the game be scored
+    checked = tuple(name for name in model.racks_to_check if name != player)
+    model = replace(model, revealed=revealed, racks_to_check=checked)
+    if model.state is State.FINISHED:
+        return replace(model, state=State.SCORING, scores=())
+    if model.state is State.REVEALING and model.all_racks_known:
+        return replace(model, state=State.SCORING)
+    return model
+
+
+def on_unchecked_game_scored(model: GameModel, event: GameScored) -> GameModel:
+    """Records made before a laid-open rack's count was checked: a rack taken as read, whatever its count,
+    and the game scored with it. They fold as recorded; the table never records this any more."""
+    if model.to_reveal():
+        raise TransitionError(model.state, event.kind, f"racks of {', '.join(model.to_reveal())} are not laid open")
+    return on_game_scored(model, event)
 
 
 def on_game_scored(model: GameModel, event: GameScored) -> GameModel:
@@ -623,7 +651,8 @@ TRANSITIONS: dict[tuple[State, EventKind], Transition] = {
     (S.TURN_RUNNING, E.CLOCK_ADJUSTED): Transition(on_clock_adjusted, (S.TURN_RUNNING,)),
     **{(state, E.COUNT_ALERT): Transition(on_count_alert, (state, S.DISQUALIFIED)) for state in _IN_PLAY},
     (S.REVEALING, E.RACK_REVEALED): Transition(on_rack_revealed, (S.REVEALING, S.SCORING)),
-    (S.REVEALING, E.REFEREE_CORRECTION): Transition(on_rack_corrected, (S.REVEALING,)),
+    (S.REVEALING, E.REFEREE_CORRECTION): Transition(on_rack_corrected, (S.REVEALING, S.SCORING)),
+    (S.REVEALING, E.GAME_SCORED): Transition(on_unchecked_game_scored, (S.FINISHED,)),
     (S.SCORING, E.REFEREE_CORRECTION): Transition(on_rack_corrected, (S.SCORING,)),
     (S.SCORING, E.GAME_SCORED): Transition(on_game_scored, (S.FINISHED,)),
     (S.FINISHED, E.REFEREE_CORRECTION): Transition(on_rack_corrected, (S.SCORING,)),

@@ -1,7 +1,10 @@
 """A rack laid open on the table (at the end, or shown for a redeal): the tiles read that are not the table's.
 
 Tiles are told from the table's by position (`rebuild.match_by_position`), then put in reading order,
-row by row and left to right, so that a rack laid in rows is recorded in the order it lies.
+row by row and left to right, so that a rack laid in rows is recorded in the order it lies. At the end
+the racks are laid open one after another and an earlier rack may be left lying: a rack is then the
+tiles laid since the previous rack was read (`lying`: every tile that reading saw, where it lay, with
+its code).
 """
 from __future__ import annotations
 
@@ -28,12 +31,26 @@ class RackRead:
     doubts: tuple[Doubt, ...]  # (index in `codes`, candidate codes, why): read below `RebuildSettings.sure`
 
 
+def left_lying(previous: TableReading | None) -> TableState:
+    """The tiles the previous rack's reading saw (that rack, and any laid open before it): they may still lie
+    on the table when the next rack is laid open."""
+    if previous is None:
+        return TableState()
+    return TableState(tuple((tile.code, tile.center[0], tile.center[1]) for tile in previous.tiles))
+
+
 def rack_tiles(reading: TableReading, table: TableState, settings: RebuildSettings = RebuildSettings(),
-               rack: RackSettings = RackSettings()) -> RackRead:
-    """The tiles read that are not the table's: matched by position, what is left over is the rack."""
+               rack: RackSettings = RackSettings(), lying: TableState = TableState()) -> RackRead:
+    """The tiles read that are not the table's: matched by position, what is left over is the rack. A tile
+    read where a tile of `lying` lay, with its code, is that tile left lying (a rack laid open before); one
+    with another code lies where a rack was cleared away, and is this rack's."""
     width = tile_width(reading)
     matched = match_by_position(reading, table, settings.keep_radius * width)
     left_over = [i for i in range(len(reading.tiles)) if i not in matched]
+    if lying.tiles:
+        rest = TableReading(tuple(reading.tiles[i] for i in left_over), ())
+        still = match_by_position(rest, lying, settings.keep_radius * width)
+        left_over = [i for k, i in enumerate(left_over) if still.get(k) != reading.tiles[i].code]
     left_over.sort(key=lambda i: (round(reading.tiles[i].center[1] / (rack.row_band * width)),
                                   reading.tiles[i].center[0]))
     codes = tuple(reading.tiles[i].code for i in left_over)

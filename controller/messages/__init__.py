@@ -4,15 +4,22 @@ One catalogue per language (`en.toml`, `ja.toml`, `pl.toml` beside this module),
 meaning (`prompt.turn-running`), values with `{name}` placeholders filled by `Catalogue.text`. English
 is complete and the reference: every language holds the same keys with the same placeholders (a test
 checks it), so a page never falls back silently.
+
+A message that counts something is a table of its plural forms, one for each of the language's CLDR
+plural categories (`one`, `few`, `many`, `other`, ...), and `{count}` picks the form by Babel's CLDR
+plural rules for that language: Polish "1 płytka", "3 płytki", "5 płytek"; English "1 tile", "2 tiles";
+Japanese has one form. Its `other` form stands for the message where keys and placeholders are compared.
 """
 from __future__ import annotations
 
 import functools
 import string
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Mapping
+
+from babel import Locale
 
 DEFAULT_LANGUAGE = "en"
 LANGUAGES = ("en", "ja", "pl")
@@ -30,15 +37,33 @@ class UnknownMessageError(MessagesError, KeyError):
     pass
 
 
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})  # CLDR's
+
+
+def _is_plural(value: Any) -> bool:
+    """A table of plural forms: CLDR categories only, `other` among them."""
+    return isinstance(value, Mapping) and "other" in value and set(value) <= PLURAL_CATEGORIES
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "",
+             plurals: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
     flat: dict[str, str] = {}
     for key, value in table.items():
         name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            flat.update(_flatten(value, name + "."))
+        if _is_plural(value):
+            if plurals is not None:
+                plurals[name] = {category: str(text) for category, text in value.items()}
+            flat[name] = str(value["other"])
+        elif isinstance(value, Mapping):
+            flat.update(_flatten(value, name + ".", plurals))
         else:
             flat[name] = str(value)
     return flat
+
+
+def plural_categories(language: str) -> frozenset[str]:
+    """The CLDR plural categories of `language` (Babel's): what its plural messages must hold."""
+    return frozenset(Locale.parse(language).plural_form.tags) | {"other"}
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -50,14 +75,28 @@ def placeholders(text: str) -> frozenset[str]:
 class Catalogue:
     language: str
     messages: Mapping[str, str]
+    plurals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # key -> CLDR category -> form
 
     def text(self, key: str, /, **values: Any) -> str:
-        """The message `key` with its placeholders filled."""
+        """The message `key` with its placeholders filled (a plural message in the form `count` takes)."""
         try:
             message = self.messages[key]
         except KeyError:
             raise UnknownMessageError(f"no message {key!r} in the {self.language!r} catalogue") from None
+        forms = self.plurals.get(key)
+        if forms is not None and isinstance(values.get("count"), (int, float)):
+            message = forms.get(self.plural_form(values["count"]), forms["other"])
         return message.format(**values) if values or "{" in message else message
+
+    def plural_form(self, count: int | float) -> str:
+        """The CLDR plural category of `count` in this language (Babel's rules)."""
+        return _plural_rule(self.language)(count)
+
+    def around(self, key: str, field: str, /) -> tuple[str, str]:
+        """The message `key` split where `{field}` stands (the words before and after it): a page draws
+        something other than text there (tiles as tiles) and escapes the words."""
+        before, _, after = self.text(key, **{field: "\0"}).partition("\0")
+        return before, after
 
     def has(self, key: str) -> bool:
         return key in self.messages
@@ -80,7 +119,28 @@ def check_language(language: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
+def _plural_rule(language: str):
+    return Locale.parse(language).plural_form
+
+
+@functools.lru_cache(maxsize=None)
 def catalogue(language: str = DEFAULT_LANGUAGE) -> Catalogue:
     check_language(language)
     data = resources.files(__package__).joinpath(f"{language}.toml").read_text(encoding="utf-8")
-    return Catalogue(language, _flatten(tomllib.loads(data)))
+    plurals: dict[str, dict[str, str]] = {}
+    messages = _flatten(tomllib.loads(data), plurals=plurals)
+    return Catalogue(language, messages, plurals)
+
+
+# how a restore check records a difference (controller/game/judging.py), and the catalogue's words for it
+RESTORE_DIFFERENCES = {"missing: ": "restore.missing", "not before: ": "restore.extra"}
+
+
+def difference_words(text: str, words: Catalogue | None = None) -> str:
+    """One way a restored table differs from its photo ("missing: R1 R2 R3" as recorded) in words
+    (default: English, as the console and the audit say it)."""
+    words = words or catalogue(DEFAULT_LANGUAGE)
+    for prefix, key in RESTORE_DIFFERENCES.items():
+        if text.startswith(prefix):
+            return words.text(key, tiles=text[len(prefix):])
+    return text

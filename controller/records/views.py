@@ -77,17 +77,24 @@ def table_changes(before, after, rules=None) -> SetChanges:
     return set_changes([parse_tiles(m) for m in before], [parse_tiles(m) for m in after], **reading)
 
 
+def _differences(event: RestoreChecked) -> str:
+    """How a restored table differs, in words ("missing R1 R2 R3; should not be there: B1"), not as recorded."""
+    from controller.messages import difference_words
+
+    return "; ".join(difference_words(text) for text in event.differences)
+
+
 def describe_restore(event: RestoreChecked) -> str:
     """A restore check in words. An arbiter's acceptance says whether the table it accepted matches
     what it had to show (a table that does not match is said to be exactly that)."""
     who = f" ({event.referee}: {event.note})" if event.referee else (f" ({event.note})" if event.note else "")
     if not event.by_referee:
-        return "table matches the start of the turn" if event.matches else "not yet: " + "; ".join(event.differences)
+        return "table matches the start of the turn" if event.matches else "not yet: " + _differences(event)
     if event.differences == RestoreChecked.ARBITER_UNCHECKED:  # recorded before acceptances were compared
         return "accepted by the arbiter as it lay; not compared with the start of the turn"
     if event.differences:
         return (f"accepted by the arbiter{who} although it does NOT match the start of the turn: "
-                + "; ".join(event.differences))
+                + _differences(event))
     return f"accepted by the arbiter{who}; the table matches the start of the turn"
 
 
@@ -286,7 +293,7 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
                    for r in record.events],
         "restores": [_photo_shown(records, check.photo, describe_restore(check) if check.by_referee else (
                          "matches the start of the turn" if check.matches
-                         else "not restored: " + "; ".join(check.differences)))
+                         else "not restored: " + _differences(check)))
                      for check in (r.event for r in record.events) if isinstance(check, RestoreChecked)],
     }
 

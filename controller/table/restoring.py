@@ -5,6 +5,7 @@ from controller.game import judging
 from controller.game.events import RestoreChecked, TurnJudged
 from controller.game.machine import State
 from controller.game.rebuild import Rebuilt, rebuild
+from controller.messages import difference_words
 
 from .looking import Look
 from .ports import SignalKind
@@ -54,7 +55,7 @@ class Restoring:
         if matches:
             self.devices.display.say("    table restored")
         else:
-            self.devices.display.say("    not restored yet: " + "; ".join(differences))
+            self.devices.display.say("    not restored yet: " + "; ".join(difference_words(d) for d in differences))
 
     def accept_restore(self, seen: Look, rebuilt: Rebuilt, referee: str | None = None, note: str | None = None) -> None:
         """The arbiter accepts the table as it lies: compared with what it had to show, and recorded so

@@ -66,6 +66,8 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         self.timings: list[dict] = []
         self.doubts_announced: int | None = None  # the turn whose doubts were said to wait for the referee page
         self.held_announced = False  # the held penalty was said to wait for the referee
+        self.rack_reading = None  # the reading the last rack laid open was read from (racks left lying)
+        self.rack_announced: str | None = None  # the rack said to wait for the referee page
 
     # ------------------------------------------------------------- recording
 

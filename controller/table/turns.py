@@ -10,7 +10,10 @@ from controller.game.events import (
     RefereeCorrection, StartOrderDrawn, TableRead, TimerIncident, TurnEndCause, TurnEnded, TurnStarted,
 )
 from controller.game.machine import TILES_IN_GAME, State
-from controller.game.racks import rack_tiles
+from controller.game.errors import GameNotScoredError
+from controller.game.racks import left_lying, rack_tiles
+from controller.game.reading import TableReading
+from controller.rules.errors import RulesError
 from controller.rules.variants import RedealWhen, StartBy
 
 from .ports import AdapterError, SignalKind
@@ -88,6 +91,8 @@ class TurnFlow:
                 self.devices.timer.arm(seat, model.turn_seconds)
                 self.clock_running = False
                 self.devices.timer.show(f"{model.player[:10]} {seat}=go")
+                self.devices.display.say(f"{model.player}: press button {seat} to start your clock, and again when "
+                                         f"your turn is done (a draw or one tile: the next player's press ends it)")
             else:
                 self.start_clock(seat)
         signal = self.watch_turn(WAIT_SLICE)  # the eyes watch the table meanwhile
@@ -254,21 +259,83 @@ class TurnFlow:
 
     def step_revealing(self) -> None:
         model = self.model
+        if not model.to_reveal():  # every rack is laid open; a rack whose count did not fit waits for the referee
+            self.check_counted_rack(model.racks_to_check[0])
+            return
         player = model.to_reveal()[0]
-        self.wait_press(f"game over: {player}, lay your rack open on the table (away from the sets), "
-                        f"then press a button")
+        self.wait_press(f"game over: {player}, lay your rack open on the table (away from the sets"
+                        + (" and from the racks laid open before" if model.revealed else "") + "), then press a button")
         seen = self.look_still()
-        rack = rack_tiles(seen.reading, model.table, self.settings.rebuild, self.settings.rack)
+        rack = rack_tiles(seen.reading, model.table, self.settings.rebuild, self.settings.rack,
+                          left_lying(self.previous_rack_reading()))
         rack_codes, doubts = rack.codes, rack.doubts
         expected = model.rack_of(player)
         self.record(RackRevealed(player=player, codes=rack_codes, expected=expected, photo=seen.photo.sha256,
                                  reading=seen.raw.sha256, doubts=doubts), photos=seen.photos, readings=seen.raws)
-        if doubts or len(rack_codes) != expected:
+        self.rack_reading = seen.reading
+        if len(rack_codes) != expected:  # never scored as read: the referee gives the rack's tiles
+            self.check_counted_rack(player)
+            return
+        if doubts:
             codes, note = self.devices.referee.check_rack(player, rack_codes, expected, doubts)
             if codes is not None:
                 self.record(RefereeCorrection(target=RefereeCorrection.rack_target(player), changes=(), rack=tuple(codes), note=note))
 
+    def previous_rack_reading(self) -> TableReading | None:
+        """The reading the last rack laid open was read from (a resumed game's from the records): its
+        tiles were on the table before the next rack was laid."""
+        if not self.model.revealed:
+            return None
+        if self.rack_reading is None:
+            find = getattr(self.records, "reading", None)
+            shown = next((e for e in reversed(self.records.events(self.game_id)) if isinstance(e, RackRevealed)), None)
+            raw = find(shown.reading, shown.photo) if find is not None and shown is not None and shown.reading else None
+            self.rack_reading = TableReading.from_json(raw.reading) if raw is not None else None
+        return self.rack_reading
+
+    def check_counted_rack(self, player: str) -> None:
+        """A rack laid open whose count is not the count the records hold (a rack left lying under the next,
+        a tile missed or read twice): the referee gives its tiles; it is never scored as read."""
+        model = self.model
+        codes, expected = model.laid_open(player) or (), model.rack_of(player)
+        if self.devices.desk is not None and getattr(self.devices.referee, "on_page", False):
+            if self.rack_announced != player:
+                self.rack_announced = player
+                self.devices.display.say(f"{player}'s rack: {len(codes)} tiles read, {expected} counted: the referee "
+                                         f"gives its tiles on the referee page")
+            self.attend_desk(WAIT_SLICE)
+            return
+        self.devices.display.say(f"{player}'s rack: {len(codes)} tiles read, {expected} counted: the referee gives "
+                                 f"its tiles")
+        try:
+            answer, note = self.devices.referee.check_rack(player, codes, expected, ())
+        except AdapterError as error:  # no referee to answer (input closed, a script without the rack)
+            raise GameNotScoredError(
+                f"game {self.game_id}: {player}'s rack was read with {len(codes)} tiles, {expected} counted, and "
+                f"the referee gave none ({error}); give its tiles with `{self.correct_command(player)}`, then "
+                f"`tileref play --resume` scores the game") from None
+        if answer is None:
+            self.devices.display.say(f"{player}'s rack is not taken as read: {len(codes)} tiles read, {expected} "
+                                     f"counted; the referee types the tiles as they are")
+            return
+        self.record(RefereeCorrection(target=RefereeCorrection.rack_target(player), changes=(), rack=tuple(answer),
+                                      note=note))
+
+    def correct_command(self, player: str) -> str:
+        """The `tileref correct` line that gives `player`'s rack for this game."""
+        where = getattr(self.records, "path", None)
+        return (f"tileref correct" + (f" --db {where}" if where else "") + f" --game {self.game_id} "
+                f"--rack {player} --tiles '...'")
+
     def step_scoring(self) -> None:
-        event = judging.score(self.model)
+        model = self.model
+        try:
+            event = judging.score(model)
+        except RulesError as error:  # the racks as laid open (or corrected) cannot all be true
+            raise GameNotScoredError(
+                f"game {self.game_id} cannot be scored: {error}; correct the racks laid open "
+                f"({'; '.join(f'{name}: {len(codes)} tiles' for name, codes in model.revealed)}) with "
+                f"`{self.correct_command('NAME')}` (one --rack and --tiles pair for each rack, all at once); the "
+                "game is scored then") from None
         self.record(event)
         self.devices.display.scores(event, self.head())

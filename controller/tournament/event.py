@@ -294,19 +294,21 @@ def standings(event: Event) -> Standings:
     gone = event.withdrawn()
     if not gone and not event.history:
         return table
-    substituted = {c.player: c for c in event.history if c.kind is ChangeKind.SUBSTITUTE}
+    substituted: dict[str, list[Change]] = {}  # every game someone sat in for a player, in the order seated
+    for c in event.history:
+        if c.kind is ChangeKind.SUBSTITUTE:
+            substituted.setdefault(c.player, []).append(c)
     amended = event.result_changes()
 
     def note(row: StandingRow) -> str:
         extra = []
         if row.player in gone:
             extra.append(f"withdrew after round {gone[row.player].rounds_drawn}: {gone[row.player].reason}")
-        games = sorted(g for g, c in amended.items() if c.kind is ChangeKind.AMEND
-                       and row.player in _names(c.result))
+        games = sorted(g for g, c in amended.items() if c.kind is ChangeKind.AMEND and c.result is not None
+                       and row.player in _names(for_seats(event, c.result)))
         if games:
             extra.append("amended: " + ", ".join(games))
-        if row.player in substituted:
-            extra.append(f"{substituted[row.player].substitute} played {substituted[row.player].game} for them")
+        extra += [f"{c.substitute} played {c.game} for them" for c in substituted.get(row.player, ())]
         return "; ".join(([row.note] if row.note else []) + extra)
 
     sections = tuple(

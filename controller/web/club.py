@@ -112,14 +112,15 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board", watc
             title=title, database=str(shown), tables=tables, problem=problem, updated=now_text(),
             events=shown_events, events_problem=events_problem,
             api=str(request.url_for("club_tables").path), events_api=str(request.url_for("club_events").path),
-            script=str(request.url_for("club_js").path), every_ms=POLL_MS)
+            script=str(request.url_for("club_js").path), every_ms=POLL_MS, state_words=state_words)
         return HTMLResponse(html)
 
     async def api(request: Request) -> JSONResponse:
         import anyio
 
         tables, problem = await anyio.to_thread.run_sync(board.read)
-        return JSONResponse({"tables": [t.as_json() for t in tables], "problem": problem, "updated": now_text()},
+        return JSONResponse({"tables": [t.as_json() | {"state_words": state_words(t.state)} for t in tables],
+                             "problem": problem, "updated": now_text()},
                             headers={"Cache-Control": "no-store"})
 
     async def events_api(request: Request) -> JSONResponse:
@@ -162,9 +163,28 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board", watc
     return app
 
 
-def serve(db: str, host: str, port: int, *, table_base: str = "", watch_delay: int = 0) -> None:
-    import uvicorn
+def state_words(state: str) -> str:
+    """Where a game stands in the players' words (the English catalogue's), never the state's own name."""
+    from controller.messages import catalogue
 
+    return catalogue("en").maybe(f"phase.{state}", state)
+
+
+def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0) -> None:
+    """Serve the board on `web` (HOST:PORT) until Ctrl-C. The address is bound before anything is said:
+    a port in use is bad input (WebBindError, exit 2), never a server that fails after printing its URL."""
+    import time
+
+    from .server import WebServer, parse_address
+
+    address = parse_address(web)
     app = create_app(db, table_base=table_base, watch_delay=watch_delay)
-    print(f"club board on http://{host}:{port}/ (database {db})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = WebServer(app, address, lifespan="on").start()  # the board's refresh runs in the app's lifespan
+    print(f"club board on {server.url}/ (database {db}; Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()

@@ -38,7 +38,7 @@ from controller.messages import DEFAULT_LANGUAGE, catalogue
 from controller.records import Records
 from controller.records.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
 
-from .prompts import difference_words, prompt_of
+from .prompts import difference_parts, prompt_of
 from .templating import LOW_TIME_S, environment
 
 log = logging.getLogger(__name__)
@@ -67,10 +67,12 @@ KEEP_ALERTS, KEEP_LOG = 6, 40
 # referee's choices and whether a countdown is shown all follow where the game stands
 FOLLOWS = {"status": ("prompt", "actions", "clock", "broadcast", "broadcast-clock"), "penalty": ("prompt", "actions"),
            "verdict": ("prompt", "broadcast"), "scores": ("prompt", "status", "clock", "broadcast", "broadcast-clock"),
-           "frame": ("actions", "area"), "held": ("prompt", "actions"), "clock": ("broadcast-clock",),
+           "frame": ("actions", "area"), "held": ("prompt", "actions"), "clock": ("prompt", "broadcast-clock"),
            "clockgame": ("broadcast", "broadcast-clock")}
-# sent only when they change: the referee may be picking tiles in them
-KEPT_WHILE_SAME = frozenset({"actions"})
+# sent only when they change: the referee may be picking tiles in them; the prompt follows the clock's ticks
+KEPT_WHILE_SAME = frozenset({"actions", "prompt"})  # (the prompt follows every tick of the clock)
+# the events whose photo the frame region shows
+FRAME_EVENTS = (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)
 
 
 class LiveTable:
@@ -133,15 +135,16 @@ class LiveTable:
         try:
             return environment().get_template(REGIONS[region]).render(
                 s=self.state, LOW_TIME_S=LOW_TIME_S, t=self.words.text, maybe=self.words.maybe,
-                now=prompt_of(self.state, self.words), differs=self.differences)
+                now=prompt_of(self.state, self.words), differs=self.differences, around=self.words.around)
         except Exception:  # a display must never stop the game: say so in the region instead
             log.exception("rendering region %s", region)
             return environment().get_template("regions/broken.html").render(region=region)
 
-    def differences(self, items: str | Iterable[str]) -> str:
-        """How a restored table still differs from its photo, in the page's language."""
+    def differences(self, items: str | Iterable[str]) -> list[dict[str, Any]]:
+        """How a restored table still differs from its photo, in the page's language, each difference's
+        tiles apart (`tiles.html`'s `differences` draws them as tiles)."""
         items = [items] if isinstance(items, str) else list(items)
-        return "; ".join(difference_words(text, self.words) for text in items)
+        return [difference_parts(text, self.words) for text in items]
 
     def regions(self, names: Iterable[str] | None = None) -> dict[str, str]:
         with self.lock:
@@ -227,6 +230,7 @@ class WebDisplay:
         timed_out = model is not None and model.ended_by is TurnEndCause.EXPIRED
         penalty = {"turn": event.turn, "player": event.player, "photo": shown, "to_rack": list(event.restore_to_rack),
                    "table": [list(m) for m in event.restore_table], "moved": len(outlines), "draw": event.draw,
+                   "points": event.penalty_points if event.outcome == "penalty" else 0,
                    "penalty": event.outcome == "penalty", "timed_out": timed_out,
                    "violations": verdict_data(event)["violations"], "unrestorable": None, "not_yet": None}
         self.live.update(("penalty",), penalty=penalty)
@@ -267,8 +271,9 @@ class WebDisplay:
         if isinstance(event, PlayAreaSet):
             changes["area"] = area_of(event)
             regions.append("area")
-        if isinstance(event, (TableRead, RestoreChecked, RackRevealed, TableUnrestorable, TurnStarted, TableAccepted)):
-            frame = self.frame_of(model, event)
+        shown = event if isinstance(event, FRAME_EVENTS) else self.last_frame_event() if event is None else None
+        if shown is not None:  # (no event: a resumed game shows the table it last read)
+            frame = self.frame_of(model, shown)
             if frame is not None:
                 changes["frame"] = frame
                 regions.append("frame")
@@ -333,6 +338,15 @@ class WebDisplay:
             held["before"] = photo_data(records, event.photo_before, rings)
             held["now"] = photo_data(records, event.photo, now)
         return held
+
+    def last_frame_event(self) -> Event | None:
+        """The game's last event that shows the table (a resumed game's page shows it at once)."""
+        with self.live.lock:
+            game = self.live.state.get("game")
+        if self.live.db is None or not isinstance(game, int):
+            return None
+        with Records(self.live.db, create=False, read_only=True) as records:
+            return next((e for e in reversed(records.events(game)) if isinstance(e, FRAME_EVENTS)), None)
 
     def frame_of(self, model: GameModel, event: Event) -> dict | None:
         if self.live.db is None:
@@ -411,8 +425,20 @@ def status_of(model: GameModel) -> dict[str, Any]:
             "player": model.player if model.players else None,
             "due": list(judging.who_draws_next(model)) if model.state is State.SEATING and model.players else [],
             "ended_by": model.ended_by.value if model.ended_by is not None else None,
-            "winner": model.winner, "table_tiles": tiles, "open_racks": racks,
+            # japan-2017: each player starts their own clock (the display says so while it waits for the press)
+            "own_clock": bool(model.rules is not None and model.rules.timer_skip_for_simple_turns),
+            "winner": model.winner, "table_tiles": tiles, "open_racks": racks, "restore": restore_of(model),
             "table_melds": [list(m) for m in model.table.melds]}
+
+
+def restore_of(model: GameModel) -> dict[str, Any] | None:
+    """The restore under way as the game holds it (whose, the draw it costs, whether the time ran out): what
+    the prompt says from the verdict on, before (or without) the restore plan's photo."""
+    judgement = model.judgement
+    if model.state is not State.RESTORING or judgement is None:
+        return None
+    return {"player": model.players[judgement.player_index], "draw": judgement.draw, "penalty": judgement.penalty,
+            "timed_out": model.ended_by is TurnEndCause.EXPIRED}
 
 
 def alert_of(event: Event | None) -> tuple[str, str, dict[str, Any]] | None:

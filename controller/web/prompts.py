@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from controller.messages import Catalogue
+from controller.messages import RESTORE_DIFFERENCES, Catalogue, difference_words  # noqa: F401 (the pages' import)
 
 
 def prompt_of(state: Mapping[str, Any], words: Catalogue) -> dict[str, str | None]:
@@ -25,8 +25,13 @@ def _now(phase: str, player: str, state: Mapping[str, Any], words: Catalogue) ->
         return words.text("prompt.seating", players=", ".join(state.get("due") or ()))
     if phase == "turn-running" and state.get("paused"):
         return words.text("prompt.turn-paused", player=player)
+    if phase == "turn-running" and state.get("own_clock"):
+        clock = state.get("clock") or {}
+        if not clock.get("running") and not clock.get("expired"):  # armed: the player's press starts it
+            return words.text("prompt.turn-armed", player=player)
     if phase == "restoring":
-        penalty = state.get("penalty") or {}
+        # the game's own account of the restore (status) first: the plan's region may not be drawn yet
+        penalty = state.get("restore") or state.get("penalty") or {}
         who = penalty.get("player") or player
         if not penalty.get("penalty", True):
             return words.text("prompt.restoring-undo", player=who)
@@ -38,12 +43,14 @@ def _now(phase: str, player: str, state: Mapping[str, Any], words: Catalogue) ->
     return words.maybe(f"prompt.{phase}", "", player=player)
 
 
-DIFFERENCES = {"missing: ": "restore.missing", "not before: ": "restore.extra"}
+DIFFERENCES = RESTORE_DIFFERENCES  # as a restore check records them; the catalogue's words for each
 
 
-def difference_words(text: str, words: Catalogue) -> str:
-    """One way a restored table differs from its photo ("missing: R1 R2 R3"), in the page's language."""
+def difference_parts(text: str, words: Catalogue) -> dict[str, Any]:
+    """One way a restored table differs, for a page to draw: {"before", "codes", "after"} (the words around
+    the tiles, which the page draws as tiles), or {"text"} for a difference of another kind."""
     for prefix, key in DIFFERENCES.items():
         if text.startswith(prefix):
-            return words.text(key, tiles=text[len(prefix):])
-    return text
+            before, after = words.around(key, "tiles")
+            return {"before": before, "codes": text[len(prefix):].split(), "after": after}
+    return {"text": text}

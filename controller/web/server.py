@@ -73,7 +73,7 @@ def bind(address: WebAddress) -> socket.socket:
 class WebServer:
     """uvicorn serving `app` on an already bound socket, in a daemon thread."""
 
-    def __init__(self, app, address: WebAddress) -> None:
+    def __init__(self, app, address: WebAddress, lifespan: str = "off") -> None:
         import uvicorn
 
         self.address = address
@@ -84,7 +84,7 @@ class WebServer:
         from uvicorn.config import WS_PROTOCOLS
 
         ws = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"  # newer uvicorn: sans-I/O
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", ws=ws, access_log=False)
+        config = uvicorn.Config(app, log_level="warning", lifespan=lifespan, ws=ws, access_log=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="tileref-web", daemon=True)
         self.error: BaseException | None = None

@@ -244,7 +244,7 @@ CASES = [
     pytest.param(["correct", "--db", "game.sqlite", "--game", "-3", "--rack", "Ann", "--tiles", "R5"], "-3",
                  id="correct-game-negative"),
     pytest.param(["verify", "--db", "game.sqlite", "--game", "0"], "0", id="verify-game-zero"),
-    pytest.param(["verify", "--db", "game.sqlite", "--key", "garbage.json"], "garbage.json", id="verify-key-garbage"),
+    pytest.param(["verify", "--db", "game.sqlite", "--public-key", "garbage.json"], "garbage.json", id="verify-key-garbage"),
     pytest.param(["verify", "--db", "a-file"], "a-file", id="verify-not-records"),
     pytest.param(["key", "new", "--out", f"{R}/table.key"], R, id="key-new-read-only"),
     pytest.param(["key", "show", "--key", "garbage.json"], "garbage.json", id="key-show-garbage"),

@@ -124,7 +124,7 @@ def test_empty_rack_ends_the_game_and_losers_reveal():
     assert model.state is State.REVEALING and model.winner == "Ann" and model.end == "empty-rack"
     assert model.to_reveal() == ("Ben", "Cat", "Dan")
     for name in ("Ben", "Cat", "Dan"):
-        model = apply(model, RackRevealed(name, ("K1",), 14, None, None, ()))
+        model = apply(model, RackRevealed(name, tuple(f"O{n}" for n in range(1, 15)), 14, None, None, ()))
     assert model.state is State.SCORING
     with pytest.raises(TransitionError):
         apply(model, RackRevealed("Ann", (), 0, None, None, ()))

@@ -100,9 +100,11 @@ def test_play_on_a_real_wooden_table_photo_reaches_the_first_turn_at_once(tmp_pa
     assert "something over the table" not in output and "did not settle" not in output, output
 
 
-def kuwana_event(db: Path, tmp_path: Path) -> tuple[str, ...]:
-    """A japan-2017 event (kuwana) with its first round drawn into `db`; the seats of table 1."""
+def kuwana_event(db: Path, tmp_path: Path, trusted: bool = True) -> tuple[str, ...]:
+    """A japan-2017 event (kuwana) with its first round drawn into `db`; the seats of table 1. `trusted`:
+    the database's keyring trusts this table's key (a game for an event is played only then)."""
     from controller.cli import main
+    from controller.records.signing import default_table_key
     from controller.tournament import TournamentStore
 
     players = tmp_path / "players.csv"
@@ -110,6 +112,9 @@ def kuwana_event(db: Path, tmp_path: Path) -> tuple[str, ...]:
     assert main(["tournament", "create", "Club night", "--format", "kuwana", "--players", str(players),
                  "--db", str(db)]) == 0
     assert main(["tournament", "draw", "Club night", "--seed", "7", "--db", str(db)]) == 0
+    if trusted:
+        with Records(db) as records:
+            records.keyring().trust(default_table_key().public, "table 1")
     with TournamentStore(str(db)) as store:
         return tuple(store.load("Club night").round(1).tables[0].seats)
 
@@ -142,7 +147,7 @@ def test_play_for_an_event_with_another_variant_is_refused_naming_both(tmp_path,
     frames.mkdir()
     cv2.imwrite(str(frames / "0001.png"), SceneRenderer(SceneLayout(seed=5)).render(Scene(())))
     db = tmp_path / "club.sqlite"
-    kuwana_event(db, tmp_path)
+    kuwana_event(db, tmp_path, trusted=False)  # (a keyring would make the records' tables)
     capsys.readouterr()
     code = main(["play", "--camera", str(frames), "--timer", "/dev/no-such-serial-port", "--db", str(db),
                  "--event", "Club night",
@@ -154,3 +159,24 @@ def test_play_for_an_event_with_another_variant_is_refused_naming_both(tmp_path,
 
     tables = {name for (name,) in sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert "games" not in tables  # nothing of a game was written
+
+
+def test_play_for_an_event_with_a_key_its_database_does_not_trust_is_refused_before_the_game(tmp_path, capsys):
+    """The standings and replay count a result only from a trusted table: playing on with another key
+    would lose the game's result at the end, so it is refused at the start, nothing recorded."""
+    from controller.cli import main
+    from controller.records.signing import default_table_key
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), SceneRenderer(SceneLayout(seed=5)).render(Scene(())))
+    db = tmp_path / "club.sqlite"
+    kuwana_event(db, tmp_path, trusted=False)
+    capsys.readouterr()
+    code = main(["play", "--camera", str(frames), "--timer", "emulator", "--db", str(db), "--event", "Club night",
+                 "--stage", "1", "--table", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert default_table_key().public.fingerprint in err and "tileref key trust" in err and "'Club night'" in err
+    with Records(db, create=False) as records:
+        assert records.games() == []

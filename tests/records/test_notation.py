@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from controller.cli import main
 from controller.game import judging
 from controller.game.events import (
-    Dealt, RackRevealed, RestoreChecked, StartOrderDrawn, TableRead, TurnEnded, TurnStarted,
+    Dealt, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableRead, TurnEnded, TurnStarted,
 )
 from controller.game.journal import GameJournal
 from controller.game.machine import TableState
@@ -96,7 +96,11 @@ class Table:
 
     def reveal(self, racks: dict[str, str]) -> None:
         for player, codes in racks.items():
-            self.journal.record_scored(RackRevealed(player, tuple(codes.split()), len(codes.split()), None, None, ()))
+            rack = tuple(codes.split())
+            self.journal.record_scored(RackRevealed(player, rack, len(rack), None, None, ()))
+            if player in self.journal.model.racks_to_check:  # a short rack: only the referee's word scores it
+                self.journal.record_scored(RefereeCorrection(RefereeCorrection.rack_target(player), (), rack,
+                                                             "the rack as laid open"))
 
 
 OPEN = "K10 K11 K12"

@@ -23,7 +23,7 @@
     link.textContent = t.table;
     link.setAttribute("href", t.link);
     row.querySelector(".players").textContent = t.players.join(", ");
-    row.querySelector(".state").textContent = t.state + (t.turn ? " (turn " + t.turn + ")" : "");
+    row.querySelector(".state").textContent = (t.state_words || t.state) + (t.turn ? " (turn " + t.turn + ")" : "");
     row.querySelector(".player").textContent = t.player || "";
     var time = row.querySelector(".time");
     time.textContent = clock(t.seconds_left);

@@ -183,7 +183,10 @@ class EyesWait:
         if not covered.ask_arbiter:
             self.watch.refuse(WaitReason.SOMETHING_OVER_TABLE, covered.describe(), self.taken, covered.where)
             return
-        words = arbiter_words(covered, eyes_settings(self.settings).ask_after_seconds)
+        # said again each time another `ask_after_seconds` has gone by: a table that cannot settle keeps
+        # saying why and what to do, however long it waits
+        every = eyes_settings(self.settings).ask_after_seconds
+        words = arbiter_words(covered, every * max(1, int((covered.at - covered.since) // every)) if every > 0 else 0)
         self.watch.refuse(WaitReason.ARBITER_ASKED, words, self.taken, covered.where)
         if self.ask is not None and self.ask(covered, frame):
             self.eyes.accept(frame)

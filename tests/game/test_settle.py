@@ -312,6 +312,9 @@ def test_at_the_first_wait_something_that_never_moves_asks_the_arbiter_and_is_ne
     asked = [s for s in statuses if s.reason is WaitReason.ARBITER_ASKED]
     assert asked and "left edge" in asked[0].detail and "press the arbiter button" in asked[0].detail
     assert asked[0].frames >= seconds * FPS  # asked only once it has waited that long
+    # a table that cannot settle says why and what to do again each time as long has gone by
+    assert [f"for {seconds * k:.0f} s" in status.detail for k, status in enumerate(asked[:2], 1)] == [True, True]
+    assert asked[1].frames >= 2 * seconds * FPS
     # the arbiter accepts the table as it is: the wait ends, and the acceptance is what it rests on
     accepted = []
     settled = wait_until_settled(Playlist([frame]), None, on_wait=statuses.append,

@@ -13,7 +13,11 @@ out again (no photographed hand: none that may be credited is available offline)
 take turns: a hand or forearm from each of the four edges, a sleeve in the table's colour, a
 phone put down and taken away, a cup left at the table's edge, a hand resting through a resume
 (the reference is the clear table, the first frames are covered already), a hand at a game's
-first wait (no reference), a light change while a hand rests.
+first wait, a light change while a hand rests, a hand resting perfectly still (no tremor), and a
+hand already over the table as a game's first wait begins. A game's first wait compares with the
+table as the game began, clear of tiles (the runner settles on it before the first wait): the
+photo with its tiles painted out. `--drop SHARE` loses that share of the frames at random, as a
+camera that drops frames does.
 
 The eyes are driven as the runner drives them: `begin(0, reference)`, then every frame to
 `feed`; frames it asks to be read go through the real reader (vision.pipeline.read_image, each
@@ -61,11 +65,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from benchmarks.watch_scenes import KINDS, Sequence, labelled_table, plan  # noqa: E402
+from benchmarks.watch_scenes import KINDS, Sequence, empty_table, labelled_table, plan  # noqa: E402
 from controller.adapters.reader import convert  # noqa: E402
 from controller.game.events import NO_TILE  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
@@ -179,8 +185,9 @@ def reads_labels(codes: Counter, clear: ClearTable) -> bool:
     return not (extra - (clear.labelled - clear.codes)) and not (missing - (clear.codes - clear.labelled))
 
 
-def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: Costs) -> Outcome:
-    """Drive a fresh Eyes over the sequence as the runner does, until a settled look or the last frame."""
+def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: Costs, drop: float = 0.0) -> Outcome:
+    """Drive a fresh Eyes over the sequence as the runner does, until a settled look or the last frame; `drop`:
+    the share of frames (after the first) the camera loses, at random (drawn from the sequence's seed)."""
 
     def occluders(frame, reference):
         image = getattr(frame, "image", frame)
@@ -191,8 +198,10 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
         return found
 
     eyes = Eyes(settings, occluders)
+    # a game's first wait compares with the table as the game began, clear of tiles (the runner settles on it first)
     reference = (Reference(sequence.clear_frame(0), clear.outlines, tuple(t.code for t in clear.reading.tiles))
-                 if sequence.has_reference else None)
+                 if sequence.has_reference else Reference(empty_table(sequence.photo, clear.outlines)))
+    lost = np.random.default_rng((sequence.seed, 7))
     eyes.begin(0.0, reference)
     left_at = sequence.left_at
     last_covered = None  # time of the last covered frame fed
@@ -204,6 +213,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
         fed += 1
         if scene.covered:
             last_covered = scene.at
+        if drop and fed > 1 and lost.random() < drop:
+            continue  # the camera lost this frame
         start = time.perf_counter()
         seen = eyes.feed(TimedFrame(scene.image, scene.at))
         costs.feed.append(time.perf_counter() - start)
@@ -368,13 +379,13 @@ _CLEAR: dict[str, ClearTable] = {}  # a worker's clear readings, per photo
 
 def _watch_one(work) -> tuple[Outcome, Costs, str]:
     """One sequence of the plan in a worker process (`--jobs`): its outcome, its costs, its photo."""
-    photos, count, seed, fps, settings, index = work
+    photos, count, seed, fps, settings, index, drop = work
     costs = Costs()
     sequence = next(plan(photos, count, seed, fps, settings.ask_after_seconds, frozenset({index})))
     stem = sequence.photo.stem
     if stem not in _CLEAR:
         _CLEAR[stem] = clear_table(sequence, costs)
-    return watch(sequence, _CLEAR[stem], settings, costs), costs, stem
+    return watch(sequence, _CLEAR[stem], settings, costs, drop), costs, stem
 
 
 def main(argv=None) -> int:
@@ -391,11 +402,16 @@ def main(argv=None) -> int:
                         help="print the figures of the parts saved in these files, and nothing else")
     parser.add_argument("--jobs", type=int, default=1,
                         help="sequences watched at once by this many processes (the costs then share the cores)")
+    parser.add_argument("--drop", type=float, default=0.0, metavar="SHARE",
+                        help="the share of frames the camera loses, at random (0 to below 1)")
     args = parser.parse_args(argv)
     if args.merge:
         return merge(args.merge)
     if not args.dataset.is_dir():
         print(f"bench_watch: the shared photos are not at {args.dataset}", file=sys.stderr)
+        return 2
+    if not 0 <= args.drop < 1:
+        print(f"bench_watch: --drop must be a share from 0 to below 1, got {args.drop}", file=sys.stderr)
         return 2
     if args.sequences < 1 or args.fps <= 0 or args.jobs < 1:
         print(f"bench_watch: --sequences, --fps and --jobs must be positive, got {args.sequences}, {args.fps} and "
@@ -410,7 +426,8 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     load = os.getloadavg()
     print(f"{count} sequences over {len(photos)} train-split photos at {args.fps:g} fps, seed {args.seed}; "
-          f"eyes: still {settings.still_seconds} s, ask after {settings.ask_after_seconds} s")
+          f"eyes: still {settings.still_seconds} s, ask after {settings.ask_after_seconds} s"
+          + (f"; {args.drop:.0%} of frames lost at random" if args.drop else ""))
     only = None if args.only is None else frozenset(args.only)
     if only is not None and not all(0 <= i < count for i in only):
         print(f"bench_watch: --only {sorted(only)} names sequences outside the plan's 0..{count - 1}", file=sys.stderr)
@@ -419,7 +436,7 @@ def main(argv=None) -> int:
         import multiprocessing
 
         indices = sorted(only) if only is not None else list(range(count))
-        work = [(photos, count, args.seed, args.fps, settings, i) for i in indices]
+        work = [(photos, count, args.seed, args.fps, settings, i, args.drop) for i in indices]
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             for outcome, spent, stem in pool.imap_unordered(_watch_one, work):
                 outcomes.append(outcome)
@@ -436,7 +453,7 @@ def main(argv=None) -> int:
         stem = sequence.photo.stem
         if stem not in clear:
             clear[stem] = clear_table(sequence, costs)
-        outcomes.append(watch(sequence, clear[stem], settings, costs))
+        outcomes.append(watch(sequence, clear[stem], settings, costs, args.drop))
         saved(args.save, outcomes[-1])
         if len(outcomes) % 25 == 0 and only is None:
             print(f"  {len(outcomes)}/{count} sequences, {(time.perf_counter() - started) / 60:.1f} min: "

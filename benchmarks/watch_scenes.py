@@ -14,8 +14,10 @@ normal of the edge it reaches to, so an arm always stays joined to the frame's e
 - a forearm in a sleeve of the table's own colour;
 - a phone brought in by a hand, put down, left alone 1-4 s, then taken away;
 - a cup left at the table's edge for the whole wait;
-- a hand already resting when the wait begins (a resume), and a game's first wait (no
-  reference: the table clear for a moment, then a hand enters and rests);
+- a hand already resting when the wait begins (a resume), and a game's first wait (no look
+  settled since the game began: the table clear for a moment, then a hand enters and rests; or
+  the hand over the table from the first frame);
+- a hand resting perfectly still (no tremor);
 - a hand resting while the room's light changes.
 
 No photographed hand is used: none that may be credited is available offline.
@@ -45,7 +47,7 @@ EDGES = ("top", "right", "bottom", "left")
 OUTWARD = {"top": (0, -1), "right": (1, 0), "bottom": (0, 1), "left": (-1, 0)}  # unit steps out of the frame
 KINDS = ("hand from the top", "hand from the right", "hand from the bottom", "hand from the left",
          "sleeve like the table", "phone put down", "cup at the edge", "hand through a resume",
-         "hand at the first wait", "light change")
+         "hand at the first wait", "light change", "hand resting still", "hand as the first wait begins")
 NOISE_LEVEL = 2.0  # grey levels of sensor noise (standard deviation)
 NOISE_FIELDS = 4  # frames cycle through this many noise fields, drawn once
 SETTLE_TAIL = 2.5  # seconds of clear table after the last occluder left, for the eyes to judge it
@@ -75,14 +77,13 @@ def _table_frame(path: str) -> np.ndarray:
     return big[y0:y0 + HEIGHT, x0:x0 + WIDTH]
 
 
-def labelled_table(photo: Photo) -> tuple[Counter, int]:
-    """The photo's labelled codes as `table_frame` shows them: (codes of the tiles wholly in the frame,
-    how many labelled tiles the crop cuts, whose reading is free)."""
+def labelled_quads(photo: Photo) -> list[tuple[str, np.ndarray]]:
+    """The photo's labelled tiles as `table_frame` shows them: (code, four corners in frame pixels)."""
     image = cv2.imread(str(photo.image_path))
     if image is None:
         raise ValueError(f"the table photo {str(photo.image_path)!r} cannot be read as an image")
     h, w = image.shape[:2]
-    inside, cut = Counter(), 0
+    quads = []
     for code, quad in photo.tiles:
         points = np.asarray(quad, np.float64)
         if h > w:  # np.rot90 turns the photo a quarter anticlockwise: (x, y) -> (y, w - 1 - x)
@@ -90,12 +91,34 @@ def labelled_table(photo: Photo) -> tuple[Counter, int]:
         ph, pw = (w, h) if h > w else (h, w)
         scale = max(WIDTH / pw, HEIGHT / ph)
         big_w, big_h = max(WIDTH, round(pw * scale)), max(HEIGHT, round(ph * scale))
-        points = points * scale - [(big_w - WIDTH) // 2, (big_h - HEIGHT) // 2]
+        quads.append((code, points * scale - [(big_w - WIDTH) // 2, (big_h - HEIGHT) // 2]))
+    return quads
+
+
+def labelled_table(photo: Photo) -> tuple[Counter, int]:
+    """The photo's labelled codes as `table_frame` shows them: (codes of the tiles wholly in the frame,
+    how many labelled tiles the crop cuts, whose reading is free)."""
+    inside, cut = Counter(), 0
+    for code, points in labelled_quads(photo):
         if points[:, 0].min() >= 0 and points[:, 1].min() >= 0 and points[:, 0].max() < WIDTH and points[:, 1].max() < HEIGHT:
             inside[code] += 1
         elif points[:, 0].max() >= 0 and points[:, 1].max() >= 0 and points[:, 0].min() < WIDTH and points[:, 1].min() < HEIGHT:
             cut += 1
     return inside, cut
+
+
+def empty_table(photo: Photo, outlines=()) -> np.ndarray:
+    """`table_frame` with its tiles painted out by their surroundings (the labelled ones, and `outlines`, the
+    tiles read on it): the table as it lay clear when the game began, which a table settles on first and
+    compares its first wait with. Tiles the crop cuts stay: a camera over a real table sees the whole
+    table, so what the frame's edge cuts here stands for what lay beyond the table from the start."""
+    mask = np.zeros((HEIGHT, WIDTH), np.uint8)
+    for quad in [points for _, points in labelled_quads(photo)] + [np.asarray(o, np.float64) for o in outlines]:
+        if quad[:, 0].min() < 1 or quad[:, 1].min() < 1 or quad[:, 0].max() > WIDTH - 2 or quad[:, 1].max() > HEIGHT - 2:
+            continue
+        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 255)
+    mask = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+    return cv2.inpaint(table_frame(photo), mask, 5, cv2.INPAINT_TELEA)
 
 
 def noisy(frame: np.ndarray, k: int) -> np.ndarray:
@@ -464,6 +487,16 @@ def build_sequence(index: int, kind: str, photo: Photo, seed: int, fps: float = 
         start = rng.uniform(0.1, 0.4)
         sprite = arm()
         movers = (Mover(sprite, Track(_in_rest_out(start, enter, rest, leave, sprite.hide_distance), tremor)),)
+    elif kind == "hand resting still":  # no tremor at all: the border and the net must tell
+        start = rng.uniform(0.0, 0.3)
+        sprite = arm()
+        movers = (Mover(sprite, Track(_in_rest_out(start, enter, rest, leave, sprite.hide_distance), 0)),)
+    elif kind == "hand as the first wait begins":  # no settled look yet; the hand over the table from the first frame
+        has_reference = False
+        start = None
+        sprite = arm()
+        hide = sprite.hide_distance
+        movers = (Mover(sprite, Track(((0.0, 0.0), (rest, 0.0), (rest + leave, hide)), tremor)),)
     elif kind == "light change":  # brighter or dimmer, warmer or colder, while a hand rests
         start = rng.uniform(0.0, 0.3)
         sprite = arm()

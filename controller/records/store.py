@@ -176,12 +176,13 @@ SCHEMA_4_POSTGRESQL = "ALTER TABLE readings DROP CONSTRAINT IF EXISTS readings_p
 
 # 5: what a key may sign (keyring.py). A ring kept before roles named them only: a key named as the
 # director's or a referee's keeps that role, every other key is a table's.
-KEY_ROLES_SCHEMA = """
-ALTER TABLE keyring ADD COLUMN role TEXT NOT NULL DEFAULT 'table';
-UPDATE keyring SET role = 'director' WHERE lower(name) LIKE '%director%';
-UPDATE keyring SET role = 'referee' WHERE lower(name) LIKE '%referee%' AND role = 'table';
-INSERT INTO meta VALUES ('schema_version', '5') ON CONFLICT (key) DO UPDATE SET value = excluded.value
-"""
+def _key_roles_step(db: Database) -> None:
+    if "role" not in db.columns("keyring"):  # a file whose version was read from its shape may have it already
+        db.execute("ALTER TABLE keyring ADD COLUMN role TEXT NOT NULL DEFAULT 'table'")
+        db.execute("UPDATE keyring SET role = 'director' WHERE lower(name) LIKE '%director%'")
+        db.execute("UPDATE keyring SET role = 'referee' WHERE lower(name) LIKE '%referee%' AND role = 'table'")
+    db.execute("INSERT INTO meta VALUES ('schema_version', '5') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+
 
 MIGRATIONS = (
     Migration(1, "games, players, hash-chained events, photos, readings, verdicts", SCHEMA_1, SCHEMA_1_POSTGRESQL),
@@ -190,7 +191,7 @@ MIGRATIONS = (
               SCHEMA_3, SCHEMA_3),
     Migration(4, "a reading per photo it was read from; the club's keyring and referees' acceptances",
               SCHEMA_4_SQLITE, SCHEMA_4_POSTGRESQL),
-    Migration(5, "each key of the keyring has a role: table, director or referee", KEY_ROLES_SCHEMA, KEY_ROLES_SCHEMA),
+    Migration(5, "each key of the keyring has a role: table, director or referee", _key_roles_step, _key_roles_step),
 )
 def _detect_version(db: Database) -> int:
     """A file written before `schema_version` existed: its version from its shape."""

@@ -329,7 +329,7 @@ class TournamentStore:
         if entry.role is not KeyRole.DIRECTOR:
             raise HistoryTamperedError(f"{where}: signed by key {key.fingerprint} ({entry.name!r}), a "
                                        f"{entry.role.value} key: an event's log is signed by a director's key")
-        if entry.revoked_at is not None and _instant(at) >= _instant(entry.revoked_at):
+        if entry.revoked_at is not None and _instant(at) > _instant(entry.revoked_at):
             raise HistoryTamperedError(f"{where}: signed by key {key.fingerprint} ({entry.name!r}) at {at}, after "
                                        f"it was revoked on {entry.revoked_at} ({entry.revoke_reason})")
 

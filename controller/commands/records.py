@@ -2,8 +2,9 @@
 the club's keyring (`key trust`, `list`, `revoke`, `accept`; docs/trust.md).
 
 `verify` exits 0 when every game holds (intact, or unsigned because it was recorded before
-signing), 3 when any game was tampered with or is signed by a key the database's keyring does not
-trust, 2 on bad input (no such file, game or key file).
+signing) and every tournament event's log kept in the database holds against its keyring, 3 when
+any game was tampered with or is signed by a key the database's keyring does not trust, or an
+event's log does not hold, 2 on bad input (no such file, game or key file).
 Every other reader of a record (`replay`, `audit`, `correct`, `play --resume`, `tournament
 import-play`) makes the same check through `verified_game` and fails the same way.
 """
@@ -20,7 +21,8 @@ ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
 
 
 def register(subparsers) -> None:
-    verify = subparsers.add_parser("verify", help="check a records file: per game, intact or exactly what is wrong")
+    verify = subparsers.add_parser("verify", help="check a records file: per game, intact or exactly what is wrong; "
+                                   "and each tournament event's signed log kept in it")
     verify.add_argument("--db", help="records: an SQLite file, sqlite:///PATH or postgresql://...")
     verify.add_argument("--record", metavar="FILE", help="an open game record (JSON, `tileref export`), checked "
                         "from the file alone; with --db, its signer is judged by that database's keyring")
@@ -29,7 +31,7 @@ def register(subparsers) -> None:
     verify.add_argument("--notation", metavar="FILE", help="a game notation (`tileref export --notation`): each "
                         "line checked against the game of --record FILE, or of --db DB (--game G, default the last)")
     add_json_option(verify, '{"db", "games": [{"game", "ok", "status", "trust", "problem", "summary", ...}], '
-                    '"tampered", "untrusted", "all_hold"}; with --record: {"record", "given_key", "game": {...}}')
+                    '"tampered", "untrusted", "tournament_events": [{"event", "ok", "problem"}], "all_hold"}; with --record: {"record", "given_key", "game": {...}}')
     verify.set_defaults(handler=run_verify)
 
     key = subparsers.add_parser("key", help="the table's signing key")

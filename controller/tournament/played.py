@@ -85,7 +85,7 @@ def played_results(records: Records, event_name: str) -> tuple[list[PlayedResult
             continue
         if getattr(events[0], "table_and_event", None) is None:
             notes.append(f"{game}: records game {records_game} left out: it was linked to the event before links "
-                         "were signed (tileref tournament import-play enters it)")
+                         "were signed (the director types its result: tileref tournament result)")
             continue
         final = scored[-1]
         results[game] = PlayedResult(records_game, RummikubGameResult(game=game, scores=dict(final.scores),

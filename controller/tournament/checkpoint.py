@@ -61,14 +61,16 @@ def compare_and_keep(database: str, event_name: str, digests: list[str], at: str
     if isinstance(seen, dict):
         entries, digest = int(seen.get("entries", 0)), str(seen.get("digest", ""))
         where = f"event {event_name!r}"
+        replaced = (f"; if the database was replaced on purpose (a backup put back, a new file), remove the "
+                    f"event's line from {str(path)!r}")
         if entries > len(digests):
             raise HistoryTamperedError(
                 f"{where}: the log ends at entry {len(digests)}, but this machine saw it at entry {entries} "
-                f"(head {digest[:16]}, {seen.get('at', '?')}; {str(path)!r}): entries were removed")
+                f"(head {digest[:16]}, {seen.get('at', '?')}): entries were removed{replaced}")
         if entries and digests[entries - 1] != digest:
             raise HistoryTamperedError(
                 f"{where}, log entry {entries}: it is not the entry this machine saw there (head {digest[:16]}, "
-                f"{seen.get('at', '?')}; {str(path)!r}): the log was rewritten")
+                f"{seen.get('at', '?')}): the log was rewritten{replaced}")
         if entries == len(digests):
             return
     if not digests:

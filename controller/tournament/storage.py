@@ -297,10 +297,18 @@ class TournamentStore:
 
     def _log(self, event_id: int, name: str, roster: str) -> list[LogEntry]:
         """The event's log, verified against the keyring and the head this machine last saw."""
-        ring = self._ring_entries()
-        log = read_log(name, self._signed_entries(event_id), self._head(event_id), roster,
-                       lambda key, at, where, under_ring: self._check_signer(ring, key, at, where, under_ring))
-        checkpoint.compare_and_keep(self.path, name, [entry.digest for entry in log], log[-1].data["at"] if log else "")
+        for attempt in (1, 2):
+            ring = self._ring_entries()
+            log = read_log(name, self._signed_entries(event_id), self._head(event_id), roster,
+                           lambda key, at, where, under_ring: self._check_signer(ring, key, at, where, under_ring))
+            try:
+                checkpoint.compare_and_keep(self.path, name, [entry.digest for entry in log],
+                                            log[-1].data["at"] if log else "")
+            except HistoryTamperedError:
+                if attempt == 2:
+                    raise
+                continue  # another process may have written (and kept its head) since this one read the log
+            break
         self._seen_record_hashes(name, log)
         return log
 

@@ -20,7 +20,7 @@ from controller.tournament import TournamentStore
 from controller.tournament.history import RESULT
 
 from signed_log_helpers import (
-    amendment, every_reader_holds, every_reader_refuses, forge_append, forge_rewrite, run, stored_entries, write_head,
+    amendment, every_reader_holds, every_reader_refuses, forge_append, forge_rewrite, run, stored_entries,
 )
 
 PLAYERS = ["Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal"]

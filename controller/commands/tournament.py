@@ -268,7 +268,7 @@ def cmd_sign_log(args) -> int:
     if args.json:
         print_json({"event": args.name, "signed": signed})
     else:
-        print(f"{args.name}: signed {signed} entries (its rounds, results and disqualifications as they stand)")
+        print(f"{args.name}: signed {signed} entries onto its log")
     return 0
 
 
@@ -513,7 +513,8 @@ def register(subparsers) -> None:
     _change_options(p)
     p.set_defaults(handler=cmd_substitute)
 
-    p = sub.add_parser("sign-log", help="an event kept before draws and results were signed: sign its rounds, "
+    p = sub.add_parser("sign-log", help="sign onto the event's log the games played straight into the database "
+                       "since its last entry; an event kept before draws and results were signed: its rounds, "
                        "results and disqualifications as they stand")
     p.add_argument("name", help="the event's name, as created")
     _director_key_option(p, "them")

@@ -1,5 +1,6 @@
 """An event's log: everything that makes its state, one signed entry each. The draw of each round,
-every result (typed by the director, imported from a file or from a table's signed record), each
+every result (typed by the director, imported from a file or from a table's signed record, or
+played straight into the club's database and counted when the director next wrote), each
 disqualification, and every change after the fact (an amended or deleted result, a withdrawal, a
 late entry, a substitute), by whose key, when and why.
 
@@ -29,8 +30,9 @@ GENESIS = "0" * 64
 
 DRAW = "draw"
 RESULT = "result"
+PLAYED = "played"  # a game a table played straight into the club's database, counted when the log was written
 DISQUALIFY = "disqualify"
-ENTRY_KINDS = frozenset({DRAW, RESULT, DISQUALIFY} | {kind.value for kind in ChangeKind})
+ENTRY_KINDS = frozenset({DRAW, RESULT, PLAYED, DISQUALIFY} | {kind.value for kind in ChangeKind})
 
 # (signer, when it signed, where in the log, whether a keyring was kept then): raises
 # HistoryTamperedError when the club's keyring does not trust the signer for the log at that time
@@ -171,7 +173,7 @@ def changes_from_log(log: list[LogEntry], result_from_json, who) -> tuple[Change
     """The changes after the fact, in order. `who(public_key)` names the signer (the keyring's name)."""
     changes = []
     for entry in log:
-        if entry.kind in (DRAW, RESULT, DISQUALIFY):
+        if entry.kind in (DRAW, RESULT, PLAYED, DISQUALIFY):
             continue
         data = entry.data
         try:

@@ -49,6 +49,7 @@ from .history import (
     DISQUALIFY,
     DRAW,
     GENESIS,
+    PLAYED,
     RESULT,
     LogEntry,
     SignedEntry,
@@ -78,7 +79,7 @@ from .model import (
     RummikubGameResult,
     Table,
 )
-from .played import played_results
+from .played import LinkedRecord, PlayedResult, played_results
 
 DEFAULT_DB = "tileref.sqlite"
 
@@ -224,6 +225,7 @@ class TournamentStore:
             raise StorageError(str(error)) from None
         self.played_notes: list[str] = []
         self.played_sources: dict[str, str] = {}
+        self._unlogged_played: dict[str, list[PlayedResult]] = {}  # per event: counted, not yet in its log
 
     def __enter__(self) -> "TournamentStore":
         return self
@@ -292,7 +294,7 @@ class TournamentStore:
         changes = changes_from_log(log, result_from_json, self._signer)
         late = tuple(c.player for c in changes if c.kind is ChangeKind.LATE_ENTRY and c.player not in players)
         event = Event(name, fmt, settings, players + late, rounds, results, tuple(disqualifications), changes)
-        event = self._with_played(event)
+        event = self._with_played(event, {e.data["record"]["game_hash"]: e for e in log if e.kind == PLAYED})
         return self._settle(event)
 
     def _log(self, event_id: int, name: str, roster: str) -> list[LogEntry]:
@@ -345,7 +347,7 @@ class TournamentStore:
         """A table's record is credited to one game of the log at most."""
         seen: dict[str, int] = {}
         for entry in log:
-            record = entry.data.get("record") if entry.kind == RESULT else None
+            record = entry.data.get("record") if entry.kind in (RESULT, PLAYED) else None
             if isinstance(record, dict) and record.get("game_hash"):
                 if record["game_hash"] in seen:
                     raise HistoryTamperedError(
@@ -466,19 +468,37 @@ class TournamentStore:
             return f"key {key.fingerprint}"
         return f"{entry.name} (key {key.fingerprint}{'' if entry.active else ', revoked'})"
 
-    def _with_played(self, event: Event) -> Event:
+    def _with_played(self, event: Event, logged: dict[str, LogEntry]) -> Event:
         """The event with the results of the games tables played for it into this database (no
         import step): each game scored and verified, its players those the draw seated; a result
-        in the log stays first. What is left out, and why, is in `played_notes`."""
+        in the log stays first. What is left out, and why, is in `played_notes`. Each game the log
+        says was counted (`logged`, by the hash of its record's first event) must still be there,
+        linked to that game, and hold."""
         self.played_notes = []
         self.played_sources: dict[str, str] = {}
+        self._unlogged_played[event.name] = []
+        linked: dict[str, LinkedRecord] = {}
         try:
-            if "game_info" not in self.db.tables():
-                return event
-            played, notes = played_results(Records.on(self.db), event.name)
+            if "game_info" in self.db.tables():
+                played, notes = played_results(Records.on(self.db), event.name, linked)
+            else:
+                played, notes = [], []
         except RecordsError as error:
+            if logged:
+                raise StorageError(f"the records in {self.path} cannot be read: {error}") from None
             self.played_notes = [f"the records in {self.path} cannot be read: {error}"]
             return event
+        for game_hash, entry in logged.items():
+            record, game = linked.get(game_hash), entry.data["game"]
+            where = f"event {event.name!r}, log entry {entry.seq}"
+            if record is None or record.game != game:
+                raise HistoryTamperedError(
+                    f"{where}: the table record it counted for {game} (records game "
+                    f"{entry.data['record'].get('records_game')}, first event {game_hash[:16]}) is "
+                    + ("gone from " + self.path if record is None else f"now linked to {record.game}"))
+            if record.state == "broken":
+                raise HistoryTamperedError(f"{where}: the table record it counted for {game} does not hold: "
+                                           f"{record.why}")
         changed = event.result_changes()  # the director's amendment or deletion has the last word
         for item in played:
             if item.result.game in event.results or item.result.game in changed:
@@ -491,6 +511,9 @@ class TournamentStore:
                 notes.append(f"{item.result.game}: records game {item.records_game} left out: {error}")
                 continue
             self.played_sources[item.result.game] = f"tileref play, records game {item.records_game}"
+            if item.game_hash not in logged:
+                self._unlogged_played[event.name].append(dataclasses.replace(
+                    item, result=event.results[item.result.game]))
         self.played_notes = notes
         return event
 
@@ -509,7 +532,7 @@ class TournamentStore:
         credited = {}
         for entry in self._signed_entries(event_id):
             data = json.loads(entry.text)
-            record = data.get("record") if data.get("kind") == RESULT else None
+            record = data.get("record") if data.get("kind") in (RESULT, PLAYED) else None
             if isinstance(record, dict) and record.get("game_hash"):
                 credited[str(record["game_hash"])] = str(data.get("game"))
         return credited
@@ -536,7 +559,13 @@ class TournamentStore:
         return signer, bool(ring)
 
     def _append(self, event_id: int, name: str, items: list[dict], signer, ring_kept: bool) -> None:
-        """Sign `items` onto the end of the event's log and sign its new head; inside a transaction."""
+        """Sign `items` onto the end of the event's log and sign its new head; inside a transaction.
+        The games tables played straight into the database that count and are not in the log yet
+        (as the last load found them) go in first."""
+        items = [{"kind": PLAYED, "game": item.result.game, "result": json.loads(result_to_json(item.result)),
+                  "source": f"tileref play, records game {item.records_game}",
+                  "record": {"game_hash": item.game_hash, "key": item.key_id, "records_game": item.records_game}}
+                 for item in self._unlogged_played.pop(name, [])] + items
         fmt, settings_json = self._execute(
             "SELECT format, settings_json FROM tournament_events WHERE id = ?", (event_id,)).fetchone()
         players = tuple(p for (p,) in self._execute(
@@ -682,13 +711,24 @@ class TournamentStore:
 
     def sign_log(self, name: str, signer) -> int:
         """An event kept before draws and results were signed: sign its rounds, results and
-        disqualifications as they stand onto its log (the director has checked them). Returns how
-        many entries were signed."""
+        disqualifications as they stand onto its log (the director has checked them). An event with
+        a log: sign the games played straight into the database since its last entry (before the
+        prizes). Returns how many entries were signed."""
         event_id = self._event_id(name)
         entries = self._signed_entries(event_id)
-        if any(json.loads(e.text).get("kind") in (DRAW, RESULT, DISQUALIFY) for e in entries):
-            raise ChangeError(f"event {name!r} in {self.path} has a signed log already: nothing to sign")
+        if any(json.loads(e.text).get("kind") in (DRAW, RESULT, PLAYED, DISQUALIFY) for e in entries):
+            self.load(name)  # checked as it stands; the games played straight in since the last entry go in
+            if not self._unlogged_played.get(name):
+                raise ChangeError(f"event {name!r} in {self.path}: its log holds every draw and result already; "
+                                  "nothing to sign")
+            signer, ring_kept = self._writer(signer)
+            signed = len(self._unlogged_played[name])
+            with self._transaction():
+                self._append(event_id, name, [], signer, ring_kept)
+            self._written(event_id, name)
+            return signed
         signer, ring_kept = self._writer(signer)
+        self._unlogged_played.pop(name, None)  # counted when the log is next written, the event read from it
         items: list[dict] = [{"kind": DRAW, "round": round_data(r)} for r in self._stored_rounds(event_id)]
         for game, text, source in self._execute(
                 "SELECT game, result_json, source FROM tournament_results WHERE event_id = ? ORDER BY entered_at, game",

@@ -105,6 +105,10 @@ def test_honest_evening_holds(club_db, tmp_path, capsys, fmt, players, settings,
     table = desk.run("standings", signed=False)
     assert table["finished"]
     assert [c.split(" ")[1] for c in table["changes"]][:2] == ["amended", "withdrew"]
+    with Records(club_db, create=False, read_only=True) as records:  # the game played straight in is in the log
+        logged = [json.loads(text) for (text,) in records.db.execute(
+            "SELECT entry_text FROM tournament_history ORDER BY seq").fetchall()]
+    assert [e["game"] for e in logged if e["kind"] == "played"] == ["R1-T1-G1"]
     kinds = [h["kind"] for h in desk.run("history", signed=False)["history"]]
     assert kinds == ["amend", "withdraw"] + (["late-entry"] if fmt == "warsaw" else []) + ["substitute"]
     every_reader_holds(club_db, event, tmp_path, capsys)

@@ -222,6 +222,38 @@ def test_a_log_that_credits_one_table_record_twice_is_refused(cup, capsys):
                          f"log entry {seq}: it credits the table record already credited by entry")
 
 
+def test_a_game_played_straight_into_the_database_is_counted_in_the_log_and_may_not_vanish(cup, capsys):
+    """A table playing into the club's database counts without an import; the director's next
+    entry signs that it counted, so removing the game's records afterwards is seen."""
+    game = table_game(cup.db, cup.seats[0], {"event": "Cup", "tournament_game": "R1-T1-G2", "table_name": "table 1"},
+                      cup.table)
+    with TournamentStore(cup.db) as store:
+        assert store.sources("Cup")["R1-T1-G2"] == f"tileref play, records game {game}"
+    assert cup.typed("R1-T1-G3") == 0
+    con = sqlite3.connect(cup.db)
+    kinds = [json.loads(e.text)["kind"] for e in stored_entries(con, "Cup")]
+    con.close()
+    assert kinds[-2:] == ["played", "result"]
+    every_reader_holds(cup.db, "Cup", cup.folder, capsys)
+    sql(cup.db, *[f"DELETE FROM {table} WHERE game_id = {game}" for table in ("events", "game_info", "players")],
+        f"DELETE FROM games WHERE id = {game}")
+    every_reader_refuses(cup.db, "Cup", cup.folder, capsys,
+                         f"log entry {len(kinds) - 1}: the table record it counted for R1-T1-G2 (records game {game}")
+
+
+def test_sign_log_seals_the_games_played_straight_in_since_the_last_entry(cup, capsys):
+    sign = ["tournament", "sign-log", "Cup", "--director-key", cup.director.path, "--db", cup.db]
+    capsys.readouterr()
+    assert run(*sign) == 2
+    assert "its log holds every draw and result already" in capsys.readouterr().err
+    game = table_game(cup.db, cup.seats[0], {"event": "Cup", "tournament_game": "R1-T1-G3", "table_name": "table 1"},
+                      cup.table)
+    assert run(*sign, "--json") == 0
+    assert json.loads(capsys.readouterr().out) == {"event": "Cup", "signed": 1}
+    sql(cup.db, f"UPDATE game_info SET tournament_game = 'R1-T1-G2' WHERE game_id = {game}")
+    every_reader_refuses(cup.db, "Cup", cup.folder, capsys, "log entry 5: the table record it counted for R1-T1-G3")
+
+
 # ------------------------------------------------------------------ 4. an emptied keyring
 
 

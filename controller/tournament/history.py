@@ -14,6 +14,7 @@ judges the signers against the club's keyring (`check_signer`).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -122,6 +123,13 @@ def sign_head(event_name: str, entries: int, digest: str, key: TableKey, at: str
     return SignedHead(entries, digest, key.public, key.sign(head.message(event_name)), at)
 
 
+@functools.lru_cache(maxsize=65536)
+def _holds(key: PublicKey, signature: str, message: bytes) -> bool:
+    """A signature check, remembered: a command reads the same log several times (exactly the same
+    bytes, so nothing is taken on trust)."""
+    return key.verifies(signature, message)
+
+
 def read_log(event_name: str, entries: list[SignedEntry], head: SignedHead | None, roster: str,
              check_signer: SignerCheck) -> list[LogEntry]:
     """The entries of a stored log, each checked: its signature, its place in the chain, its event
@@ -132,7 +140,7 @@ def read_log(event_name: str, entries: list[SignedEntry], head: SignedHead | Non
         where = f"event {event_name!r}, log entry {entry.seq}"
         if entry.seq != expected:
             raise HistoryTamperedError(f"{where}: expected entry {expected}; an entry was removed or moved")
-        if not entry.director.verifies(entry.signature, entry.message()):
+        if not _holds(entry.director, entry.signature, entry.message()):
             raise HistoryTamperedError(f"{where}: its signature does not hold (key {entry.director.fingerprint}); "
                                        "the entry was edited after it was signed")
         try:
@@ -158,7 +166,7 @@ def read_log(event_name: str, entries: list[SignedEntry], head: SignedHead | Non
         if out:
             raise HistoryTamperedError(f"{where}: missing (the log has {len(out)} entries): it was removed")
         return out
-    if not head.director.verifies(head.signature, head.message(event_name)):
+    if not _holds(head.director, head.signature, head.message(event_name)):
         raise HistoryTamperedError(f"{where}: its signature does not hold (key {head.director.fingerprint})")
     if head.entries != len(out) or head.digest != (previous if out else GENESIS):
         last = f"ends at entry {len(out)}" if out else "is empty"

@@ -142,15 +142,17 @@ def run_verify(args: argparse.Namespace) -> int:
     events = _event_logs(args.db) if args.game is None else []
     tampered = sum(r.status is Integrity.TAMPERED for r in reports)
     refused = sum(r.status is not Integrity.TAMPERED and not r.ok for r in reports)
-    broken = sum(problem is not None for _, problem in events)
+    broken = sum(problem is not None for _, problem, _ in events)
     problems = ([f"{tampered} TAMPERED"] if tampered else []) + (
         [f"{refused} signed by a key this club does not trust"] if refused else []) + (
         [f"{broken} event log(s) that do not hold"] if broken else [])
     if args.json:
         emit({"db": args.db, "given_key": expected is not None,
                          "games": [chain_report_data(r) for r in reports], "tampered": tampered,
-                         "untrusted": refused, "tournament_events": [{"event": name, "ok": problem is None, "problem": problem}
-                                                          for name, problem in events],
+                         "untrusted": refused, "tournament_events": [
+                             {"event": name, "ok": problem is None, "problem": problem,
+                              "log": None if head is None else {"entries": head[0], "head": head[1]}}
+                             for name, problem, head in events],
                          "all_hold": not problems})
         return 3 if problems else 0
     if not reports and not events:
@@ -158,15 +160,17 @@ def run_verify(args: argparse.Namespace) -> int:
         return 0
     for report in reports:
         print(f"game {report.game_id}: {report.summary()}{given}" if report.ok else report.summary())
-    for name, problem in events:
-        print(f"event {name!r}: its log holds" if problem is None else problem)
+    for name, problem, head in events:
+        print(f"event {name!r}: its log holds, {head[0]} entries, head {head[1][:16]}" if problem is None
+              else problem)
     print(f"{args.db}: {len(reports)} game(s)" + (f", {len(events)} event(s)" if events else "") + ", "
           + (", ".join(problems) if problems else "all hold"))
     return 3 if problems else 0
 
 
-def _event_logs(db: str) -> list[tuple[str, str | None]]:
-    """Each tournament event kept in the database, and why its log does not hold (None: it holds)."""
+def _event_logs(db: str) -> list[tuple[str, str | None, tuple[int, str] | None]]:
+    """Each tournament event kept in the database, why its log does not hold (None: it holds), and
+    its log's length and head where it holds."""
     from controller.tournament import TournamentStore
     from controller.tournament.errors import HistoryTamperedError
 
@@ -181,7 +185,7 @@ def _event_logs(db: str) -> list[tuple[str, str | None]]:
                 out.append((name, str(error)))
             else:
                 out.append((name, None))
-        return out
+        return [(name, problem, store.heads.get(name) if problem is None else None) for name, problem in out]
 
 
 def verify_notation(args: argparse.Namespace) -> int:

@@ -321,13 +321,17 @@ def cmd_substitute(args) -> int:
 def cmd_history(args) -> int:
     with TournamentStore(args.db) as store:
         event = store.load(args.name)
+        entries, head = store.heads[args.name]
     if args.json:
-        print_json({"event": event.name, "history": [change_data(c) for c in event.history]})
+        print_json({"event": event.name, "history": [change_data(c) for c in event.history],
+                    "log": {"entries": entries, "head": head}})
         return 0
     for number, change in enumerate(event.history, start=1):
         print(f"{number}. {change.summary()}")
     if not event.history:
         print(f"{event.name}: no changes recorded")
+    # what a club writes down (or prints) to compare with later: a log cut short no longer reaches it
+    print(f"{event.name}: its log holds, {entries} entries, head {head[:16]}")
     return 0
 
 

@@ -11,13 +11,15 @@ The event's state is its signed log (`tournament_history`, history.py): every dr
 imported result, disqualification and change after the fact is an entry signed by a director's key
 that the club's keyring trusts, chained, and closed by a signed head (`tournament_heads`). The
 rounds, draws, results and disqualifications tables are what the log says, kept for SQL readers:
-every load checks the whole log against the keyring and those rows against the log, and refuses
-(HistoryTamperedError, exit 3, naming the event and the entry) a log or row that does not hold.
+every load checks the whole log against the keyring and those rows against the log (log_checks.py),
+and refuses (HistoryTamperedError, exit 3, naming the event and the entry) a log or row that does not
+hold.
 
 Results straight from the club database: a game a table played for one of the event's drawn
 games (`tileref play --event E --stage R --table T`, game_info in the records) counts as that
 game's result once it is scored and its record verifies, signed by a table's key of the ring,
-without an import step; a result in the log stays first (`played_results`).
+without an import step; a result in the log stays first (`played_results`). The director's next
+write signs a `played` entry for it, so its record may not vanish afterwards.
 """
 from __future__ import annotations
 
@@ -60,16 +62,15 @@ from .history import (
     read_log,
     roster_digest,
     round_data,
-    round_from_data,
     sign_entry,
     sign_head,
 )
 from .formats import get_format
 from .formats.base import parse_settings, settings_as_json
+from .log_checks import LogState, check_played, check_rows, log_state, signer_check
 from .model import (
     Change,
     ChangeKind,
-    Disqualification,
     DrawEntry,
     Event,
     HanchanResult,
@@ -226,6 +227,7 @@ class TournamentStore:
         self.played_notes: list[str] = []
         self.played_sources: dict[str, str] = {}
         self._unlogged_played: dict[str, list[PlayedResult]] = {}  # per event: counted, not yet in its log
+        self.heads: dict[str, tuple[int, str]] = {}  # per event: its log as last verified (entries, last hash)
 
     def __enter__(self) -> "TournamentStore":
         return self
@@ -280,29 +282,25 @@ class TournamentStore:
             )
         )
         log = self._log(event_id, name, roster_digest(fmt, json.loads(settings_json), players))
-        rounds = tuple(round_from_data(entry.data["round"]) for entry in log if entry.kind == DRAW)
-        entered = {entry.data["game"]: entry for entry in log if entry.kind == RESULT}
+        state = log_state(name, log)
+        check_rows(name, log, state, self._stored_rounds(event_id), {
+            game: (text, source) for game, text, source in self._execute(
+                "SELECT game, result_json, source FROM tournament_results WHERE event_id = ?", (event_id,))
+        }, {(r, t, reason) for r, t, reason in self._execute(
+            "SELECT round, table_number, reason FROM tournament_disqualifications WHERE event_id = ?", (event_id,))})
         results = {game: result_from_json(game, json.dumps(entry.data["result"], ensure_ascii=False))
-                   for game, entry in entered.items()}
-        disqualifications = []
-        for entry in (e for e in log if e.kind == DISQUALIFY):
-            round_number, table_number = entry.data["round"], entry.data["table"]
-            disqualifications.append(Disqualification(round_number, table_number,
-                                                      rounds[round_number - 1].tables[table_number - 1].seats,
-                                                      entry.data["reason"]))
-        self._check_rows(event_id, name, log, rounds, entered, disqualifications)
+                   for game, entry in state.entered.items()}
         changes = changes_from_log(log, result_from_json, self._signer)
         late = tuple(c.player for c in changes if c.kind is ChangeKind.LATE_ENTRY and c.player not in players)
-        event = Event(name, fmt, settings, players + late, rounds, results, tuple(disqualifications), changes)
-        event = self._with_played(event, {e.data["record"]["game_hash"]: e for e in log if e.kind == PLAYED})
+        event = Event(name, fmt, settings, players + late, state.rounds, results, state.disqualifications, changes)
+        event = self._with_played(event, state)
         return self._settle(event)
 
     def _log(self, event_id: int, name: str, roster: str) -> list[LogEntry]:
         """The event's log, verified against the keyring and the head this machine last saw."""
         for attempt in (1, 2):
-            ring = self._ring_entries()
             log = read_log(name, self._signed_entries(event_id), self._head(event_id), roster,
-                           lambda key, at, where, under_ring: self._check_signer(ring, key, at, where, under_ring))
+                           signer_check(self._ring_entries(), self.path))
             try:
                 checkpoint.compare_and_keep(self.path, name, [entry.digest for entry in log],
                                             log[-1].data["at"] if log else "")
@@ -311,7 +309,7 @@ class TournamentStore:
                     raise
                 continue  # another process may have written (and kept its head) since this one read the log
             break
-        self._seen_record_hashes(name, log)
+        self.heads[name] = (len(log), log[-1].digest if log else GENESIS)
         return log
 
     def _ring_entries(self):
@@ -321,86 +319,6 @@ class TournamentStore:
             return Keyring(self.db, self.path).entries()
         except RecordsError as error:
             raise StorageError(str(error)) from None
-
-    def _check_signer(self, ring, key, at: str, where: str, under_ring: bool) -> None:
-        """A director's key of the ring, not revoked when it signed; with no ring at all, any key,
-        unless the entry was signed while the club kept one (an emptied keyring trusts nothing)."""
-        from controller.records.keyring import KeyRole
-
-        if not ring:
-            if under_ring:
-                raise HistoryTamperedError(f"{where}: it was signed while {self.path} kept a keyring, and the "
-                                           "keyring is now empty: an emptied keyring trusts no entry")
-            return
-        entry = next((e for e in ring if e.fingerprint == key.fingerprint), None)
-        if entry is None:
-            raise HistoryTamperedError(f"{where}: signed by key {key.fingerprint}, which is not in the keyring of "
-                                       f"{self.path}")
-        if entry.role is not KeyRole.DIRECTOR:
-            raise HistoryTamperedError(f"{where}: signed by key {key.fingerprint} ({entry.name!r}), a "
-                                       f"{entry.role.value} key: an event's log is signed by a director's key")
-        if entry.revoked_at is not None and _instant(at) > _instant(entry.revoked_at):
-            raise HistoryTamperedError(f"{where}: signed by key {key.fingerprint} ({entry.name!r}) at {at}, after "
-                                       f"it was revoked on {entry.revoked_at} ({entry.revoke_reason})")
-
-    def _seen_record_hashes(self, name: str, log: list[LogEntry]) -> None:
-        """A table's record is credited to one game of the log at most."""
-        seen: dict[str, int] = {}
-        for entry in log:
-            record = entry.data.get("record") if entry.kind in (RESULT, PLAYED) else None
-            if isinstance(record, dict) and record.get("game_hash"):
-                if record["game_hash"] in seen:
-                    raise HistoryTamperedError(
-                        f"event {name!r}, log entry {entry.seq}: it credits the table record already credited by "
-                        f"entry {seen[record['game_hash']]} (first event {str(record['game_hash'])[:16]}): one "
-                        "table game is one tournament game")
-                seen[record["game_hash"]] = entry.seq
-
-    def _check_rows(self, event_id: int, name: str, log: list[LogEntry], rounds: tuple[Round, ...],
-                    entered: dict[str, LogEntry], disqualifications: list[Disqualification]) -> None:
-        """The rounds, draws, results and disqualifications rows are exactly what the log says."""
-        where = f"event {name!r}"
-        hint = ""
-        if not any(entry.kind in (DRAW, RESULT, DISQUALIFY) for entry in log):
-            hint = (" (an event kept before draws and results were signed: once the director has checked it, "
-                    f"`tileref tournament sign-log {name!r} --director-key FILE` signs it as it stands)")
-        stored = self._stored_rounds(event_id)
-        for number, round_ in enumerate(stored, start=1):
-            if number > len(rounds):
-                raise HistoryTamperedError(f"{where}: round {round_.number} in tournament_rounds is outside the "
-                                           f"log{hint}")
-            if round_ != rounds[number - 1]:
-                drawn = next(e.seq for e in log if e.kind == DRAW and e.data["round"]["number"] == number)
-                raise HistoryTamperedError(f"{where}: round {round_.number} in tournament_rounds/tournament_draws "
-                                           f"is not the round log entry {drawn} drew; it was edited")
-        if len(stored) < len(rounds):
-            raise HistoryTamperedError(f"{where}: round {len(stored) + 1} of the log is missing from tournament_rounds")
-        rows = {game: (text, source) for game, text, source in self._execute(
-            "SELECT game, result_json, source FROM tournament_results WHERE event_id = ?", (event_id,))}
-        for game, (text, source) in sorted(rows.items()):
-            entry = entered.get(game)
-            if entry is None:
-                raise HistoryTamperedError(f"{where}: the result of {game} in tournament_results is outside the "
-                                           f"log{hint}")
-            try:
-                same = json.loads(text) == entry.data["result"] and source == entry.data["source"]
-            except ValueError:
-                same = False
-            if not same:
-                raise HistoryTamperedError(f"{where}: the result of {game} in tournament_results is not the one "
-                                           f"log entry {entry.seq} entered; it was edited")
-        missing = sorted(set(entered) - set(rows))
-        if missing:
-            raise HistoryTamperedError(f"{where}: the result of {missing[0]} (log entry {entered[missing[0]].seq}) is "
-                                       "missing from tournament_results")
-        kept = {(r, t, reason) for r, t, reason in self._execute(
-            "SELECT round, table_number, reason FROM tournament_disqualifications WHERE event_id = ?", (event_id,))}
-        signed = {(d.round, d.table, d.reason) for d in disqualifications}
-        if kept != signed:
-            odd = sorted(kept ^ signed)[0]
-            raise HistoryTamperedError(f"{where}: the disqualification of round {odd[0]} table {odd[1]} "
-                                       + ("in tournament_disqualifications is outside the log" if odd in kept
-                                          else "in the log is missing from tournament_disqualifications") + hint)
 
     def _stored_rounds(self, event_id: int) -> list[Round]:
         rounds = []
@@ -468,12 +386,11 @@ class TournamentStore:
             return f"key {key.fingerprint}"
         return f"{entry.name} (key {key.fingerprint}{'' if entry.active else ', revoked'})"
 
-    def _with_played(self, event: Event, logged: dict[str, LogEntry]) -> Event:
+    def _with_played(self, event: Event, state: LogState) -> Event:
         """The event with the results of the games tables played for it into this database (no
         import step): each game scored and verified, its players those the draw seated; a result
         in the log stays first. What is left out, and why, is in `played_notes`. Each game the log
-        says was counted (`logged`, by the hash of its record's first event) must still be there,
-        linked to that game, and hold."""
+        says was counted must still be there, linked to that game, and hold (log_checks)."""
         self.played_notes = []
         self.played_sources: dict[str, str] = {}
         self._unlogged_played[event.name] = []
@@ -484,21 +401,11 @@ class TournamentStore:
             else:
                 played, notes = [], []
         except RecordsError as error:
-            if logged:
+            if state.played:
                 raise StorageError(f"the records in {self.path} cannot be read: {error}") from None
             self.played_notes = [f"the records in {self.path} cannot be read: {error}"]
             return event
-        for game_hash, entry in logged.items():
-            record, game = linked.get(game_hash), entry.data["game"]
-            where = f"event {event.name!r}, log entry {entry.seq}"
-            if record is None or record.game != game:
-                raise HistoryTamperedError(
-                    f"{where}: the table record it counted for {game} (records game "
-                    f"{entry.data['record'].get('records_game')}, first event {game_hash[:16]}) is "
-                    + ("gone from " + self.path if record is None else f"now linked to {record.game}"))
-            if record.state == "broken":
-                raise HistoryTamperedError(f"{where}: the table record it counted for {game} does not hold: "
-                                           f"{record.why}")
+        check_played(event.name, state, linked, self.path)
         changed = event.result_changes()  # the director's amendment or deletion has the last word
         for item in played:
             if item.result.game in event.results or item.result.game in changed:
@@ -511,7 +418,7 @@ class TournamentStore:
                 notes.append(f"{item.result.game}: records game {item.records_game} left out: {error}")
                 continue
             self.played_sources[item.result.game] = f"tileref play, records game {item.records_game}"
-            if item.game_hash not in logged:
+            if item.game_hash not in state.played:
                 self._unlogged_played[event.name].append(dataclasses.replace(
                     item, result=event.results[item.result.game]))
         self.played_notes = notes
@@ -753,14 +660,6 @@ def _public(text: str, what: str):
         return PublicKey.from_text(text)
     except ValueError as error:
         raise HistoryTamperedError(f"{what}: unreadable key: {error}") from None
-
-
-def _instant(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(str(text))
-    except ValueError:
-        raise HistoryTamperedError(f"unreadable time {text!r} in the log or the keyring") from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
 class _Transaction:

@@ -115,5 +115,9 @@ def test_honest_evening_holds(club_db, tmp_path, capsys, fmt, players, settings,
     capsys.readouterr()
     assert run("verify", "--db", club_db, "--json") == 0
     verified = json.loads(capsys.readouterr().out)
-    assert verified["tournament_events"] == [{"event": event, "ok": True, "problem": None}]
+    capsys.readouterr()
+    assert run("tournament", "history", event, "--db", club_db, "--json") == 0
+    log = json.loads(capsys.readouterr().out)["log"]
+    assert log["entries"] == len(logged) and len(log["head"]) == 64
+    assert verified["tournament_events"] == [{"event": event, "ok": True, "problem": None, "log": log}]
     assert verified["all_hold"] and len(verified["games"]) == 1  # the game played straight into the database

@@ -352,3 +352,17 @@ def test_a_new_director_key_carries_on_after_a_revocation(cup, capsys):
     con = sqlite3.connect(cup.db)
     head_key, = con.execute("SELECT director_key FROM tournament_heads").fetchone()
     assert head_key == deputy.public.text
+
+
+# ------------------------------------------------------------------ a keyring kept before keys had roles
+
+
+def test_a_keyring_kept_before_roles_reads_the_directors_key_by_its_name(cup, capsys):
+    sql(cup.db, "ALTER TABLE keyring DROP COLUMN role",
+        "DELETE FROM schema_version WHERE component = 'records' AND version = 5",
+        "UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    every_reader_holds(cup.db, "Cup", cup.folder, capsys)  # read as it is: 'director' is the director's key
+    with Records(cup.db) as records:  # opened to write: brought to schema 5, the role kept in its column
+        roles = dict(records.db.execute("SELECT name, role FROM keyring").fetchall())
+    assert roles == {"director": "director", "table 1": "table"}
+    every_reader_holds(cup.db, "Cup", cup.folder, capsys)

@@ -31,7 +31,8 @@ def register(subparsers) -> None:
     verify.add_argument("--notation", metavar="FILE", help="a game notation (`tileref export --notation`): each "
                         "line checked against the game of --record FILE, or of --db DB (--game G, default the last)")
     add_json_option(verify, '{"db", "games": [{"game", "ok", "status", "trust", "problem", "summary", ...}], '
-                    '"tampered", "untrusted", "tournament_events": [{"event", "ok", "problem"}], "all_hold"}; with --record: {"record", "given_key", "game": {...}}')
+                    '"tampered", "untrusted", "tournament_events": [{"event", "ok", "problem", "log"}], "all_hold"}; '
+                    'with --record: {"record", "given_key", "game": {...}}')
     verify.set_defaults(handler=run_verify)
 
     key = subparsers.add_parser("key", help="the table's signing key")
@@ -244,7 +245,8 @@ def run_key_list(args: argparse.Namespace) -> int:
         entries, accepted = ring.entries(), ring.acceptances()
     if args.json:
         emit({"db": args.db, "keys": [
-            {"fingerprint": e.fingerprint, "name": e.name, "role": e.role.value, "trusted_at": e.trusted_at, "trusted": e.active,
+            {"fingerprint": e.fingerprint, "name": e.name, "role": e.role.value, "trusted_at": e.trusted_at,
+             "trusted": e.active,
              "revoked_at": e.revoked_at, "revoke_reason": e.revoke_reason} for e in entries],
             "acceptances": [{"game": label, "fingerprint": fingerprint, "reason": reason, "accepted_at": at,
                              "referee": referee} for label, fingerprint, reason, at, referee in accepted]})

@@ -49,7 +49,8 @@ def log_state(event_name: str, log: list[LogEntry]) -> LogState:
                 seats = rounds[round_number - 1].tables[table_number - 1].seats
                 disqualifications.append(Disqualification(round_number, table_number, seats, entry.data["reason"]))
         except (KeyError, TypeError, ValueError, IndexError):
-            raise HistoryTamperedError(f"event {event_name!r}, log entry {entry.seq}: unreadable {entry.kind}") from None
+            raise HistoryTamperedError(f"event {event_name!r}, log entry {entry.seq}: unreadable "
+                                       f"{entry.kind}") from None
         record = entry.data.get("record") if entry.kind in (RESULT, PLAYED) else None
         if isinstance(record, dict) and record.get("game_hash"):  # one table game is one tournament game
             if record["game_hash"] in credited:

@@ -341,7 +341,8 @@ class TournamentStore:
                 rounds.append(Round(number, round_name, int(seed), tables, draw,
                                     tuple(json.loads(lots_json)), tuple(json.loads(lineup_json))))
             except (ValueError, KeyError, TypeError):
-                raise HistoryTamperedError(f"round {number} in tournament_rounds is unreadable; it was edited") from None
+                raise HistoryTamperedError(f"round {number} in tournament_rounds is unreadable; "
+                                           "it was edited") from None
         return rounds
 
     def _settle(self, event: Event) -> Event:
@@ -486,7 +487,8 @@ class TournamentStore:
             seq += 1
             signed = sign_entry(seq, entry_text(name, item, previous, at, roster, ring_kept), signer)
             self._execute("INSERT INTO tournament_history (event_id, seq, entry_text, director_key, signature) "
-                          "VALUES (?, ?, ?, ?, ?)", (event_id, seq, signed.text, signed.director.text, signed.signature))
+                          "VALUES (?, ?, ?, ?, ?)",
+                          (event_id, seq, signed.text, signed.director.text, signed.signature))
             previous = signed.digest()
         head = sign_head(name, seq, previous, signer, at)
         self._execute("DELETE FROM tournament_heads WHERE event_id = ?", (event_id,))

@@ -289,10 +289,12 @@ def test_a_referee_accepts_a_spare_laptops_game_with_a_reason_signed_and_listed(
     referee = ["--referee-key", str(table.path)]
     # a reason is required, and the acceptance is signed by a key the ring trusts
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(spare_db), "--play-game",
-                 str(game), "--db", tournament, "--director-key", director_key(tmp_path), "--accept", "spare laptop", "--referee-key", str(forger.path)]) == 2
+                 str(game), "--db", tournament, "--director-key", director_key(tmp_path), "--accept", "spare laptop",
+                 "--referee-key", str(forger.path)]) == 2
     assert "the referee's key" in capsys.readouterr().err
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(spare_db), "--play-game",
-                 str(game), "--db", tournament, "--director-key", director_key(tmp_path), "--accept", "spare laptop, key read out by phone", *referee]) == 0
+                 str(game), "--db", tournament, "--director-key", director_key(tmp_path),
+                 "--accept", "spare laptop, key read out by phone", *referee]) == 0
     assert "accepted by referee key" in capsys.readouterr().out
     assert main(["key", "list", "--db", tournament]) == 0
     listing = capsys.readouterr().out

@@ -84,7 +84,8 @@ def test_an_amendment_signed_by_a_key_the_club_never_trusted_is_refused(cup, cap
     a, b, c, d = cup.seats[1]
     seq = forge_append(cup.db, "Cup", cup.mallory, amendment("R1-T2-G2", {a: -100, b: 50, c: 25, d: 25}))
     every_reader_refuses(cup.db, "Cup", cup.folder, capsys,
-                         f"log entry {seq}: signed by key {cup.mallory.public.fingerprint}, which is not in the keyring")
+                         f"log entry {seq}: signed by key {cup.mallory.public.fingerprint}, which is not in the "
+                         "keyring")
     sql(cup.db, "DELETE FROM tournament_history WHERE seq = ?", params=(seq,))
     assert run("tournament", "amend", "Cup", "R1-T2-G2", "--winner", b, "--score", f"{a}=-100", "--score", f"{b}=50",
                "--score", f"{c}=25", "--score", f"{d}=25", "--reason", "recount",
@@ -297,8 +298,8 @@ def test_deleting_the_last_entries_is_seen(cup, capsys, removed):
 
 
 def test_deleting_the_last_entries_and_the_head_is_seen(cup, capsys):
-    sql(cup.db, "DELETE FROM tournament_history WHERE seq = 4", "DELETE FROM tournament_results WHERE game = 'R1-T2-G2'",
-        "DELETE FROM tournament_heads")
+    sql(cup.db, "DELETE FROM tournament_history WHERE seq = 4",
+        "DELETE FROM tournament_results WHERE game = 'R1-T2-G2'", "DELETE FROM tournament_heads")
     every_reader_refuses(cup.db, "Cup", cup.folder, capsys, "the log's head: missing")
 
 
@@ -310,8 +311,8 @@ def test_an_older_head_put_back_is_caught_by_the_head_this_machine_saw(cup, caps
     kept = con.execute("SELECT * FROM tournament_heads").fetchall()
     con.close()
     assert cup.typed("R1-T1-G2") == 0  # entry 5
-    sql(cup.db, "DELETE FROM tournament_history WHERE seq = 5", "DELETE FROM tournament_results WHERE game = 'R1-T1-G2'",
-        "DELETE FROM tournament_heads")
+    sql(cup.db, "DELETE FROM tournament_history WHERE seq = 5",
+        "DELETE FROM tournament_results WHERE game = 'R1-T1-G2'", "DELETE FROM tournament_heads")
     con = sqlite3.connect(cup.db)
     con.executemany("INSERT INTO tournament_heads VALUES (?, ?, ?, ?, ?, ?)", kept)
     con.commit()

@@ -113,6 +113,16 @@ def test_the_director_command_refuses_a_key_outside_the_keyring_and_writes_nothi
     assert "is a table key in the keyring" in capsys.readouterr().err
 
 
+def test_an_edited_or_reordered_entry_is_refused(cup, capsys):
+    swap = ("UPDATE tournament_history SET seq = -1 WHERE seq = 2",
+            "UPDATE tournament_history SET seq = 2 WHERE seq = 3",
+            "UPDATE tournament_history SET seq = 3 WHERE seq = -1")
+    sql(cup.db, *swap)
+    every_reader_refuses(cup.db, "Cup", cup.folder, capsys, "log entry 2: its signature does not hold")
+    sql(cup.db, *swap, "UPDATE tournament_history SET entry_text = replace(entry_text, '-10', '-11') WHERE seq = 4")
+    every_reader_refuses(cup.db, "Cup", cup.folder, capsys, "log entry 4: its signature does not hold")
+
+
 # ------------------------------------------------------------------ 2. hand-entered results unsigned
 
 

@@ -286,13 +286,14 @@ def cmd_clock(args) -> int:
 
 
 def _clock(args, report) -> int:
-    from controller.records.signing import table_key
+    from controller.records.signing import load_table_key, table_key
     from firmware_bridge.driver import TimerDriver
     from firmware_bridge.protocol import BridgeError
 
     rules, seats, game_id = _resolve(args)
     first = start(rules, game_id, seats, args.first)  # refuses bad players before the box or the records
     key = table_key(args.key)
+    director = load_table_key(args.director_key) if args.director_key else None  # a bad file stops before the game
     web = None
     if args.web:
         from controller.web.session import TableWeb
@@ -352,7 +353,8 @@ def _clock(args, report) -> int:
         driver.close()
     if args.event is not None:
         with TournamentStore(args.db) as store:
-            store.add_results(args.event, [result], source=f"tileref clock, records game {game_no}")
+            store.add_results(args.event, [result], source=f"tileref clock, records game {game_no}",
+                              signer=director)
         print(f"recorded {game_id} in event {args.event!r}", flush=True)
     from controller.tournament.storage import result_to_json
 
@@ -380,6 +382,9 @@ def register(subparsers) -> None:
     parser.add_argument("--no-limit", action="store_true", help="mahjong: no session limit")
     parser.add_argument("--scoring", choices=[s.value for s in Scoring], help="mahjong without --event")
     add_private_key_option(parser)
+    parser.add_argument("--director-key", metavar="FILE", help="with --event: the director's private key that signs "
+                        "the result onto the event's log (default: this user's key); where the database keeps a "
+                        "keyring, it must be in it as a director's")
     parser.add_argument("--web", metavar="HOST:PORT", help="also show the clock on the table display in the "
                         "browser (loopback by default; port 0 picks a free one); see docs/web.md")
     add_lang_option(parser)

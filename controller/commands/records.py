@@ -2,8 +2,9 @@
 the club's keyring (`key trust`, `list`, `revoke`, `accept`; docs/trust.md).
 
 `verify` exits 0 when every game holds (intact, or unsigned because it was recorded before
-signing), 3 when any game was tampered with or is signed by a key the database's keyring does not
-trust, 2 on bad input (no such file, game or key file).
+signing) and every tournament event's log kept in the database holds against its keyring, 3 when
+any game was tampered with or is signed by a key the database's keyring does not trust, or an
+event's log does not hold, 2 on bad input (no such file, game or key file).
 Every other reader of a record (`replay`, `audit`, `correct`, `play --resume`, `tournament
 import-play`) makes the same check through `verified_game` and fails the same way.
 """
@@ -20,7 +21,8 @@ ERRORS: tuple[type[BaseException], ...] = (RecordsError,)
 
 
 def register(subparsers) -> None:
-    verify = subparsers.add_parser("verify", help="check a records file: per game, intact or exactly what is wrong")
+    verify = subparsers.add_parser("verify", help="check a records file: per game, intact or exactly what is wrong; "
+                                   "and each tournament event's signed log kept in it")
     verify.add_argument("--db", help="records: an SQLite file, sqlite:///PATH or postgresql://...")
     verify.add_argument("--record", metavar="FILE", help="an open game record (JSON, `tileref export`), checked "
                         "from the file alone; with --db, its signer is judged by that database's keyring")
@@ -29,7 +31,8 @@ def register(subparsers) -> None:
     verify.add_argument("--notation", metavar="FILE", help="a game notation (`tileref export --notation`): each "
                         "line checked against the game of --record FILE, or of --db DB (--game G, default the last)")
     add_json_option(verify, '{"db", "games": [{"game", "ok", "status", "trust", "problem", "summary", ...}], '
-                    '"tampered", "untrusted", "all_hold"}; with --record: {"record", "given_key", "game": {...}}')
+                    '"tampered", "untrusted", "tournament_events": [{"event", "ok", "problem", "log"}], "all_hold"}; '
+                    'with --record: {"record", "given_key", "game": {...}}')
     verify.set_defaults(handler=run_verify)
 
     key = subparsers.add_parser("key", help="the table's signing key")
@@ -46,12 +49,15 @@ def register(subparsers) -> None:
     trust = actions.add_parser("trust", help="add a table's public key to the club's keyring (docs/trust.md)")
     trust.add_argument("public", metavar="PUB", help="the table's public key file (FILE.pub of `tileref key new`)")
     trust.add_argument("--name", required=True, help='which table it is, e.g. "table 3"')
+    trust.add_argument("--role", choices=("table", "director", "referee"), default="table",
+                       help="what the key may sign: a table's games (default), an event's log (director), "
+                       "acceptances (referee)")
     trust.add_argument("--db", required=True, help=ring_db)
-    add_json_option(trust, '{"db", "fingerprint", "name", "trusted_at"}')
+    add_json_option(trust, '{"db", "fingerprint", "name", "role", "trusted_at"}')
     trust.set_defaults(handler=run_key_trust)
     listing = actions.add_parser("list", help="the club's keyring: trusted and revoked keys, and referees' acceptances")
     listing.add_argument("--db", required=True, help=ring_db)
-    add_json_option(listing, '{"db", "keys": [{"fingerprint", "name", "trusted_at", "trusted", "revoked_at", '
+    add_json_option(listing, '{"db", "keys": [{"fingerprint", "name", "role", "trusted_at", "trusted", "revoked_at", '
                     '"revoke_reason"}], "acceptances": [{"game", "fingerprint", "reason", "accepted_at", "referee"}]}')
     listing.set_defaults(handler=run_key_list)
     revoke = actions.add_parser("revoke", help="stop trusting a key (lost or stolen): its games need a referee's word")
@@ -149,22 +155,53 @@ def run_verify(args: argparse.Namespace) -> int:
     with Records(args.db, create=False, read_only=True) as records:
         games = [args.game] if args.game is not None else records.game_ids()
         reports = [records.verify(game_id, expected) for game_id in games]
+    events = _event_logs(args.db) if args.game is None else []
     tampered = sum(r.status is Integrity.TAMPERED for r in reports)
     refused = sum(r.status is not Integrity.TAMPERED and not r.ok for r in reports)
+    broken = sum(problem is not None for _, problem, _ in events)
     problems = ([f"{tampered} TAMPERED"] if tampered else []) + (
-        [f"{refused} signed by a key this club does not trust"] if refused else [])
+        [f"{refused} signed by a key this club does not trust"] if refused else []) + (
+        [f"{broken} event log(s) that do not hold"] if broken else [])
     if args.json:
         emit({"db": args.db, "given_key": expected is not None,
                          "games": [chain_report_data(r) for r in reports], "tampered": tampered,
-                         "untrusted": refused, "all_hold": not problems})
+                         "untrusted": refused, "tournament_events": [
+                             {"event": name, "ok": problem is None, "problem": problem,
+                              "log": None if head is None else {"entries": head[0], "head": head[1]}}
+                             for name, problem, head in events],
+                         "all_hold": not problems})
         return 3 if problems else 0
-    if not reports:
+    if not reports and not events:
         print(f"{args.db}: no games")
         return 0
     for report in reports:
         print(f"game {report.game_id}: {report.summary()}{given}" if report.ok else report.summary())
-    print(f"{args.db}: {len(reports)} game(s), " + (", ".join(problems) if problems else "all hold"))
+    for name, problem, head in events:
+        print(f"event {name!r}: its log holds, {head[0]} entries, head {head[1][:16]}" if problem is None
+              else problem)
+    print(f"{args.db}: {len(reports)} game(s)" + (f", {len(events)} event(s)" if events else "") + ", "
+          + (", ".join(problems) if problems else "all hold"))
     return 3 if problems else 0
+
+
+def _event_logs(db: str) -> list[tuple[str, str | None, tuple[int, str] | None]]:
+    """Each tournament event kept in the database, why its log does not hold (None: it holds), and
+    its log's length and head where it holds."""
+    from controller.tournament import TournamentStore
+    from controller.tournament.errors import HistoryTamperedError
+
+    with TournamentStore(db, read_only=True) as store:
+        if "tournament_events" not in store.db.tables():
+            return []
+        out: list[tuple[str, str | None]] = []
+        for name, _ in store.event_names():
+            try:
+                store.load(name)
+            except HistoryTamperedError as error:
+                out.append((name, str(error)))
+            else:
+                out.append((name, None))
+        return [(name, problem, store.heads.get(name) if problem is None else None) for name, problem in out]
 
 
 def verify_notation(args: argparse.Namespace) -> int:
@@ -201,15 +238,19 @@ def _ring_records(db: str, *, write: bool):
 
 
 def run_key_trust(args: argparse.Namespace) -> int:
+    from controller.records.keyring import KeyRole
     from controller.records.signing import load_public_key
 
     public = load_public_key(args.public)
     with _ring_records(args.db, write=True) as records:
-        entry = records.keyring().trust(public, args.name)
+        entry = records.keyring().trust(public, args.name, KeyRole(args.role))
     if args.json:
-        emit({"db": args.db, "fingerprint": entry.fingerprint, "name": entry.name, "trusted_at": entry.trusted_at})
+        emit({"db": args.db, "fingerprint": entry.fingerprint, "name": entry.name, "role": entry.role.value,
+              "trusted_at": entry.trusted_at})
         return 0
-    print(f"{args.db}: trusts key {entry.fingerprint} as {entry.name!r}; games signed by it count here")
+    signs = {"table": "games signed by it count here", "director": "it may sign the events' logs here",
+             "referee": "it may sign acceptances here"}[entry.role.value]
+    print(f"{args.db}: trusts key {entry.fingerprint} as {entry.name!r} ({entry.role.value} key); {signs}")
     return 0
 
 
@@ -219,7 +260,8 @@ def run_key_list(args: argparse.Namespace) -> int:
         entries, accepted = ring.entries(), ring.acceptances()
     if args.json:
         emit({"db": args.db, "keys": [
-            {"fingerprint": e.fingerprint, "name": e.name, "trusted_at": e.trusted_at, "trusted": e.active,
+            {"fingerprint": e.fingerprint, "name": e.name, "role": e.role.value, "trusted_at": e.trusted_at,
+             "trusted": e.active,
              "revoked_at": e.revoked_at, "revoke_reason": e.revoke_reason} for e in entries],
             "acceptances": [{"game": label, "fingerprint": fingerprint, "reason": reason, "accepted_at": at,
                              "referee": referee} for label, fingerprint, reason, at, referee in accepted]})
@@ -229,7 +271,7 @@ def run_key_list(args: argparse.Namespace) -> int:
         return 0
     for entry in entries:
         state = "trusted" if entry.active else f"REVOKED {entry.revoked_at}: {entry.revoke_reason}"
-        print(f"{entry.fingerprint}\t{entry.name}\tsince {entry.trusted_at}\t{state}")
+        print(f"{entry.fingerprint}\t{entry.name}\t{entry.role.value}\tsince {entry.trusted_at}\t{state}")
     for label, fingerprint, reason, at, referee in accepted:
         print(f"accepted {label} signed by {fingerprint}: {reason} (referee key {referee}, {at})")
     return 0

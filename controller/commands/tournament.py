@@ -124,7 +124,7 @@ def cmd_create(args) -> int:
 def cmd_draw(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbits(48)
     with _existing_store(args) as store:
-        new_round = store.draw_next(args.name, seed)
+        new_round = store.draw_next(args.name, seed, _director(args))
         event = store.load(args.name)
     if args.json:
         print_json({"event": event.name, "round": round_data(event, new_round, with_draw=not args.quiet)})
@@ -202,7 +202,7 @@ def cmd_result(args) -> int:
     with _existing_store(args) as store:
         event = store.load(args.name)
         result = result_from_entry(event, _entry_from_args(event, args), "result")
-        event = store.add_results(args.name, [result], source="hand")
+        event = store.add_results(args.name, [result], source="hand", signer=_director(args))
     if args.json:
         print_json({"event": args.name, "recorded": result_data(event.results[result.game])})
     else:
@@ -214,7 +214,8 @@ def cmd_import(args, reader, what) -> int:
     with _existing_store(args) as store:
         event = store.load(args.name)
         results = reader(event, _read(args.file, what), args.file)
-        event = store.add_results(args.name, results, source=f"{what} {Path(args.file).name}")
+        event = store.add_results(args.name, results, source=f"{what} {Path(args.file).name}",
+                                  signer=_director(args))
     if args.json:
         print_json({"event": args.name, "file": args.file,
                     "recorded": [result_data(event.results[r.game]) for r in results]})
@@ -235,7 +236,13 @@ def played_game_result(records: Records, play_game: int, game: str, key_file: st
     report = records.require_intact(play_game, public_key(key_file), ring)
     events = records.events(play_game)
     link = getattr(events[0], "table_and_event", None) if events else None
-    if link is not None and link[2] is not None and (link[2] != game or (event_name and link[1] != event_name)):
+    # one table game is one tournament game: the one its signed first event names, and no other
+    if link is None or link[2] is None:
+        raise InputFileError(f"game {play_game} in {str(records.path)!r} was not signed as played for a tournament "
+                             f"game (tileref play --event E --stage R --table T): it is credited to no game of an "
+                             "event; a director who knows which game it was enters its result with "
+                             "`tileref tournament result`")
+    if link[2] != game or (event_name and link[1] != event_name):
         raise InputFileError(f"game {play_game} in {str(records.path)!r} was signed as tournament game {link[2]!r} of "
                              f"event {link[1]!r}, not {game!r}" + (f" of {event_name!r}" if event_name else ""))
     scored = [event for event in events if event.kind is EventKind.GAME_SCORED]
@@ -259,9 +266,12 @@ def cmd_import_play(args) -> int:
                             f"game {args.play_game} of {Path(args.play_db).name}", args.accept,
                             referee_key(args.referee_key))
         result, report = played_game_result(records, args.play_game, args.game, args.play_key, ring, args.name)
+        record = {"game_hash": records.created_hash(args.play_game), "key": report.key_id,
+                  "play_game": args.play_game, "trust": report.trust.text if report.trust else ""}
     with _existing_store(args) as store:
         store.load(args.name)
-        store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}")
+        store.add_results(args.name, [result], source=f"tileref play {Path(args.play_db).name} game {args.play_game}",
+                          signer=_director(args), record=record)
     if args.json:
         print_json({"event": args.name, "recorded": result_data(result), "play_db": args.play_db,
                     "play_game": args.play_game, "trust": report.trust.text})
@@ -274,13 +284,23 @@ def cmd_import_play(args) -> int:
 
 def cmd_disqualify(args) -> int:
     with _existing_store(args) as store:
-        event = store.disqualify(args.name, args.round, args.table, args.reason)
+        event = store.disqualify(args.name, args.round, args.table, args.reason, _director(args))
     players = event.disqualifications[-1].players
     if args.json:
         print_json({"event": args.name, "disqualified": {"round": args.round, "table": args.table,
                                                          "players": list(players), "reason": args.reason.strip()}})
     else:
         print(f"disqualified round {args.round} table {args.table}: {', '.join(players)}")
+    return 0
+
+
+def cmd_sign_log(args) -> int:
+    with _existing_store(args) as store:
+        signed = store.sign_log(args.name, _director(args))
+    if args.json:
+        print_json({"event": args.name, "signed": signed})
+    else:
+        print(f"{args.name}: signed {signed} entries onto its log")
     return 0
 
 
@@ -333,13 +353,17 @@ def cmd_substitute(args) -> int:
 def cmd_history(args) -> int:
     with _store_to_read(args) as store:
         event = store.load(args.name)
+        entries, head = store.heads[args.name]
     if args.json:
-        print_json({"event": event.name, "history": [change_data(c) for c in event.history]})
+        print_json({"event": event.name, "history": [change_data(c) for c in event.history],
+                    "log": {"entries": entries, "head": head}})
         return 0
     for number, change in enumerate(event.history, start=1):
         print(f"{number}. {change.summary()}")
     if not event.history:
         print(f"{event.name}: no changes recorded")
+    # what a club writes down (or prints) to compare with later: a log cut short no longer reaches it
+    print(f"{event.name}: its log holds, {entries} entries, head {head[:16]}")
     return 0
 
 
@@ -414,10 +438,15 @@ def _db(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+def _director_key_option(parser, what: str = "the entry") -> None:
+    parser.add_argument("--director-key", metavar="FILE", help=f"the director's private key that signs {what} onto "
+                        "the event's log (default: this user's key); where the database keeps a keyring, the key "
+                        "must be in it as a director's")
+
+
 def _change_options(parser) -> None:
     parser.add_argument("--reason", required=True, help="why; recorded in the event's history")
-    parser.add_argument("--director-key", metavar="FILE", help="the director's private key that signs the change "
-                        "(default: this user's key); where the database keeps a keyring, the key must be in it")
+    _director_key_option(parser, "the change")
     _db(parser)
 
 
@@ -457,6 +486,7 @@ def register(subparsers) -> None:
     p.add_argument("name", help="the event's name, as created")
     p.add_argument("--seed", type=SEED, help="the draw's seed (default: a fresh random one, recorded)")
     p.add_argument("--quiet", action="store_true", help="tables only, not the draw record")
+    _director_key_option(p, "the draw")
     _db(p)
     p.set_defaults(handler=cmd_draw)
 
@@ -467,21 +497,24 @@ def register(subparsers) -> None:
     _db(p)
     p.set_defaults(handler=cmd_show)
 
-    p = sub.add_parser("result", help="enter one game's result by hand")
+    p = sub.add_parser("result", help="enter one game's result by hand (signed by the director's key)")
     p.add_argument("name", help="the event's name, as created")
     _result_options(p)
+    _director_key_option(p, "the result")
     _db(p)
     p.set_defaults(handler=cmd_result)
 
     p = sub.add_parser("import-json", help="import a results JSON file (all or nothing)")
     p.add_argument("name", help="the event's name, as created")
     p.add_argument("file", help='the results JSON: {"results": [{"game", "winner", "scores": {name: points}}, ...]}')
+    _director_key_option(p, "each result")
     _db(p)
     p.set_defaults(handler=lambda a: cmd_import(a, read_results_json, "results JSON"))
 
     p = sub.add_parser("import-csv", help="import a hand-entered results CSV (all or nothing)")
     p.add_argument("name", help="the event's name, as created")
     p.add_argument("file", help="the results CSV, a row per game and player (docs/tournament.md)")
+    _director_key_option(p, "each result")
     _db(p)
     p.set_defaults(handler=lambda a: cmd_import(a, read_results_csv, "results CSV"))
 
@@ -492,6 +525,7 @@ def register(subparsers) -> None:
     p.add_argument("--play-game", type=GAME_ID, required=True, help="the game id in that file")
     add_public_key_option(p, "--play-key")
     add_accept_option(p)
+    _director_key_option(p, "the result")
     _db(p)
     p.set_defaults(handler=cmd_import_play)
 
@@ -500,6 +534,7 @@ def register(subparsers) -> None:
     p.add_argument("--round", type=COUNT, required=True, help="the round the table played in")
     p.add_argument("--table", type=COUNT, required=True, help="the table's number in that round")
     p.add_argument("--reason", required=True, help='e.g. "105 tiles counted"')
+    _director_key_option(p, "the disqualification")
     _db(p)
     p.set_defaults(handler=cmd_disqualify)
 
@@ -535,6 +570,14 @@ def register(subparsers) -> None:
     p.add_argument("--player", required=True, metavar="NAME", help="who sits in")
     _change_options(p)
     p.set_defaults(handler=cmd_substitute)
+
+    p = sub.add_parser("sign-log", help="sign onto the event's log the games played straight into the database "
+                       "since its last entry; an event kept before draws and results were signed: its rounds, "
+                       "results and disqualifications as they stand")
+    p.add_argument("name", help="the event's name, as created")
+    _director_key_option(p, "them")
+    _db(p)
+    p.set_defaults(handler=cmd_sign_log)
 
     p = sub.add_parser("history", help="the event's signed changes: amendments, withdrawals, late entries, "
                        "substitutes")

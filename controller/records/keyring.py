@@ -9,6 +9,10 @@ that is itself signed with the referee's key (which must be in the ring) and kep
 ring. A revoked key (`key revoke`) trusts nothing from then on; its games need an acceptance.
 Without a keyring, readers say that the signer is unknown to this club.
 
+Each key has a role (`key trust --role`): a table's key signs the games it plays, a director's key
+signs an event's log (docs/tournament.md), a referee's key signs acceptances. A key signs only what
+its role may.
+
 An acceptance is bound to the game's first event (its chain hash, the same in every copy of the
 record) and the key that signed the game, so it travels with no game id.
 """
@@ -50,6 +54,20 @@ class KeyringTamperedError(KeyringError):
     exit_code = 3
 
 
+class KeyRole(str, enum.Enum):
+    TABLE = "table"  # signs the games its table plays
+    DIRECTOR = "director"  # signs an event's log: draws, typed results, changes after the fact
+    REFEREE = "referee"  # signs acceptances of games whose key is not the club's
+
+
+def role_from_name(name: str) -> KeyRole:
+    """A ring kept before keys had roles named them only (store.py, schema 5 does the same)."""
+    lowered = name.lower()
+    if "director" in lowered:
+        return KeyRole.DIRECTOR
+    return KeyRole.REFEREE if "referee" in lowered else KeyRole.TABLE
+
+
 class Trust(str, enum.Enum):
     TRUSTED = "trusted"  # the key is in the ring, not revoked
     ACCEPTED = "accepted"  # not trusted, but a referee accepted this game with a reason
@@ -65,6 +83,7 @@ class KeyEntry:
     trusted_at: str
     revoked_at: str | None
     revoke_reason: str | None
+    role: KeyRole = KeyRole.TABLE
 
     @property
     def active(self) -> bool:
@@ -117,9 +136,11 @@ class Keyring:
         if not self._kept():
             return []
         out = []
-        for fp, pub, name, at, revoked, why in self.db.execute(
-                "SELECT fingerprint, public_key, name, trusted_at, revoked_at, revoke_reason FROM keyring "
-                "ORDER BY trusted_at, fingerprint"):
+        # a ring not yet brought to schema 5 (a database opened read-only) says the role in the name
+        role_column = "role" if "role" in self.db.columns("keyring") else "NULL"
+        for fp, pub, name, at, revoked, why, role in self.db.execute(
+                "SELECT fingerprint, public_key, name, trusted_at, revoked_at, revoke_reason, "
+                f"{role_column} FROM keyring ORDER BY trusted_at, fingerprint"):
             try:
                 public = PublicKey.from_text(pub)
             except ValueError as error:
@@ -127,7 +148,11 @@ class Keyring:
             if public.fingerprint != fp:  # a row whose key was swapped under its name trusts nothing
                 raise KeyringTamperedError(f"the keyring of {self.shown!r} TAMPERED: key {fp!r} is listed with "
                                            f"another key ({public.fingerprint})")
-            out.append(KeyEntry(fp, public, name, at, revoked, why))
+            try:
+                key_role = KeyRole(role) if role is not None else role_from_name(name)
+            except ValueError:
+                raise KeyringError(f"the keyring of {self.shown!r}: key {fp!r} has an unknown role {role!r}") from None
+            out.append(KeyEntry(fp, public, name, at, revoked, why, key_role))
         return out
 
     def entry(self, fingerprint: str) -> KeyEntry | None:
@@ -138,7 +163,7 @@ class Keyring:
 
     # ------------------------------------------------------------------ changes
 
-    def trust(self, public: PublicKey, name: str) -> KeyEntry:
+    def trust(self, public: PublicKey, name: str, role: KeyRole = KeyRole.TABLE) -> KeyEntry:
         name = name.strip()
         if not name:
             raise KeyringError("--name: say which table the key is, e.g. \"table 3\"")
@@ -151,8 +176,8 @@ class Keyring:
                                f"({existing.revoke_reason}); a revoked key is not trusted again: make the table a "
                                "new key (tileref key new)")
         with self.db.transaction():
-            self.db.execute("INSERT INTO keyring (fingerprint, public_key, name, trusted_at) VALUES (?, ?, ?, ?)",
-                            (public.fingerprint, public.text, name, _now()))
+            self.db.execute("INSERT INTO keyring (fingerprint, public_key, name, trusted_at, role) "
+                            "VALUES (?, ?, ?, ?, ?)", (public.fingerprint, public.text, name, _now(), role.value))
         return self.entry(public.fingerprint)
 
     def revoke(self, fingerprint: str, reason: str) -> KeyEntry:
@@ -243,7 +268,7 @@ class Keyring:
             return TrustVerdict(Trust.UNKNOWN, "signer unknown to this club (no keyring: tileref key trust PUB "
                                                "--name NAME)" if key else "signer unknown to this club")
         entry = next((e for e in entries if e.fingerprint == fingerprint), None)
-        if entry is not None and entry.active:
+        if entry is not None and entry.active and entry.role is KeyRole.TABLE:
             return TrustVerdict(Trust.TRUSTED, f"key of {entry.name!r} in this club's keyring")
         accepted = self.acceptance(game_hash, fingerprint)
         if accepted is not None:
@@ -252,8 +277,10 @@ class Keyring:
                                                 f"{accepted.reason}")
         if key is None:
             why = "and this club keeps a keyring: an unsigned game counts only if a referee accepts it"
-        elif entry is not None:
+        elif entry is not None and not entry.active:
             why = f"a key of {entry.name!r} revoked on {entry.revoked_at} ({entry.revoke_reason})"
+        elif entry is not None:
+            why = f"the {entry.role.value} key of {entry.name!r}, which signs no games (a table's key does)"
         else:
             why = "which is not in this club's keyring"
         return TrustVerdict(Trust.REFUSED, why)

@@ -8,7 +8,8 @@ RECORDS_TABLES = frozenset({"meta", "games", "players", "events", "photos", "rea
                             "keyring", "key_acceptances", "schema_version"})
 
 TOURNAMENT_TABLES = frozenset({"tournament_events", "tournament_players", "tournament_rounds", "tournament_draws",
-                               "tournament_disqualifications", "tournament_results", "tournament_history"})
+                               "tournament_disqualifications", "tournament_results", "tournament_history",
+                               "tournament_heads"})
 
 
 def known_tables() -> frozenset[str]:

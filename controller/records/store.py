@@ -47,7 +47,8 @@ from .unsigned import SigningEra, signing_era, unsigned_ranges
 # 3: `game_info` (the club: which table plays the game, the tournament game it is, the id its head
 # signature binds when it was imported under another id). See migrations below and docs/club.md.
 # 4: readings per photo, the keyring (see KEYRING_SCHEMA).
-SCHEMA_VERSION = 4
+# 5: each key of the keyring has a role: a table's, a director's or a referee's (see KEY_ROLES_SCHEMA).
+SCHEMA_VERSION = 5
 GENESIS_HASH = "0" * 64
 HEAD_DIGEST_HEX = 12  # the head's short digest shown at the table and on audit pages
 
@@ -173,6 +174,16 @@ ALTER TABLE readings_per_photo_v4 RENAME TO readings;
 """ + KEYRING_SCHEMA
 SCHEMA_4_POSTGRESQL = "ALTER TABLE readings DROP CONSTRAINT IF EXISTS readings_pkey;" + KEYRING_SCHEMA
 
+# 5: what a key may sign (keyring.py). A ring kept before roles named them only: a key named as the
+# director's or a referee's keeps that role, every other key is a table's.
+def _key_roles_step(db: Database) -> None:
+    if "role" not in db.columns("keyring"):  # a file whose version was read from its shape may have it already
+        db.execute("ALTER TABLE keyring ADD COLUMN role TEXT NOT NULL DEFAULT 'table'")
+        db.execute("UPDATE keyring SET role = 'director' WHERE lower(name) LIKE '%director%'")
+        db.execute("UPDATE keyring SET role = 'referee' WHERE lower(name) LIKE '%referee%' AND role = 'table'")
+    db.execute("INSERT INTO meta VALUES ('schema_version', '5') ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+
+
 MIGRATIONS = (
     Migration(1, "games, players, hash-chained events, photos, readings, verdicts", SCHEMA_1, SCHEMA_1_POSTGRESQL),
     Migration(2, "Ed25519 signatures of events and heads; signed_since_game", _signatures_step, _signatures_step),
@@ -180,6 +191,7 @@ MIGRATIONS = (
               SCHEMA_3, SCHEMA_3),
     Migration(4, "a reading per photo it was read from; the club's keyring and referees' acceptances",
               SCHEMA_4_SQLITE, SCHEMA_4_POSTGRESQL),
+    Migration(5, "each key of the keyring has a role: table, director or referee", _key_roles_step, _key_roles_step),
 )
 def _detect_version(db: Database) -> int:
     """A file written before `schema_version` existed: its version from its shape."""

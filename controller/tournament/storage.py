@@ -7,15 +7,25 @@ the change through the pure core (`event.py`), which refuses bad input before an
 written, and then commits in one transaction: a refused batch leaves the database exactly as
 it was. A database that cannot be opened or read raises StorageError (exit 2, one line).
 
+The event's state is its signed log (`tournament_history`, history.py): every draw, typed or
+imported result, disqualification and change after the fact is an entry signed by a director's key
+that the club's keyring trusts, chained, and closed by a signed head (`tournament_heads`). The
+rounds, draws, results and disqualifications tables are what the log says, kept for SQL readers:
+every load checks the whole log against the keyring and those rows against the log (log_checks.py),
+and refuses (HistoryTamperedError, exit 3, naming the event and the entry) a log or row that does not
+hold.
+
 Results straight from the club database: a game a table played for one of the event's drawn
 games (`tileref play --event E --stage R --table T`, game_info in the records) counts as that
-game's result once it is scored and its record verifies, without an import step; a result
-entered by hand or imported stays first (`played_results`).
+game's result once it is scored and its record verifies, signed by a table's key of the ring,
+without an import step; a result in the log stays first (`played_results`). The director's next
+write signs a `played` entry for it, so its record may not vanish afterwards.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -35,14 +45,32 @@ from .errors import (
     StorageError,
     TournamentError,
 )
+from . import checkpoint
 from .event import disqualify_table, draw_next_round, enter_results, for_seats, record_change
-from .history import GENESIS, SignedEntry, change_text, read_history, sign_change
+from .history import (
+    DISQUALIFY,
+    DRAW,
+    GENESIS,
+    PLAYED,
+    RESULT,
+    LogEntry,
+    SignedEntry,
+    SignedHead,
+    change_data,
+    changes_from_log,
+    entry_text,
+    read_log,
+    roster_digest,
+    round_data,
+    sign_entry,
+    sign_head,
+)
 from .formats import get_format
 from .formats.base import parse_settings, settings_as_json
+from .log_checks import LogState, check_played, check_rows, log_state, signer_check
 from .model import (
     Change,
     ChangeKind,
-    Disqualification,
     DrawEntry,
     Event,
     HanchanResult,
@@ -52,7 +80,7 @@ from .model import (
     RummikubGameResult,
     Table,
 )
-from .played import played_results
+from .played import LinkedRecord, PlayedResult, played_results
 
 DEFAULT_DB = "tileref.sqlite"
 
@@ -130,11 +158,24 @@ CREATE TABLE IF NOT EXISTS tournament_history (
 )
 """
 
+# Where each event's log ended when it was last written, signed: a log cut short no longer reaches it.
+HEADS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament_heads (
+    event_id INTEGER PRIMARY KEY REFERENCES tournament_events(id),
+    entries INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    director_key TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    signed_at TEXT NOT NULL
+)
+"""
+
 MIGRATIONS = (
     Migration(1, "events, players, rounds, draws, disqualifications, results", SCHEMA, SCHEMA_POSTGRESQL),
     Migration(2, "a round's seed as a 64-bit integer", _nothing_to_change, SEED_BIGINT_POSTGRESQL),
     Migration(3, "the event's history: signed amendments, withdrawals, late entries, substitutes",
               HISTORY_SCHEMA, HISTORY_SCHEMA),
+    Migration(4, "the event's log: draws and results signed too, and its signed head", HEADS_SCHEMA, HEADS_SCHEMA),
 )
 
 
@@ -185,6 +226,8 @@ class TournamentStore:
             raise StorageError(str(error)) from None
         self.played_notes: list[str] = []
         self.played_sources: dict[str, str] = {}
+        self._unlogged_played: dict[str, list[PlayedResult]] = {}  # per event: counted, not yet in its log
+        self.heads: dict[str, tuple[int, str]] = {}  # per event: its log as last verified (entries, last hash)
 
     def __enter__(self) -> "TournamentStore":
         return self
@@ -237,6 +280,8 @@ class TournamentStore:
         return row[0]
 
     def load(self, name: str) -> Event:
+        """The event as its log makes it, every entry checked against the keyring and every row of
+        the rounds, draws, results and disqualifications tables against the log."""
         event_id = self._event_id(name)
         fmt, settings_json = self._execute(
             "SELECT format, settings_json FROM tournament_events WHERE id = ?", (event_id,)
@@ -247,6 +292,46 @@ class TournamentStore:
                 "SELECT name FROM tournament_players WHERE event_id = ? ORDER BY position", (event_id,)
             )
         )
+        log = self._log(event_id, name, roster_digest(fmt, json.loads(settings_json), players))
+        state = log_state(name, log)
+        check_rows(name, log, state, self._stored_rounds(event_id), {
+            game: (text, source) for game, text, source in self._execute(
+                "SELECT game, result_json, source FROM tournament_results WHERE event_id = ?", (event_id,))
+        }, {(r, t, reason) for r, t, reason in self._execute(
+            "SELECT round, table_number, reason FROM tournament_disqualifications WHERE event_id = ?", (event_id,))})
+        results = {game: result_from_json(game, json.dumps(entry.data["result"], ensure_ascii=False))
+                   for game, entry in state.entered.items()}
+        changes = changes_from_log(log, result_from_json, self._signer)
+        late = tuple(c.player for c in changes if c.kind is ChangeKind.LATE_ENTRY and c.player not in players)
+        event = Event(name, fmt, settings, players + late, state.rounds, results, state.disqualifications, changes)
+        event = self._with_played(event, state)
+        return self._settle(event)
+
+    def _log(self, event_id: int, name: str, roster: str) -> list[LogEntry]:
+        """The event's log, verified against the keyring and the head this machine last saw."""
+        for attempt in (1, 2):
+            log = read_log(name, self._signed_entries(event_id), self._head(event_id), roster,
+                           signer_check(self._ring_entries(), self.path))
+            try:
+                checkpoint.compare_and_keep(self.path, name, [entry.digest for entry in log],
+                                            log[-1].data["at"] if log else "")
+            except HistoryTamperedError:
+                if attempt == 2:
+                    raise
+                continue  # another process may have written (and kept its head) since this one read the log
+            break
+        self.heads[name] = (len(log), log[-1].digest if log else GENESIS)
+        return log
+
+    def _ring_entries(self):
+        from controller.records.keyring import Keyring
+
+        try:
+            return Keyring(self.db, self.path).entries()
+        except RecordsError as error:
+            raise StorageError(str(error)) from None
+
+    def _stored_rounds(self, event_id: int) -> list[Round]:
         rounds = []
         for number, round_name, seed, tables_json, lots_json, lineup_json in self._execute(
             "SELECT number, name, seed, tables_json, lot_order_json, lineup_json "
@@ -259,30 +344,17 @@ class TournamentStore:
                     "WHERE event_id = ? AND round = ? ORDER BY line", (event_id, number)
                 )
             )
-            tables = tuple(
-                Table(t["number"], tuple(t["seats"]), t["games"], t.get("bracket", ""))
-                for t in json.loads(tables_json)
-            )
-            rounds.append(Round(number, round_name, seed, tables, draw,
-                                tuple(json.loads(lots_json)), tuple(json.loads(lineup_json))))
-        results = {
-            game: result_from_json(game, text)
-            for game, text in self._execute(
-                "SELECT game, result_json FROM tournament_results WHERE event_id = ?", (event_id,)
-            )
-        }
-        disqualifications = tuple(
-            Disqualification(r, t, rounds[r - 1].tables[t - 1].seats, reason)
-            for r, t, reason in self._execute(
-                "SELECT round, table_number, reason FROM tournament_disqualifications "
-                "WHERE event_id = ? ORDER BY entered_at, round, table_number", (event_id,)
-            )
-        )
-        changes = self._history(event_id, name)
-        late = tuple(c.player for c in changes if c.kind is ChangeKind.LATE_ENTRY and c.player not in players)
-        event = Event(name, fmt, settings, players + late, tuple(rounds), results, disqualifications, changes)
-        event = self._with_played(event)
-        return self._settle(event)
+            try:
+                tables = tuple(
+                    Table(t["number"], tuple(t["seats"]), t["games"], t.get("bracket", ""))
+                    for t in json.loads(tables_json)
+                )
+                rounds.append(Round(number, round_name, int(seed), tables, draw,
+                                    tuple(json.loads(lots_json)), tuple(json.loads(lineup_json))))
+            except (ValueError, KeyError, TypeError):
+                raise HistoryTamperedError(f"round {number} in tournament_rounds is unreadable; "
+                                           "it was edited") from None
+        return rounds
 
     def _settle(self, event: Event) -> Event:
         """The results as the history leaves them: each amendment and deletion applied in order over
@@ -296,23 +368,24 @@ class TournamentStore:
         return dataclasses.replace(event, results=results)
 
     def _signed_entries(self, event_id: int) -> list[SignedEntry]:
-        from controller.records.signing import PublicKey
-
         entries: list[SignedEntry] = []
         if "tournament_history" not in self.db.tables():  # a database from before the history (read only)
             return entries
         for seq, text, key, signature in self._execute(
                 "SELECT seq, entry_text, director_key, signature FROM tournament_history WHERE event_id = ? "
                 "ORDER BY seq", (event_id,)).fetchall():
-            try:
-                director = PublicKey.from_text(key)
-            except ValueError as error:
-                raise HistoryTamperedError(f"history entry {seq}: unreadable director key: {error}") from None
-            entries.append(SignedEntry(seq, text, director, signature))
+            entries.append(SignedEntry(seq, text, _public(key, f"log entry {seq}"), signature))
         return entries
 
-    def _history(self, event_id: int, name: str) -> tuple[Change, ...]:
-        return read_history(name, self._signed_entries(event_id), result_from_json, self._signer)
+    def _head(self, event_id: int) -> SignedHead | None:
+        if "tournament_heads" not in self.db.tables():  # a database from before the head (read only)
+            return None
+        row = self._execute("SELECT entries, digest, director_key, signature, signed_at FROM tournament_heads "
+                            "WHERE event_id = ?", (event_id,)).fetchone()
+        if row is None:
+            return None
+        entries, digest, key, signature, at = row
+        return SignedHead(int(entries), digest, _public(key, "the log's head"), signature, at)
 
     def _signer(self, key) -> str:
         from controller.records.keyring import Keyring
@@ -325,19 +398,26 @@ class TournamentStore:
             return f"key {key.fingerprint}"
         return f"{entry.name} (key {key.fingerprint}{'' if entry.active else ', revoked'})"
 
-    def _with_played(self, event: Event) -> Event:
+    def _with_played(self, event: Event, state: LogState) -> Event:
         """The event with the results of the games tables played for it into this database (no
         import step): each game scored and verified, its players those the draw seated; a result
-        entered by hand or imported stays first. What is left out, and why, is in `played_notes`."""
+        in the log stays first. What is left out, and why, is in `played_notes`. Each game the log
+        says was counted must still be there, linked to that game, and hold (log_checks)."""
         self.played_notes = []
         self.played_sources: dict[str, str] = {}
+        self._unlogged_played[event.name] = []
+        linked: dict[str, LinkedRecord] = {}
         try:
-            if "game_info" not in self.db.tables():
-                return event
-            played, notes = played_results(Records.on(self.db), event.name)
+            if "game_info" in self.db.tables():
+                played, notes = played_results(Records.on(self.db), event.name, linked)
+            else:
+                played, notes = [], []
         except RecordsError as error:
+            if state.played:
+                raise StorageError(f"the records in {self.path} cannot be read: {error}") from None
             self.played_notes = [f"the records in {self.path} cannot be read: {error}"]
             return event
+        check_played(event.name, state, linked, self.path)
         changed = event.result_changes()  # the director's amendment or deletion has the last word
         for item in played:
             if item.result.game in event.results or item.result.game in changed:
@@ -350,6 +430,9 @@ class TournamentStore:
                 notes.append(f"{item.result.game}: records game {item.records_game} left out: {error}")
                 continue
             self.played_sources[item.result.game] = f"tileref play, records game {item.records_game}"
+            if item.game_hash not in state.played:
+                self._unlogged_played[event.name].append(dataclasses.replace(
+                    item, result=event.results[item.result.game]))
         self.played_notes = notes
         return event
 
@@ -361,7 +444,76 @@ class TournamentStore:
         ))
         return {**self.played_sources, **entered}
 
+    def credited_records(self, name: str) -> dict[str, str]:
+        """{first-event hash of a table's record: the game it is credited to} of the results in the log."""
+        event_id = self._event_id(name)
+        self.load(name)
+        credited = {}
+        for entry in self._signed_entries(event_id):
+            data = json.loads(entry.text)
+            record = data.get("record") if data.get("kind") in (RESULT, PLAYED) else None
+            if isinstance(record, dict) and record.get("game_hash"):
+                credited[str(record["game_hash"])] = str(data.get("game"))
+        return credited
+
     # --- writing --------------------------------------------------------------------
+
+    def _writer(self, signer):
+        """The key that signs what is written now: the given one, else this user's key. Where the
+        database keeps a keyring, it must be a director's key in it, not revoked."""
+        from controller.records.keyring import KeyRole
+        from controller.records.signing import default_table_key
+
+        if signer is None:
+            signer = default_table_key(lambda text: print(text, file=sys.stderr, flush=True))
+        ring = self._ring_entries()
+        if ring:
+            entry = next((e for e in ring if e.fingerprint == signer.public.fingerprint), None)
+            if entry is None or not entry.active or entry.role is not KeyRole.DIRECTOR:
+                state = ("is not in" if entry is None else "was revoked in" if not entry.active
+                         else f"is a {entry.role.value} key in")
+                raise ChangeError(f"key {signer.public.fingerprint} {state} the keyring of {self.path!r}: an event's "
+                                  "log is signed by a director's key the club trusts (tileref key trust "
+                                  "DIRECTOR.pub --name director --role director)")
+        return signer, bool(ring)
+
+    def _append(self, event_id: int, name: str, items: list[dict], signer, ring_kept: bool) -> None:
+        """Sign `items` onto the end of the event's log and sign its new head; inside a transaction.
+        The games tables played straight into the database that count and are not in the log yet
+        (as the last load found them) go in first."""
+        items = [{"kind": PLAYED, "game": item.result.game, "result": json.loads(result_to_json(item.result)),
+                  "source": f"tileref play, records game {item.records_game}",
+                  "record": {"game_hash": item.game_hash, "key": item.key_id, "records_game": item.records_game}}
+                 for item in self._unlogged_played.pop(name, [])] + items
+        fmt, settings_json = self._execute(
+            "SELECT format, settings_json FROM tournament_events WHERE id = ?", (event_id,)).fetchone()
+        players = tuple(p for (p,) in self._execute(
+            "SELECT name FROM tournament_players WHERE event_id = ? ORDER BY position", (event_id,)))
+        roster = roster_digest(fmt, json.loads(settings_json), players)
+        entries = self._signed_entries(event_id)
+        previous = entries[-1].digest() if entries else GENESIS
+        seq = len(entries)
+        at = _now()
+        for item in items:
+            seq += 1
+            signed = sign_entry(seq, entry_text(name, item, previous, at, roster, ring_kept), signer)
+            self._execute("INSERT INTO tournament_history (event_id, seq, entry_text, director_key, signature) "
+                          "VALUES (?, ?, ?, ?, ?)",
+                          (event_id, seq, signed.text, signed.director.text, signed.signature))
+            previous = signed.digest()
+        head = sign_head(name, seq, previous, signer, at)
+        self._execute("DELETE FROM tournament_heads WHERE event_id = ?", (event_id,))
+        self._execute("INSERT INTO tournament_heads (event_id, entries, digest, director_key, signature, signed_at) "
+                      "VALUES (?, ?, ?, ?, ?, ?)", (event_id, head.entries, head.digest, head.director.text,
+                                                    head.signature, head.at))
+
+    def _written(self, event_id: int, name: str) -> None:
+        """After a write's commit: the log reads back, and this machine keeps its new head."""
+        fmt, settings_json = self._execute(
+            "SELECT format, settings_json FROM tournament_events WHERE id = ?", (event_id,)).fetchone()
+        players = tuple(p for (p,) in self._execute(
+            "SELECT name FROM tournament_players WHERE event_id = ? ORDER BY position", (event_id,)))
+        self._log(event_id, name, roster_digest(fmt, json.loads(settings_json), players))
 
     def create(self, event: Event) -> None:
         if self._execute("SELECT 1 FROM tournament_events WHERE name = ?", (event.name,)).fetchone():
@@ -377,73 +529,84 @@ class TournamentStore:
                 [(event_id, i, p) for i, p in enumerate(event.players, start=1)],
             )
 
-    def draw_next(self, name: str, seed: int) -> Round:
+    def draw_next(self, name: str, seed: int, signer=None) -> Round:
+        """Draw the next round, signed by the director's key `signer` (a TableKey; default: this user's)."""
         event = draw_next_round(self.load(name), seed)
+        signer, ring_kept = self._writer(signer)
         new_round = event.rounds[-1]
         event_id = self._event_id(name)
+        with self._transaction():
+            self._write_round(event_id, new_round)
+            self._append(event_id, name, [{"kind": DRAW, "round": round_data(new_round)}], signer, ring_kept)
+        self._written(event_id, name)
+        return new_round
+
+    def _write_round(self, event_id: int, new_round: Round) -> None:
         tables = [
             {"number": t.number, "seats": list(t.seats), "games": t.games, "bracket": t.bracket}
             for t in new_round.tables
         ]
-        with self._transaction():
-            self._execute(
-                "INSERT INTO tournament_rounds (event_id, number, name, seed, tables_json, "
-                "lot_order_json, lineup_json, drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (event_id, new_round.number, new_round.name, seed, json.dumps(tables),
-                 json.dumps(list(new_round.lot_order)), json.dumps(list(new_round.lineup)), _now()),
-            )
-            self._executemany(
-                "INSERT INTO tournament_draws (event_id, round, line, player, drew, decides) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(event_id, new_round.number, i, d.player, d.drew, d.decides)
-                 for i, d in enumerate(new_round.draw, start=1)],
-            )
-        return new_round
+        self._execute(
+            "INSERT INTO tournament_rounds (event_id, number, name, seed, tables_json, "
+            "lot_order_json, lineup_json, drawn_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (event_id, new_round.number, new_round.name, new_round.seed, json.dumps(tables),
+             json.dumps(list(new_round.lot_order)), json.dumps(list(new_round.lineup)), _now()),
+        )
+        self._executemany(
+            "INSERT INTO tournament_draws (event_id, round, line, player, drew, decides) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(event_id, new_round.number, i, d.player, d.drew, d.decides)
+             for i, d in enumerate(new_round.draw, start=1)],
+        )
 
-    def add_results(self, name: str, results: Iterable[Result], source: str) -> Event:
+    def add_results(self, name: str, results: Iterable[Result], source: str, signer=None,
+                    record: dict | None = None) -> Event:
+        """Enter results, each an entry of the log signed by the director's key `signer` (default: this
+        user's). `record`: the table's record a played result comes from ({"game_hash", "key", ...}),
+        credited once only."""
         results = list(results)
         event = enter_results(self.load(name), results)  # raises before any write; a substitute counts for the seat
+        signer, ring_kept = self._writer(signer)
+        if record is not None:
+            credited = self.credited_records(name).get(record["game_hash"])
+            if credited is not None:
+                raise ChangeError(f"that table record (first event {record['game_hash'][:16]}) is credited to "
+                                  f"{credited} already: one table game is one tournament game")
         event_id = self._event_id(name)
+        items = []
+        for r in results:
+            item = {"kind": RESULT, "game": r.game, "result": json.loads(result_to_json(event.results[r.game])),
+                    "source": source}
+            if record is not None:
+                item["record"] = record
+            items.append(item)
         with self._transaction():
             self._executemany(
                 "INSERT INTO tournament_results (event_id, game, result_json, source, entered_at) "
                 "VALUES (?, ?, ?, ?, ?)",
                 [(event_id, r.game, result_to_json(event.results[r.game]), source, _now()) for r in results],
             )
+            self._append(event_id, name, items, signer, ring_kept)
+        self._written(event_id, name)
         return event
 
     def change(self, name: str, change: Change, director) -> Change:
         """Record one change, signed with `director` (a TableKey): checked through the pure core first,
-        then appended to the event's history in one transaction. Where the database keeps a keyring,
-        the director's key must be in it."""
-        from controller.records.keyring import Keyring
-
+        then appended to the event's log in one transaction. Where the database keeps a keyring, the
+        director's key must be in it, as a director's."""
         event = self.load(name)
-        ring = Keyring(self.db, self.path)
-        try:
-            refused = ring.referee_trusted(director.public) if ring.present() else None
-        except RecordsError as error:
-            raise StorageError(str(error)) from None
-        if refused is not None:
-            raise ChangeError(refused.replace("an acceptance is signed", "a change to an event is signed")
-                              .replace("--name referee", "--name director"))
+        director, ring_kept = self._writer(director)
         replaces = ""
         if change.kind in (ChangeKind.AMEND, ChangeKind.DELETE):
             replaces = self._source_of(name, event, change.game)
-        change = dataclasses.replace(change, rounds_drawn=len(event.rounds), at=_now(), replaces=replaces)
+        change = dataclasses.replace(change, rounds_drawn=len(event.rounds), replaces=replaces)
         record_change(event, change)
-        event_id = self._event_id(name)
-        entries = self._signed_entries(event_id)
-        previous = entries[-1].digest() if entries else GENESIS
         result_json = result_to_json(for_seats(event, change.result)) if change.result is not None else None
-        signed = sign_change(len(entries) + 1, change_text(name, change, previous, result_json), director)
+        event_id = self._event_id(name)
         with self._transaction():
-            self._execute(
-                "INSERT INTO tournament_history (event_id, seq, entry_text, director_key, signature) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (event_id, signed.seq, signed.text, signed.director.text, signed.signature),
-            )
-        return dataclasses.replace(change, by=self._signer(director.public))
+            self._append(event_id, name, [change_data(change, result_json)], director, ring_kept)
+        recorded = self.load(name).history[-1]
+        return dataclasses.replace(recorded, by=self._signer(director.public))
 
     def _source_of(self, name: str, event: Event, game: str) -> str:
         earlier = [c for c in event.history if c.game == game and c.kind in (ChangeKind.AMEND, ChangeKind.DELETE)]
@@ -451,15 +614,65 @@ class TournamentStore:
             return f"the {earlier[-1].kind.value} of {earlier[-1].at}"
         return self.sources(name).get(game, "")
 
-    def disqualify(self, name: str, round_number: int, table_number: int, reason: str) -> Event:
+    def disqualify(self, name: str, round_number: int, table_number: int, reason: str, signer=None) -> Event:
         event = disqualify_table(self.load(name), round_number, table_number, reason)
+        signer, ring_kept = self._writer(signer)
+        event_id = self._event_id(name)
         with self._transaction():
             self._execute(
                 "INSERT INTO tournament_disqualifications (event_id, round, table_number, reason, entered_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (self._event_id(name), round_number, table_number, reason.strip(), _now()),
+                (event_id, round_number, table_number, reason.strip(), _now()),
             )
+            self._append(event_id, name, [{"kind": DISQUALIFY, "round": round_number, "table": table_number,
+                                           "reason": reason.strip()}], signer, ring_kept)
+        self._written(event_id, name)
         return event
+
+    def sign_log(self, name: str, signer) -> int:
+        """An event kept before draws and results were signed: sign its rounds, results and
+        disqualifications as they stand onto its log (the director has checked them). An event with
+        a log: sign the games played straight into the database since its last entry (before the
+        prizes). Returns how many entries were signed."""
+        event_id = self._event_id(name)
+        entries = self._signed_entries(event_id)
+        if any(json.loads(e.text).get("kind") in (DRAW, RESULT, PLAYED, DISQUALIFY) for e in entries):
+            self.load(name)  # checked as it stands; the games played straight in since the last entry go in
+            if not self._unlogged_played.get(name):
+                raise ChangeError(f"event {name!r} in {self.path}: its log holds every draw and result already; "
+                                  "nothing to sign")
+            signer, ring_kept = self._writer(signer)
+            signed = len(self._unlogged_played[name])
+            with self._transaction():
+                self._append(event_id, name, [], signer, ring_kept)
+            self._written(event_id, name)
+            return signed
+        signer, ring_kept = self._writer(signer)
+        self._unlogged_played.pop(name, None)  # counted when the log is next written, the event read from it
+        items: list[dict] = [{"kind": DRAW, "round": round_data(r)} for r in self._stored_rounds(event_id)]
+        for game, text, source in self._execute(
+                "SELECT game, result_json, source FROM tournament_results WHERE event_id = ? ORDER BY entered_at, game",
+                (event_id,)).fetchall():
+            items.append({"kind": RESULT, "game": game, "result": json.loads(text), "source": source})
+        for r, t, reason in self._execute(
+                "SELECT round, table_number, reason FROM tournament_disqualifications WHERE event_id = ? "
+                "ORDER BY entered_at, round, table_number", (event_id,)).fetchall():
+            items.append({"kind": DISQUALIFY, "round": r, "table": t, "reason": reason})
+        if not items:
+            raise ChangeError(f"event {name!r} in {self.path} has no rounds, results or disqualifications to sign")
+        with self._transaction():
+            self._append(event_id, name, items, signer, ring_kept)
+        self._written(event_id, name)
+        return len(items)
+
+
+def _public(text: str, what: str):
+    from controller.records.signing import PublicKey
+
+    try:
+        return PublicKey.from_text(text)
+    except ValueError as error:
+        raise HistoryTamperedError(f"{what}: unreadable key: {error}") from None
 
 
 class _Transaction:

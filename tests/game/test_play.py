@@ -104,17 +104,22 @@ def kuwana_event(db: Path, tmp_path: Path, trusted: bool = True) -> tuple[str, .
     """A japan-2017 event (kuwana) with its first round drawn into `db`; the seats of table 1. `trusted`:
     the database's keyring trusts this table's key (a game for an event is played only then)."""
     from controller.cli import main
-    from controller.records.signing import default_table_key
+    from controller.records.keyring import KeyRole
+    from controller.records.signing import default_table_key, new_key_pair
     from controller.tournament import TournamentStore
 
     players = tmp_path / "players.csv"
     players.write_text("name\n" + "".join(f"{p}\n" for p in ("Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus", "Hal")))
     assert main(["tournament", "create", "Club night", "--format", "kuwana", "--players", str(players),
                  "--db", str(db)]) == 0
-    assert main(["tournament", "draw", "Club night", "--seed", "7", "--db", str(db)]) == 0
+    # the director signs the event's log with a key of their own; the table signs its games with its own
+    director = new_key_pair(tmp_path / "director.key")
     if trusted:
         with Records(db) as records:
+            records.keyring().trust(director.public, "director", KeyRole.DIRECTOR)
             records.keyring().trust(default_table_key().public, "table 1")
+    assert main(["tournament", "draw", "Club night", "--seed", "7", "--db", str(db),
+                 "--director-key", str(director.path)]) == 0
     with TournamentStore(str(db)) as store:
         return tuple(store.load("Club night").round(1).tables[0].seats)
 

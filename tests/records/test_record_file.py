@@ -170,17 +170,20 @@ def test_the_director_takes_a_played_game_straight_from_the_database(postgres_ur
     from controller.tournament.played import tournament_seats
     from controller.tournament import TournamentStore
 
-    from controller.records.signing import default_table_key, public_path
+    from controller.records.signing import default_table_key, new_key_pair, public_path
 
     kuwana_event(postgres_url, tmp_path)
-    # the club trusts its table's key: only then does a played game count (docs/trust.md)
-    assert main(["key", "trust", str(public_path(default_table_key().path)), "--name", "table 1",
-                 "--db", postgres_url]) == 0
+    # the club trusts its table's key: only then does a played game count (docs/trust.md); and the
+    # director's (this user's key signed the draw)
+    table = new_key_pair(tmp_path / "table1.key")
+    assert main(["key", "trust", str(public_path(table.path)), "--name", "table 1", "--db", postgres_url]) == 0
+    assert main(["key", "trust", str(public_path(default_table_key().path)), "--name", "director", "--role",
+                 "director", "--db", postgres_url]) == 0
     # what `tileref play --db URL --event Cup --stage 1 --table 1` does: the draw names the players
     link = tournament_seats(Namespace(db=postgres_url, event="Cup", stage=1, table=1, game_number=1, players=None))
     assert link.game == "R1-T1-G1" and len(link.seats) == 4
     seats = link.seats
-    with Records(postgres_url) as records:
+    with Records(postgres_url, key=table) as records:
         game = records.start_game(game_created("japan-2017", seats), event=link.event, tournament_game=link.game,
                                   table_name="table 1")
         with TournamentStore(postgres_url) as store:

@@ -67,12 +67,27 @@ def scored_game(records: Records, seats, **link) -> int:
     return game
 
 
+def director_key(tmp_path: Path) -> str:
+    """The tournament director's key, which signs the event's log (made once per test)."""
+    path = tmp_path / "keys" / "director.key"
+    if not path.exists():
+        new_key_pair(path)
+    return str(path)
+
+
+def trust_table(tournament: str, table, name: str, tmp_path: Path) -> None:
+    """The tournament's keyring: the table's key, and the director's that signed the draw."""
+    assert main(["key", "trust", pub(table), "--name", name, "--db", tournament]) == 0
+    assert main(["key", "trust", director_key(tmp_path) + ".pub", "--name", "director", "--role", "director",
+                 "--db", tournament]) == 0
+
+
 def event_db(tmp_path: Path, name: str = "tournament.sqlite") -> tuple[str, tuple[str, ...]]:
     db = str(tmp_path / name)
     players = tmp_path / "players.csv"
     players.write_text("name\n" + "".join(f"{p}\n" for p in PLAYERS), encoding="utf-8")
     assert main(["tournament", "create", "Cup", "--format", "kuwana", "--players", str(players), "--db", db]) == 0
-    assert main(["tournament", "draw", "Cup", "--seed", "6", "--db", db]) == 0
+    assert main(["tournament", "draw", "Cup", "--seed", "6", "--db", db, "--director-key", director_key(tmp_path)]) == 0
     with TournamentStore(db) as store:
         seats = tuple(store.load("Cup").round(1).tables[0].seats)
     return db, seats
@@ -162,11 +177,11 @@ def every_reader_refuses(db: Path, game: int, tmp_path: Path, capsys, words: str
     events = sqlite3.connect(db).execute("SELECT count(*) FROM events").fetchone()[0]
     tournament, _ = event_db(tmp_path)
     if table is not None:
-        assert main(["key", "trust", pub(table), "--name", "table 1", "--db", tournament]) == 0
+        trust_table(tournament, table, "table 1", tmp_path)
     capsys.readouterr()
     argvs = dict(readers(db, game, tmp_path))
     argvs["import-play"] = ["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(db),
-                            "--play-game", str(game), "--db", tournament]
+                            "--play-game", str(game), "--db", tournament, "--director-key", director_key(tmp_path)]
     for name, argv in argvs.items():
         code = main(argv)
         out = capsys.readouterr()
@@ -212,7 +227,7 @@ def test_a_game_signed_outside_the_keyring_is_refused_by_import_and_import_play(
     tournament's keyring does not hold his key, so neither import nor import-play takes it."""
     table, forger = keys
     tournament, seats = event_db(tmp_path)
-    assert main(["key", "trust", pub(table), "--name", "table 1", "--db", tournament]) == 0
+    trust_table(tournament, table, "table 1", tmp_path)
     forged_db = tmp_path / "forger.sqlite"
     with Records(forged_db, key=forger) as records:
         game = scored_game(records, seats, event="Cup", tournament_game="R1-T1-G1", table_name="table 1")
@@ -228,7 +243,7 @@ def test_a_game_signed_outside_the_keyring_is_refused_by_import_and_import_play(
     with Records(tournament, create=False, read_only=True) as club:
         assert club.game_ids() == []  # nothing written
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(forged_db),
-                 "--play-game", str(game), "--db", tournament]) == 3
+                 "--play-game", str(game), "--db", tournament, "--director-key", director_key(tmp_path)]) == 3
     err = capsys.readouterr().err
     assert forger.public.fingerprint in err and f"game {game} in " in err
     assert "R1-T1-G1" not in results(tournament)
@@ -237,13 +252,13 @@ def test_a_game_signed_outside_the_keyring_is_refused_by_import_and_import_play(
 def test_the_tables_own_game_is_credited_and_says_whose_key_it_is(tmp_path, keys, capsys):
     table, _ = keys
     tournament, seats = event_db(tmp_path)
-    assert main(["key", "trust", pub(table), "--name", "table 1", "--db", tournament]) == 0
+    trust_table(tournament, table, "table 1", tmp_path)
     play_db = tmp_path / "table1.sqlite"
     with Records(play_db, key=table) as records:
         game = scored_game(records, seats, event="Cup", tournament_game="R1-T1-G1", table_name="table 1")
     capsys.readouterr()
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(play_db),
-                 "--play-game", str(game), "--db", tournament]) == 0
+                 "--play-game", str(game), "--db", tournament, "--director-key", director_key(tmp_path)]) == 0
     assert "key of 'table 1' in this club's keyring" in capsys.readouterr().out
     assert main(["export", "--db", str(play_db), "--game", str(game), "--out", str(tmp_path / "g.json")]) == 0
     capsys.readouterr()
@@ -260,24 +275,26 @@ def test_import_play_refuses_a_game_signed_for_another_tournament_game(tmp_path,
     with Records(play_db, key=table) as records:
         game = scored_game(records, seats, event="Cup", tournament_game="R1-T1-G1")
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T2-G1", "--play-db", str(play_db),
-                 "--play-game", str(game), "--db", tournament]) == 2
+                 "--play-game", str(game), "--db", tournament, "--director-key", director_key(tmp_path)]) == 2
     assert "was signed as tournament game 'R1-T1-G1'" in capsys.readouterr().err
 
 
 def test_a_referee_accepts_a_spare_laptops_game_with_a_reason_signed_and_listed(tmp_path, keys, capsys):
     table, forger = keys  # here the "forger" is a spare laptop whose key nobody trusted in advance
     tournament, seats = event_db(tmp_path)
-    assert main(["key", "trust", pub(table), "--name", "referee desk", "--db", tournament]) == 0
+    trust_table(tournament, table, "referee desk", tmp_path)
     spare_db = tmp_path / "spare.sqlite"
     with Records(spare_db, key=forger) as records:
         game = scored_game(records, seats, event="Cup", tournament_game="R1-T1-G1")
     referee = ["--referee-key", str(table.path)]
     # a reason is required, and the acceptance is signed by a key the ring trusts
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(spare_db), "--play-game",
-                 str(game), "--db", tournament, "--accept", "spare laptop", "--referee-key", str(forger.path)]) == 2
+                 str(game), "--db", tournament, "--director-key", director_key(tmp_path), "--accept", "spare laptop",
+                 "--referee-key", str(forger.path)]) == 2
     assert "the referee's key" in capsys.readouterr().err
     assert main(["tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", str(spare_db), "--play-game",
-                 str(game), "--db", tournament, "--accept", "spare laptop, key read out by phone", *referee]) == 0
+                 str(game), "--db", tournament, "--director-key", director_key(tmp_path),
+                 "--accept", "spare laptop, key read out by phone", *referee]) == 0
     assert "accepted by referee key" in capsys.readouterr().out
     assert main(["key", "list", "--db", tournament]) == 0
     listing = capsys.readouterr().out
@@ -411,7 +428,7 @@ def test_a_tournament_credits_a_played_game_only_from_a_key_in_its_keyring(tmp_p
     with TournamentStore(tournament) as store:
         assert "R1-T1-G1" not in store.load("Cup").results
         assert any("signer is unknown to this club" in note for note in store.played_notes)
-    assert main(["key", "trust", pub(table), "--name", "table 1", "--db", tournament]) == 0
+    trust_table(tournament, table, "table 1", tmp_path)
     assert results(tournament)["R1-T1-G1"].winner == seats[0]
     assert main(["key", "revoke", table.public.fingerprint, "--reason", "laptop stolen", "--db", tournament]) == 0
     assert "R1-T1-G1" not in results(tournament)

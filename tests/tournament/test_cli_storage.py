@@ -326,16 +326,26 @@ def test_a_fresh_random_seed_is_drawn_and_kept_on_postgresql(postgres_url, playe
 def test_postgresql_32_bit_seeds_widened(postgres_url, players_csv, capsys, monkeypatch):
     from controller.tournament import storage
 
+    from controller.tournament.event import draw_next_round
+
     with monkeypatch.context() as before_the_step:  # the database as tileref laid it out with 32-bit seeds
         before_the_step.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:1])
         run("tournament", "create", "Old", "--format", "kuwana", "--players", players_csv, "--db", postgres_url)
-        assert run("tournament", "draw", "Old", "--seed", 5, "--db", postgres_url) == 0
+        with TournamentStore(postgres_url) as store:  # a round as that tileref drew it: rows, no signed log
+            (event_id,), = store.db.execute("SELECT id FROM tournament_events WHERE name = 'Old'").fetchall()
+            drawn = draw_next_round(store.load("Old"), 5).rounds[-1]
+            with store.db.transaction():
+                store._write_round(event_id, drawn)
         assert seed_column_type(postgres_url) == "integer"
+    capsys.readouterr()
+    assert run("tournament", "show", "Old", "--db", postgres_url) == 3  # rows outside the log: the director signs them
+    assert "round 1 in tournament_rounds is outside the log" in capsys.readouterr().err
+    assert run("tournament", "sign-log", "Old", "--db", postgres_url) == 0
     with TournamentStore(postgres_url) as store:
         assert [r.seed for r in store.load("Old").rounds] == [5]
         versions = store.db.execute("SELECT version FROM schema_version WHERE component = 'tournament' "
                                     "ORDER BY version").fetchall()
-    assert [v for (v,) in versions] == [1, 2, 3]
+    assert [v for (v,) in versions] == [1, 2, 3, 4]
     assert seed_column_type(postgres_url) == "bigint"
 
 

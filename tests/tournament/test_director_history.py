@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from controller import cli
-from controller.records.signing import new_key_pair
+from controller.records.signing import default_key_path, default_table_key, new_key_pair
 from controller.tournament import TournamentStore
 from test_import_play import record_table_game
 
@@ -40,7 +40,7 @@ def score_args(scores):
 def test_a_verified_table_record_is_amended_only_with_the_reason_and_the_record_stays(tmp_path, event_db, capsys):
     a, b, c, d = seats(event_db)
     play_db = str(tmp_path / "table1.sqlite")
-    game = record_table_game(play_db, (a, b, c, d), {a: 100, b: -10, c: -20, d: -30})
+    game = record_table_game(play_db, (a, b, c, d), {a: 100, b: -10, c: -20, d: -30}, event="Cup")
     capsys.readouterr()
     assert run("tournament", "import-play", "Cup", "--game", "R1-T1-G1", "--play-db", play_db,
                "--play-game", game, "--db", event_db, "--json") == 0
@@ -61,7 +61,7 @@ def test_a_verified_table_record_is_amended_only_with_the_reason_and_the_record_
     assert "the referee recounted C's rack: 25" in line
     with sqlite3.connect(event_db) as db:
         assert db.execute("SELECT result_json FROM tournament_results").fetchall() == stored  # not edited in place
-        (text,), = db.execute("SELECT entry_text FROM tournament_history")
+        (text,), = db.execute("SELECT entry_text FROM tournament_history ORDER BY seq DESC LIMIT 1")
     assert json.loads(text)["result"]["scores"][c] == -25
     assert run("tournament", "standings", "Cup", "--json", "--db", event_db) == 0
     table = json.loads(capsys.readouterr().out)
@@ -83,32 +83,45 @@ def test_an_edited_or_removed_history_entry_is_refused_like_a_tampered_record(ev
     assert run("tournament", "substitute", "Cup", "R1-T1-G2", "--for", a, "--player", "Sam", "--reason", "a call",
                "--db", event_db) == 0
     capsys.readouterr()
+    # the log: 1 the draw, 2 the result, 3 the amendment, 4 the substitute
     with sqlite3.connect(event_db) as db:
         db.execute("UPDATE tournament_history SET entry_text = replace(entry_text, 'typed wrong', 'typed right') "
-                   "WHERE seq = 1")
+                   "WHERE seq = 3")
     assert run("tournament", "standings", "Cup", "--db", event_db) == 3
-    assert "history entry 1: its signature does not hold" in capsys.readouterr().err
+    assert "log entry 3: its signature does not hold" in capsys.readouterr().err
     with sqlite3.connect(event_db) as db:
         db.execute("UPDATE tournament_history SET entry_text = replace(entry_text, 'typed right', 'typed wrong') "
-                   "WHERE seq = 1")
-        db.execute("DELETE FROM tournament_history WHERE seq = 1")
+                   "WHERE seq = 3")
+        db.execute("DELETE FROM tournament_history WHERE seq = 3")
     assert run("tournament", "history", "Cup", "--db", event_db) == 3
-    assert "expected entry 1; an entry was removed or moved" in capsys.readouterr().err
+    assert "expected entry 3; an entry was removed or moved" in capsys.readouterr().err
 
 
-def test_where_a_keyring_is_kept_the_director_key_must_be_in_it(tmp_path, event_db, capsys):
+def test_where_a_keyring_is_kept_the_log_is_signed_by_a_director_key_in_it(tmp_path, event_db, capsys):
     director = new_key_pair(tmp_path / "keys" / "director.key")
     table = new_key_pair(tmp_path / "keys" / "table1.key")
     assert run("key", "trust", f"{table.path}.pub", "--name", "table 1", "--db", event_db) == 0
-    a, b, c, d = seats(event_db)
-    assert run("tournament", "result", "Cup", "R1-T1-G1", "--winner", a, *score_args({a: 100, b: -1, c: -2, d: -3}),
+    capsys.readouterr()
+    # the draw was signed by this user's key, which the new keyring does not hold: every reader says so
+    assert run("tournament", "standings", "Cup", "--db", event_db) == 3
+    assert f"log entry 1: signed by key {default_table_key().public.fingerprint}, which is not in the keyring" in \
+        capsys.readouterr().err
+    assert run("key", "trust", f"{default_key_path()}.pub", "--name", "director's desk", "--role", "director",
                "--db", event_db) == 0
+    a, b, c, d = seats(event_db)
+    result = ["tournament", "result", "Cup", "R1-T1-G1", "--winner", a, *score_args({a: 100, b: -1, c: -2, d: -3}),
+              "--db", event_db]
+    capsys.readouterr()
+    assert run(*result, "--director-key", table.path) == 2  # a table's key signs its games, not the event's log
+    assert f"key {table.public.fingerprint} is a table key in the keyring" in capsys.readouterr().err
+    assert run(*result) == 0
     delete = ["tournament", "delete-result", "Cup", "R1-T1-G1", "--reason", "wrong table",
               "--director-key", director.path, "--db", event_db]
     capsys.readouterr()
     assert run(*delete) == 2
     assert f"key {director.public.fingerprint} is not in the keyring" in capsys.readouterr().err
-    assert run("key", "trust", f"{director.path}.pub", "--name", "director", "--db", event_db) == 0
+    assert run("key", "trust", f"{director.path}.pub", "--name", "director", "--role", "director", "--db",
+               event_db) == 0
     assert run(*delete, "--json") == 0
     change = json.loads(capsys.readouterr().out.splitlines()[-1])["change"]
     assert change["kind"] == "delete-result" and change["by"] == f"director (key {director.public.fingerprint})"

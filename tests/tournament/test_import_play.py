@@ -28,11 +28,12 @@ def table_one(db):
         return store.load("Kuwana").round(1).tables[0].seats
 
 
-def record_table_game(path, seats, scores, corrected_scores=None):
-    """A table's records as `tileref play` leaves them: the game, then its score(s)."""
+def record_table_game(path, seats, scores, corrected_scores=None, event="Kuwana", tournament_game="R1-T1-G1"):
+    """A table's records as `tileref play --event E --stage R --table T` leaves them: the game, signed
+    as played for that tournament game, then its score(s)."""
     with Records(path) as records:
-        game = records.new_game("japan-2017", seats)
-        records.append(game, game_created("japan-2017", tuple(seats)))
+        game = records.start_game(game_created("japan-2017", tuple(seats)), event=event,
+                                  tournament_game=tournament_game, table_name="table 1")
         for final in (scores, corrected_scores):
             if final is not None:
                 winner = max(final, key=final.get)

@@ -200,7 +200,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     eyes = Eyes(settings, occluders)
     # a game's first wait compares with the table as the game began, clear of tiles (the runner settles on it first)
     reference = (Reference(sequence.clear_frame(0), clear.outlines, tuple(t.code for t in clear.reading.tiles))
-                 if sequence.has_reference else Reference(empty_table(sequence.photo, clear.outlines)))
+                 if sequence.has_reference else Reference(empty_table(sequence.photo, clear.outlines), border_only=True))
     lost = np.random.default_rng((sequence.seed, 7))
     eyes.begin(0.0, reference)
     left_at = sequence.left_at

@@ -17,8 +17,10 @@ A look is settled when every frame it rests on passes every check:
   the eyes' cells, and at fine cells (vision.eyes_border, 8 x 16 pixels at 1080p) where the last
   fingertips of a hand leaving still show. Motion in the fine band is motion, and the frames
   offered begin `border_margin_seconds` after the last of it; every frame of the still span must
-  show the fine band as in the reference. With no reference (the clear table a fresh game settles
-  on first, a resume with no settled photo) the band is compared with the wait's first frame; a
+  show the fine band as in the reference (for a reference known clear only at its border,
+  `Reference.border_only`, the table a game began on: this check and no more). With no reference
+  (the clear table a fresh game settles on first, a resume with no settled photo) the band is
+  compared with the wait's first frame; a
   band that differs is taken as cleared only when the net saw something at that edge in the first
   frame and sees nothing there now;
 * every change against the reference lies on a tile read now (and around it only if it was moved
@@ -272,7 +274,7 @@ class Eyes:
                 edges = self._fine_border_changed(frame.image, outlines)
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
-            if reference is None:
+            if reference is None or self.reference.border_only:
                 continue
             changed = (difference > s.change_level) & ~exempt
             if known is not None and known.shape == changed.shape:
@@ -287,7 +289,7 @@ class Eyes:
                   "the occluder net saw nothing over the table on each frame",
                   "the border as in the last settled table" if reference is not None else
                   "the border as when the wait began")
-        if reference is not None:
+        if reference is not None and not self.reference.border_only:
             checks += ("every change since the last settled table lies on a tile",)
         return SettledLook(tuple(frames), checks)
 

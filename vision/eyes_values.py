@@ -24,6 +24,10 @@ class Reference:
     codes: tuple[str, ...] = ()  # the code judged for each of `tiles` (empty: not known)
     # the table as it lay before (a restore's: the turn's start); what looks as it did then changed back
     earlier: np.ndarray | None = None
+    # known clear only at its border: the table a game began on, before anything on it was read. Its border
+    # band is what a wait compares with; the middle's changes are not checked against it (nothing read yet
+    # tells which lie on tiles), as at a wait with no reference at all
+    border_only: bool = False
 
 
 @dataclass(frozen=True)

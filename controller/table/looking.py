@@ -216,8 +216,8 @@ class Looking:
         """The eyes' reference moved to a frame that was not read: the tiles stay and carry no codes (the
         readings are steadied against the last table read, `judged`, not against this frame)."""
         reference = self.reference
-        if reference is None:
-            return _eyes().Reference(image)
+        if reference is None:  # the table as the game began: its border is known clear, nothing on it read
+            return _eyes().Reference(image, border_only=True)
         return replace(reference, image=image, codes=())
 
     def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> Look:

@@ -245,6 +245,8 @@ def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | 
 
 def audit_page_context(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> dict[str, Any]:
     """What the static audit page shows (records/templates/audit_page.html), as plain values."""
+    from .turn_data import event_words  # turn_data builds on this module
+
     report = report or records.require_intact(game_id)
     record = turn_record(records, game_id, turn)
     rules = record.before.rules
@@ -289,8 +291,8 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
         "unrestorable": [{"kept": sets(e.kept), "player": e.player, "to_offender": list(e.to_offender),
                           "to_pool": list(e.to_pool), "missing": list(e.missing)}
                          for e in (r.event for r in record.events) if isinstance(e, TableUnrestorable)],
-        "events": [{"seq": r.seq, "kind": r.event.kind.value, "summary": _event_summary(r.event), "hash": r.hash[:12]}
-                   for r in record.events],
+        "events": [{"seq": r.seq, "kind": r.event.kind.value, "words": event_words(r.event),
+                    "summary": _event_summary(r.event), "hash": r.hash[:12]} for r in record.events],
         "restores": [_photo_shown(records, check.photo, describe_restore(check) if check.by_referee else (
                          "matches the start of the turn" if check.matches
                          else "not restored: " + _differences(check)))

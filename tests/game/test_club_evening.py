@@ -3,7 +3,8 @@ through `tileref play` as its own process with a folder as its camera and the em
 (a classic game, a japan-2017 game whose clocks start at the player's first press, a warsaw table
 game by the world rules with its redeal window), the last rack of one game laid open one tile short,
 which the referee types at the console, and one Ctrl-C in the middle of a game, resumed with
-`play --resume`. Every game must finish scored, and every record must hold.
+`play --resume`. Every game must finish scored, every record must hold, and the console must say
+it all in words (no name the code uses inside, tests/internal_names.py).
 
 The people at the table are this test (tests/game/test_real_table_game.py's FolderTable): it watches
 the records, drops into the camera folder the frames a camera app would, and presses the buttons.
@@ -24,6 +25,7 @@ from controller.game.machine import GameModel, State, apply
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
 from test_real_table_game import STILL_FRAMES, FolderTable
+from tests.internal_names import INTERNAL_NAME
 
 PLAYERS = ("Ann", "Ben")
 OPENING = [{"at": [0, 0], "tiles": ["K10", "K11", "K12"]}]  # Ann's 33 points
@@ -179,6 +181,10 @@ def test_a_club_evening_of_three_table_games_finishes_every_game_scored(tmp_path
         assert len(scored) == 1 and scored[0].winner == "Ben" and scored[0].end == "empty-rack", (name, scored)
         ann = dict(scored[0].scores)["Ann"]
         assert ann == -sum(int(code[1:]) for code in ANN_RACK), (name, scored[0].scores)
+    # the console said it all in words: no name the code uses inside
+    for name, (_game, _events, output) in games.items():
+        named = [line for line in output.splitlines() if INTERNAL_NAME.search(line)]
+        assert not named, (name, named)
     # the Ctrl-C: said how to go on, and the resumed run finished the game it stopped
     assert "stopped: game" in games["classic"][2]
     # the rack laid one tile short was never scored as read: the referee typed it

@@ -8,9 +8,6 @@ holding one (a state, a phase, an outcome, an event's kind, a rule, a clock fact
 it into words first (`t(...)`, `maybe(...)`, `state_words(...)`)."""
 from __future__ import annotations
 
-import enum
-import importlib
-import pkgutil
 import re
 from pathlib import Path
 
@@ -19,6 +16,7 @@ import pytest
 import controller
 from controller.game.machine import State
 from controller.messages import LANGUAGES, catalogue
+from tests.internal_names import INTERNAL, INTERNAL_NAME
 
 ROOT = Path(controller.__file__).parent
 TEMPLATE_FOLDERS = ("web/templates", "records/templates", "tournament/templates")
@@ -32,24 +30,6 @@ WORDS_ALREADY = {
     ("club.html", "e.state"): "club_events: 'final standings' or the round's stage and results, in words",
     ("standings.html", "state"): "printing.pages.standings_html: the event's progress, in words",
 }
-
-
-def _enum_values() -> dict[str, str]:
-    """Every string value of every enum defined in the controller: value -> the enum's name."""
-    found: dict[str, str] = {}
-    for module in pkgutil.walk_packages(controller.__path__, "controller."):
-        loaded = importlib.import_module(module.name)
-        for thing in vars(loaded).values():
-            if isinstance(thing, type) and issubclass(thing, enum.Enum) and thing.__module__ == loaded.__name__:
-                for member in thing:
-                    if isinstance(member.value, str):
-                        found.setdefault(member.value, f"{thing.__module__}.{thing.__qualname__}")
-    return found
-
-
-ENUM_VALUES = _enum_values()
-INTERNAL = sorted((v for v in ENUM_VALUES if "-" in v), key=len, reverse=True)
-INTERNAL_NAME = re.compile(r"(?<![\w{.-])(" + "|".join(map(re.escape, INTERNAL)) + r")(?![\w}-])")
 
 
 def test_the_walk_knows_the_names_it_looks_for():

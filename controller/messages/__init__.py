@@ -92,10 +92,11 @@ class Catalogue:
         """The CLDR plural category of `count` in this language (Babel's rules)."""
         return _plural_rule(self.language)(count)
 
-    def around(self, key: str, field: str, /) -> tuple[str, str]:
-        """The message `key` split where `{field}` stands (the words before and after it): a page draws
-        something other than text there (tiles as tiles) and escapes the words."""
-        before, _, after = self.text(key, **{field: "\0"}).partition("\0")
+    def around(self, key: str, field: str, /, **values: Any) -> tuple[str, str]:
+        """The message `key` split where `{field}` stands (the words before and after it, its other
+        fields filled from `values`): a page draws something other than text there (tiles as tiles)
+        and escapes the words."""
+        before, _, after = self.text(key, **{**values, field: "\0"}).partition("\0")
         return before, after
 
     def has(self, key: str) -> bool:

@@ -84,3 +84,19 @@ def test_the_club_board_says_where_each_game_stands_in_words(tmp_path):
     assert "Start draw" in page and not STATE_NAMES.search(page.split("<script")[0].split("<tbody")[-1])
     assert ">seating<" not in page and "seating (" not in page
     assert tables[0]["state_words"] == "Start draw"
+
+
+def test_an_alert_naming_tiles_draws_them_as_tiles_never_as_codes():
+    """A penalty held on tiles seen nowhere, a redeal shown, a rack corrected: the display's alerts
+    used to list the codes ("K10 K11 K12")."""
+    for language in LANGUAGES:
+        live = LiveTable("table", None, language)
+        live.alert("alert.penalty-held", "warn", turn=7, player="Cat", tiles="K10 K11 R12")
+        live.alert("alert.redeal-granted", "info", player="Ben", tiles="O4 O4 J")
+        html = live.regions()["alerts"]
+        assert "K10 K11 R12" not in html and "O4 O4 J" not in html, language
+        assert html.count('class="chip c-K"') == 2 and html.count('class="chip c-R"') == 1, language
+        assert html.count('class="chip c-O"') == 2 and html.count('class="chip c-J"') == 1, language
+        words = catalogue(language)
+        before, after = words.around("alert.penalty-held", "tiles", turn=7, player="Cat")
+        assert before.strip() and before.strip() in html and "Cat" in before, language

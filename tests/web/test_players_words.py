@@ -100,3 +100,22 @@ def test_an_alert_naming_tiles_draws_them_as_tiles_never_as_codes():
         words = catalogue(language)
         before, after = words.around("alert.penalty-held", "tiles", turn=7, player="Cat")
         assert before.strip() and before.strip() in html and "Cat" in before, language
+
+
+def test_the_club_board_says_a_timer_incident_in_words(tmp_path):
+    """The board's alerts said "timer: restarted-after-resume", the incident's own name."""
+    from controller.game.events import Dealt, StartOrderDrawn
+    from controller.records.club import ClubBoard
+
+    db = tmp_path / "club.sqlite"
+    with Records(db) as records:
+        journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
+        for event in (StartOrderDrawn((), "Ann", None), Dealt(1), TurnStarted(1, "Ann", 60, None),
+                      TimerIncident(Incident.DEVICE_RESET, "turn 1"),
+                      TimerIncident(Incident.RESTARTED_AFTER_RESUME, "turn 1")):
+            journal.record(event)
+        (table,) = ClubBoard(records).tables()
+    shown = " | ".join(table.alerts)
+    assert catalogue("en").text("incident.restarted-after-resume") in shown, shown
+    assert "restarted-after-resume" not in shown and "device-reset" not in shown, shown
+    assert len([a for a in table.alerts if a.startswith("timer box")]) == 1, table.alerts  # the latest only

@@ -133,6 +133,19 @@ def catalogue(language: str = DEFAULT_LANGUAGE) -> Catalogue:
     return Catalogue(language, messages, plurals)
 
 
+@functools.lru_cache(maxsize=None)
+def _shared(language: str) -> Catalogue:
+    return catalogue(language)
+
+
+def named(kind: str, value: Any, language: str = DEFAULT_LANGUAGE) -> str:
+    """A name the code uses inside (a game's state `phase`, a verdict's `outcome`, a broken `rule`, a
+    timer `incident`, a `clockfact`...) in the catalogue's words under `kind.`: what a person reads
+    instead of it. A value the catalogue has no words for is shown with spaces, never as a code name."""
+    name = str(getattr(value, "value", value))
+    return _shared(language).maybe(f"{kind}.{name}", name.replace("-", " "))
+
+
 # how a restore check records a difference (controller/game/judging.py), and the catalogue's words for it
 RESTORE_DIFFERENCES = {"missing: ": "restore.missing", "not before: ": "restore.extra"}
 

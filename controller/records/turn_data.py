@@ -155,7 +155,7 @@ def event_words(event: Event) -> str:
         return f"{event.player} lays the rack open: {' '.join(event.codes) or '(empty)'} ({len(event.codes)} tiles, " \
                f"{event.expected} counted)"
     if isinstance(event, GameScored):
-        return f"score ({event.end}): winner {event.winner}; " + ", ".join(f"{n} {p:+d}" for n, p in event.scores)
+        return f"score ({_ENGLISH.maybe(f'end.{event.end}', str(event.end))}): winner {event.winner}; " + ", ".join(f"{n} {p:+d}" for n, p in event.scores)
     if isinstance(event, ClockRecorded):
         return " ".join(part for part in (event.what, event.player or "", event.detail) if part)
     return event.kind.value

@@ -99,3 +99,29 @@ def test_the_audit_s_event_rows_say_incidents_rules_and_outcomes_in_words():
     shown.append(event_words(VerdictOverridden(3, "Ben", Override.LEGAL, "Rita", "the tile was there")))
     named = [text for text in shown if INTERNAL_NAME.search(text)]
     assert not named, named
+
+
+def test_the_history_and_the_audit_say_a_game_in_words(tmp_path):
+    """`tileref history` and the audit's event rows of a game with a timer incident, a penalty (a set
+    that is not valid) and a held answer: every line in words."""
+    from controller.game import judging
+    from controller.game.events import Dealt, Incident, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnStarted
+    from controller.game.journal import GameJournal
+    from controller.records import Records
+    from controller.records.turn_data import event_words
+    from controller.records.views import replay_lines
+    from table_helpers import table
+
+    with Records(tmp_path / "club.sqlite") as records:
+        journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
+        laid = table(("R1", "R2"))
+        for event in (StartOrderDrawn((), "Ann", None), Dealt(1), TurnStarted(1, "Ann", 60, None),
+                      TimerIncident(Incident.RESTARTED_AFTER_RESUME, "turn 1"), TurnEnded(1, "expired", None, 0),
+                      TableRead("turn", None, None, laid.tiles, laid.sets, (), ())):
+            journal.record(event)
+        journal.record(judging.judge(journal.model, laid))
+        history = "\n".join(line for block in replay_lines(records, journal.game_id) for line in block)
+        rows = [event_words(e) for e in records.events(journal.game_id)]
+    assert "the countdown starts again after a restart" in history and "not a valid set" in history.lower()
+    named = [line for line in history.splitlines() + rows if INTERNAL_NAME.search(line)]
+    assert not named, named

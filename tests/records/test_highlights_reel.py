@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 from html.parser import HTMLParser
 
 import pytest

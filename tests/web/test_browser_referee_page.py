@@ -3,6 +3,7 @@ says agrees with what it draws, and (at 1920x1080) its common states fit the scr
 scrolling. Every state is saved as a screenshot under $TILEREF_TEST_ARTIFACTS/screenshots/."""
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from controller.messages import catalogue
@@ -72,10 +73,10 @@ return out;
 """
 
 
-def _at_the_read_of_turn(demo_db, turn: int) -> tuple[DisplayStates, object]:
+def _at_the_read_of_turn(demo_db, turn: int, lang: str) -> tuple[DisplayStates, object]:
     from controller.game.events import TableRead, TurnEnded
 
-    states = DisplayStates(demo_db)
+    states = DisplayStates(demo_db, lang=lang)
     states.until(lambda e, m: isinstance(e, TurnEnded) and e.turn == turn)
     read = states.events[states.done]
     assert isinstance(read, TableRead), read
@@ -89,27 +90,27 @@ def _show(states: DisplayStates, event) -> None:
     states.display.observe(states.model, event)
 
 
-def a_doubt(demo_db) -> DisplayStates:
+def a_doubt(demo_db, lang: str) -> DisplayStates:
     """Turn 7 of the demo read with one tile the reader could not settle (B10 or B8)."""
     import dataclasses
 
     from controller.game.events import Doubt
     from controller.game.machine import State
 
-    states, read = _at_the_read_of_turn(demo_db, 7)
+    states, read = _at_the_read_of_turn(demo_db, 7, lang)
     _show(states, dataclasses.replace(read, doubts=(Doubt(4, ("B10", "B8"), "B10 or B8"),)))
     assert states.model.state is State.REFEREE_CHECK
     return states
 
 
-def a_held_penalty(demo_db) -> DisplayStates:
+def a_held_penalty(demo_db, lang: str) -> DisplayStates:
     """Turn 7 of the demo read without the table's first set: a penalty resting on tiles seen nowhere."""
     import dataclasses
 
     from controller.game import judging
     from controller.game.machine import State
 
-    states, read = _at_the_read_of_turn(demo_db, 7)
+    states, read = _at_the_read_of_turn(demo_db, 7, lang)
     kept = [i for i in range(len(read.tiles)) if i not in read.sets[0]]
     moved = {old: new for new, old in enumerate(kept)}
     _show(states, dataclasses.replace(read, tiles=tuple(read.tiles[i] for i in kept),
@@ -121,25 +122,30 @@ def a_held_penalty(demo_db) -> DisplayStates:
     return states
 
 
-def a_restore(demo_db) -> DisplayStates:
-    states = DisplayStates(demo_db)
+def a_restore(demo_db, lang: str) -> DisplayStates:
+    states = DisplayStates(demo_db, lang=lang)
     for state, _model in states.moments():
         if state == "penalty":
             return states
     raise AssertionError("the demo game has no penalty")
 
 
-def test_the_referee_page_fits_1080p_in_its_common_states(demo_db, browser):
+@pytest.mark.parametrize("lang", ["en", "pl"])  # Polish: the longest words of the catalogues
+def test_the_referee_page_fits_1080p_in_its_common_states(lang, demo_db, browser):
     """A doubt, a held penalty and a restore: the whole page on one 1920x1080 screen (it was about
     2,100 px tall), with what is asked, its photos and every control of its answers in view."""
     for name, make in (("doubt", a_doubt), ("held-penalty", a_held_penalty), ("restore", a_restore)):
-        states = make(demo_db)
+        states = make(demo_db, lang)
         with serving(states) as url:
             viewport(browser, WIDTH, HEIGHT)
             open_page(browser, f"{url}/referee", states.live.seq)
             browser.find_element(By.ID, "token").send_keys("typed")  # the page as the referee uses it
             seen = browser.execute_script(SEEN, list(MUST_SEE[name]))
-            screenshot(browser, f"referee-fit-{name}-{WIDTH}x{HEIGHT}")
-        assert seen["scrollHeight"] <= HEIGHT, f"{name}: the referee page scrolls ({seen['scrollHeight']} px tall)"
+            vanished = [c.get_attribute("title") for c in browser.find_elements(By.CSS_SELECTOR, "#held-vanished .chip")]
+            screenshot(browser, f"referee-fit-{name}-{lang}-{WIDTH}x{HEIGHT}")
+        assert seen["scrollHeight"] <= HEIGHT, f"{name} ({lang}): the referee page scrolls ({seen['scrollHeight']} px tall)"
         assert seen["scrollWidth"] <= WIDTH, f"{name}: the referee page scrolls sideways ({seen['scrollWidth']} px)"
         assert not seen["problems"], f"{name}: not in view: {seen['problems']}"
+        if name == "held-penalty":  # the tiles seen nowhere drawn as tiles, never as a list of codes
+            held = states.live.snapshot()["held"]["vanished"]
+            assert held and vanished == list(held), (vanished, held)

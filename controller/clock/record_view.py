@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game.events import ClockRecorded, GameCreated
+from controller.messages import named
 from controller.records.templating import render
 
 CLOCK_VARIANT_PREFIX = "clock-"
@@ -29,7 +30,7 @@ def clock_time(ms: int) -> str:
 
 def fact_line(fact: dict[str, Any]) -> str:
     times = ", ".join(f"{t['name']} {t['shown']}" for t in fact["times"])
-    return " ".join(part for part in (f"#{fact['seq']}", fact["what"], fact["player"] or "",
+    return " ".join(part for part in (f"#{fact['seq']}", named("clockfact", fact["what"]), fact["player"] or "",
                                       f"({times})" if times else "", fact["detail"]) if part)
 
 

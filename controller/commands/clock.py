@@ -19,6 +19,7 @@ from controller.clock import (
 )
 from controller.clock.journal import ClockJournal
 from controller.game.events import GameCreated
+from controller.messages import named
 from controller.records import Records
 from controller.records.errors import RecordsError
 from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
@@ -154,7 +155,8 @@ class ClockRun:
         if self.board is not None:
             self.board.fact(fact.what.value, fact.player, ms_left, fact.detail, self.state.phase.value)
         times = "; ".join(f"{name} {ms / 1000:.1f} s" for name, ms in ms_left)
-        print(f"{fact.what.value}: {fact.detail}" + (f" [{times}]" if times else ""), file=self.out, flush=True)
+        print(f"{named('clockfact', fact.what)}: {fact.detail}" + (f" [{times}]" if times else ""), file=self.out,
+              flush=True)
 
     def feed(self, event) -> None:
         try:

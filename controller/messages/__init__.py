@@ -92,10 +92,11 @@ class Catalogue:
         """The CLDR plural category of `count` in this language (Babel's rules)."""
         return _plural_rule(self.language)(count)
 
-    def around(self, key: str, field: str, /) -> tuple[str, str]:
-        """The message `key` split where `{field}` stands (the words before and after it): a page draws
-        something other than text there (tiles as tiles) and escapes the words."""
-        before, _, after = self.text(key, **{field: "\0"}).partition("\0")
+    def around(self, key: str, field: str, /, **values: Any) -> tuple[str, str]:
+        """The message `key` split where `{field}` stands (the words before and after it, its other
+        fields filled from `values`): a page draws something other than text there (tiles as tiles)
+        and escapes the words."""
+        before, _, after = self.text(key, **{**values, field: "\0"}).partition("\0")
         return before, after
 
     def has(self, key: str) -> bool:
@@ -130,6 +131,19 @@ def catalogue(language: str = DEFAULT_LANGUAGE) -> Catalogue:
     plurals: dict[str, dict[str, str]] = {}
     messages = _flatten(tomllib.loads(data), plurals=plurals)
     return Catalogue(language, messages, plurals)
+
+
+@functools.lru_cache(maxsize=None)
+def _shared(language: str) -> Catalogue:
+    return catalogue(language)
+
+
+def named(kind: str, value: Any, language: str = DEFAULT_LANGUAGE) -> str:
+    """A name the code uses inside (a game's state `phase`, a verdict's `outcome`, a broken `rule`, a
+    timer `incident`, a `clockfact`...) in the catalogue's words under `kind.`: what a person reads
+    instead of it. A value the catalogue has no words for is shown with spaces, never as a code name."""
+    name = str(getattr(value, "value", value))
+    return _shared(language).maybe(f"{kind}.{name}", name.replace("-", " "))
 
 
 # how a restore check records a difference (controller/game/judging.py), and the catalogue's words for it

@@ -76,6 +76,9 @@ def _epoch(stamp: str | None) -> float | None:
         return None
 
 
+TIMER_ALERT = "timer box: "
+
+
 class ClubBoard:
     """What the board shows, read from the club database; each game folded once per new event."""
 
@@ -105,6 +108,9 @@ class ClubBoard:
     def _table(self, game_id: int, state: str, count: int, now: float) -> TableLive:
         from controller.game.events import CountAlert, TimerIncident, TurnJudged, TurnStarted
         from controller.game.machine import GameModel, apply
+        from controller.messages import catalogue
+
+        words = catalogue("en")  # the board's words (English)
 
         cached = self._folded.get(game_id)
         if cached is None or cached[0] != count:
@@ -126,7 +132,7 @@ class ClubBoard:
         for r in recorded:
             event = r.event
             if isinstance(event, TurnJudged):
-                text = f"turn {event.turn} {event.player}: {event.outcome}"
+                text = f"turn {event.turn} {event.player}: {words.maybe(f'outcome.{event.outcome}', '').lower()}"
                 if event.draw:
                     text += f", draws {event.draw}"
                 if event.penalty_points:
@@ -137,8 +143,9 @@ class ClubBoard:
             elif isinstance(event, CountAlert):
                 alerts.append(f"tile count: table {event.table} + racks {event.racks} + pool {event.pool} != "
                               f"{event.expected}" + (" (disqualified)" if event.disqualified else ""))
-            elif isinstance(event, TimerIncident):
-                alerts = [a for a in alerts if not a.startswith("timer:")] + [f"timer: {event.incident}"]
+            elif isinstance(event, TimerIncident):  # the latest only, in words (never the incident's name)
+                alerts = [a for a in alerts if not a.startswith(TIMER_ALERT)] + \
+                    [TIMER_ALERT + words.maybe(f"incident.{event.incident}", "")]
         if model.state.value == "restoring":
             alerts.append("restoring the table after a penalty")
         if model.state.value == "referee-check":

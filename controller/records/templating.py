@@ -31,7 +31,13 @@ def records_loader() -> jinja2.BaseLoader:
 
 @functools.lru_cache(maxsize=None)
 def environment() -> jinja2.Environment:
-    return new_environment(records_loader(), strict=True)
+    from controller.messages import catalogue
+
+    env = new_environment(records_loader(), strict=True)
+    # the records' pages are English: names the code uses (an outcome, a rule, a clock fact) are
+    # shown as the catalogue's words, `maybe(key, fallback)`, never as they are
+    env.globals["maybe"] = catalogue("en").maybe
+    return env
 
 
 def render(name: str, **context) -> str:

@@ -29,6 +29,7 @@ from controller.game.events import (
     HeldPenaltyAnswered, PenaltyHeld, PlayAreaSet,
 )
 from controller.game.machine import TableState
+from controller.messages import catalogue
 from controller.rules.errors import RulesError
 from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
@@ -40,6 +41,8 @@ from .views import area_words, describe_restore, held_answer_words, held_words, 
 
 SURE = 0.85  # a read at least this confident stands on its own (game.rebuild.RebuildSettings.sure)
 DEFAULT_TILE = 40.0  # px: a tile's width when nothing on the table tells it
+
+_ENGLISH = catalogue("en")  # the audit's words (the records' pages are English)
 
 
 def chain_data(report: ChainReport) -> dict[str, Any]:
@@ -104,7 +107,7 @@ def event_words(event: Event) -> str:
                TurnEndCause.SKIPPED: "by the next seat's button, without the countdown"}[event.cause]
         return f"turn {event.turn} ended {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else "")
     if isinstance(event, TimerIncident):
-        return f"timer box: {event.incident}: {event.detail}"
+        return f"timer box: {_ENGLISH.maybe(f'incident.{event.incident}', '')}: {event.detail}"
     if isinstance(event, PlayAreaSet):
         return area_words(event)
     if isinstance(event, TableAccepted):
@@ -128,7 +131,7 @@ def event_words(event: Event) -> str:
     if isinstance(event, TurnJudged):
         text = "verdict: " + verdict_words(event)
         for rule, detail in event.violations:
-            text += f"; {rule.replace('-', ' ')}: {detail}"
+            text += f"; {_ENGLISH.maybe(f'rule.{rule}', rule.replace('-', ' '))}: {detail}"
         return text
     if isinstance(event, RestoreChecked):
         return "restore check: " + describe_restore(event)
@@ -138,7 +141,7 @@ def event_words(event: Event) -> str:
         return held_answer_words(event)
     if isinstance(event, VerdictOverridden):
         return f"verdict of turn {event.turn} overridden by referee {event.referee}: {event.player}'s turn stands " \
-               f"({event.outcome}); why: {event.reason}"
+               f"({_ENGLISH.maybe(f'outcome.{event.outcome}', '').lower()}); why: {event.reason}"
     if isinstance(event, ClockAdjusted):
         return f"turn {event.turn}: clock {event.action}" + (f" +{event.seconds} s" if event.seconds else "") + \
                f" by referee {event.referee}; why: {event.reason}"
@@ -152,7 +155,7 @@ def event_words(event: Event) -> str:
         return f"{event.player} lays the rack open: {' '.join(event.codes) or '(empty)'} ({len(event.codes)} tiles, " \
                f"{event.expected} counted)"
     if isinstance(event, GameScored):
-        return f"score ({event.end}): winner {event.winner}; " + ", ".join(f"{n} {p:+d}" for n, p in event.scores)
+        return f"score ({_ENGLISH.maybe(f'end.{event.end}', str(event.end))}): winner {event.winner}; " + ", ".join(f"{n} {p:+d}" for n, p in event.scores)
     if isinstance(event, ClockRecorded):
         return " ".join(part for part in (event.what, event.player or "", event.detail) if part)
     return event.kind.value

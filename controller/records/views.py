@@ -20,6 +20,7 @@ from controller.game.events import (
     AreaSource, PlayAreaSet,
 )
 from controller.game.machine import GameModel, State, TableState, apply
+from controller.messages import named
 from controller.rules.melds import SetChanges, classify, set_changes
 from controller.rules.tiles import parse_tiles
 
@@ -145,13 +146,13 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.append(f"  referee{' ' + event.referee if event.referee else ''}: {event.target} "
                          f"{event.changes or event.rack} ({event.note})")
         elif isinstance(event, TurnJudged):
-            line = f"  verdict: {event.outcome}; played {' '.join(event.played) or '-'}"
+            line = f"  verdict: {named('outcome', event.outcome).lower()}; played {' '.join(event.played) or '-'}"
             if event.draw:
                 line += f"; draws {event.draw}"
             if event.penalty_points:
                 line += f"; {event.penalty_points:+d} points"
             block.append(line)
-            block.extend(f"    {rule}: {detail}" for rule, detail in event.violations)
+            block.extend(f"    {named('rule', rule)}: {detail}" for rule, detail in event.violations)
             block.append(f"    record head {head_digest(recorded.hash)} (event {recorded.seq}, as the table showed)")
         elif isinstance(event, RestoreChecked):
             block.append("  restore: " + describe_restore(event))
@@ -160,7 +161,7 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
         elif isinstance(event, HeldPenaltyAnswered):
             block.append(f"  {held_answer_words(event)}")
         elif isinstance(event, VerdictOverridden):
-            block.append(f"  verdict overridden by referee {event.referee}: the turn stands ({event.outcome}); "
+            block.append(f"  verdict overridden by referee {event.referee}: the turn stands ({named('outcome', event.outcome).lower()}); "
                          f"why: {event.reason}")
         elif isinstance(event, ClockAdjusted):
             block.append(f"  clock {event.action}" + (f" +{event.seconds} s" if event.seconds else "")
@@ -170,7 +171,7 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
                          f"{' '.join(event.to_offender) or 'nothing'}; to the end of the pool "
                          f"{' '.join(event.to_pool) or 'nothing'}")
         elif isinstance(event, TimerIncident):
-            block.append(f"  timer: {event.incident}: {event.detail}")
+            block.append(f"  timer box: {named('incident', event.incident)}: {event.detail}")
         elif isinstance(event, TableAccepted):
             block.append(f"  table accepted as seen by {event.by} (something at the {event.where}: {event.reason})")
         elif isinstance(event, PlayAreaSet):
@@ -185,9 +186,9 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.append(f"  {event.player}: {' '.join(event.codes) or '(empty)'} ({len(event.codes)} tiles, "
                          f"{event.expected} counted)")
         elif isinstance(event, GameScored):
-            block.append(f"score ({event.end}): winner {event.winner}; "
+            block.append(f"score ({named('end', event.end)}): winner {event.winner}; "
                          + ", ".join(f"{name} {points:+d}" for name, points in event.scores))
-    block.append(f"state: {model.state.value}; racks " + ", ".join(
+    block.append(f"state: {named('phase', model.state).lower()}; racks " + ", ".join(
         f"{p} {n}" for p, n in zip(model.players, model.racks)) + f"; pool {model.pool}")
     yield block
 
@@ -206,7 +207,7 @@ def area_words(event: PlayAreaSet) -> str:
 
 def held_words(event: PenaltyHeld) -> str:
     gone = " ".join(tile.code for tile in event.vanished)
-    rules = ", ".join(str(rule) for rule, _ in event.violations)
+    rules = ", ".join(named("rule", rule).lower() for rule, _ in event.violations)
     return f"penalty held for the referee: tile(s) of the table before seen nowhere ({gone}); rests on {rules}"
 
 
@@ -225,9 +226,9 @@ def _clock_line(event) -> str:
         return f"{event.variant}; players {', '.join(event.players)}" + (
             f"; signed by table key {event.key_id}" if event.key_id else "; unsigned")
     if not isinstance(event, ClockRecorded):
-        return f"  {event.kind.value}"
+        return f"  {named('event', event.kind)}"
     times = ", ".join(f"{name} {ms // 60000}:{ms // 1000 % 60:02d}" for name, ms in event.ms_left)
-    return "  " + " ".join(part for part in (event.what, event.player or "", f"({times})" if times else "",
+    return "  " + " ".join(part for part in (named("clockfact", event.what), event.player or "", f"({times})" if times else "",
                                              event.detail) if part)
 
 
@@ -245,6 +246,8 @@ def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | 
 
 def audit_page_context(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> dict[str, Any]:
     """What the static audit page shows (records/templates/audit_page.html), as plain values."""
+    from .turn_data import event_words  # turn_data builds on this module
+
     report = report or records.require_intact(game_id)
     record = turn_record(records, game_id, turn)
     rules = record.before.rules
@@ -289,8 +292,8 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
         "unrestorable": [{"kept": sets(e.kept), "player": e.player, "to_offender": list(e.to_offender),
                           "to_pool": list(e.to_pool), "missing": list(e.missing)}
                          for e in (r.event for r in record.events) if isinstance(e, TableUnrestorable)],
-        "events": [{"seq": r.seq, "kind": r.event.kind.value, "summary": _event_summary(r.event), "hash": r.hash[:12]}
-                   for r in record.events],
+        "events": [{"seq": r.seq, "kind": r.event.kind.value, "words": event_words(r.event),
+                    "summary": _event_summary(r.event), "hash": r.hash[:12]} for r in record.events],
         "restores": [_photo_shown(records, check.photo, describe_restore(check) if check.by_referee else (
                          "matches the start of the turn" if check.matches
                          else "not restored: " + _differences(check)))

@@ -10,6 +10,7 @@ from controller.game.events import (
     ClockAdjusted, ClockAdjustment, CorrectionTarget, HeldAnswer, Override, RefereeCorrection, VerdictOverridden,
 )
 from controller.game.machine import State, apply
+from controller.messages import named
 from controller.rules.errors import RulesError
 
 from .ports import AdapterError, DeskAction, DeskAnswer, DeskError, RefereeRequest
@@ -51,7 +52,7 @@ class DeskWork:
             said = self._desk_correct(request)
         elif request.action is DeskAction.ACCEPT_RESTORE:
             if model.state is not State.RESTORING:
-                raise DeskError(f"no restore is under way (the game is {model.state.value})")
+                raise DeskError(f"no restore is under way (the game: {named('phase', model.state).lower()})")
             seen, rebuilt = self.look(self.model.table)
             self.accept_restore(seen, rebuilt, request.referee, request.reason)
             said = f"restore accepted by referee {request.referee}"
@@ -65,14 +66,15 @@ class DeskWork:
             said = f"table accepted as the camera sees it by referee {request.referee}"
         elif request.action in (DeskAction.CONFIRM_PENALTY, DeskAction.TILES_THERE):
             if model.state is not State.PENALTY_HELD:
-                raise DeskError(f"no penalty waits for the referee (the game is {model.state.value})")
+                raise DeskError(f"no penalty waits for the referee (the game: {named('phase', model.state).lower()})")
             answer = HeldAnswer.CONFIRMED if request.action is DeskAction.CONFIRM_PENALTY else HeldAnswer.TILES_THERE
             self.record_held_answer(answer, tuple(request.changes), request.referee, request.reason)
-            said = f"turn {model.turn}: held penalty answered by referee {request.referee}: {answer.value}"
+            said = (f"turn {model.turn}: held penalty answered by referee {request.referee}: "
+                    + ("the penalty stands" if answer is HeldAnswer.CONFIRMED else "the tiles are there"))
         elif request.action is DeskAction.OVERRIDE:
             judgement = model.judgement
             if model.state is not State.RESTORING or judgement is None:
-                raise DeskError(f"no verdict waits for its restore (the game is {model.state.value}): "
+                raise DeskError(f"no verdict waits for its restore (the game: {named('phase', model.state).lower()}): "
                                 "only a penalty being restored can be overridden")
             self.record(VerdictOverridden(turn=model.turn, player=model.players[judgement.player_index],
                                           outcome=request.outcome or Override.LEGAL, referee=request.referee,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Callable
 from controller.game.events import Event, Incident, RefereeCorrection, TimerIncident, TurnJudged
 from controller.game.journal import GameJournal
 from controller.game.machine import GameModel, State
+from controller.messages import named
 from controller.records import Photo, Reading, head_digest
 
 from .looking import Looking, answered
@@ -117,7 +118,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         if signal.incident in LINK_INCIDENTS:  # the table is told why it waits, and on which port
             timer = self.devices.timer  # a wrapper (the demo's RecordedTimer) names its timer's port
             port = getattr(timer, "port", None) or getattr(getattr(timer, "timer", None), "port", "its port")
-            self.devices.display.say(f"timer box on {port}: {signal.incident.value}: {signal.detail}"
+            self.devices.display.say(f"timer box on {port}: {named('incident', signal.incident)}: {signal.detail}"
                                      + ("; waiting for it to answer again" if signal.incident is Incident.DISCONNECTED
                                         else ""))
 

@@ -203,8 +203,10 @@ def test_the_runner_says_at_the_table_when_the_box_link_goes_and_comes_back():
     runner.record_incident(TimerSignal(SignalKind.INCIDENT, detail="the box came back",
                                        incident=Incident.RECONNECTED))
     assert len(recorded) == 2
-    assert said[0].startswith("timer box on /dev/ttyACM7: disconnected: no frame") and "waiting" in said[0]
-    assert said[1].startswith("timer box on /dev/ttyACM7: reconnected")
+    # in words, never the incident's name ("disconnected")
+    assert said[0].startswith("timer box on /dev/ttyACM7: the link is gone; the time is kept: no frame") \
+        and "waiting" in said[0]
+    assert said[1].startswith("timer box on /dev/ttyACM7: the link is back")
 
 
 # --------------------------------------------------------------------------- resume gaps

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from controller.cli import main
+from controller.messages import named
 from controller.records import Records
 from controller.tournament import TournamentStore
 from firmware_bridge.emulator_process import EmulatorProcess
@@ -56,7 +57,7 @@ def test_shogi_game_to_a_flag_fall(box, db, tmp_path, capsys):
         clock.expect("started:")
         box.press("1")  # sente moves and hands over: gote's bank runs out
         assert "hands over" in clock.expect("pressed:")
-        assert gote in clock.expect("flag-fell:")
+        assert gote in clock.expect("flag fell:")
         assert sente in clock.expect("result:")
         clock.expect("recorded R1-T1-G1")
         code, err = clock.finish()
@@ -73,8 +74,10 @@ def test_shogi_game_to_a_flag_fall(box, db, tmp_path, capsys):
     assert main(["replay", "--db", str(db), "--no-wait"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "hash chain intact" in lines[0] and lines[1].startswith("clock-shogi; players")
-    assert [line.split()[0] for line in lines[2:]] == ["started", "pressed", "flag-fell", "result"]
-    assert f"flag-fell {gote} ({gote} 0:00)" in lines[4]
+    whats = ["started", "pressed", "flag-fell", "result"]  # each line says its fact in words
+    assert len(lines[2:]) == len(whats) and all(
+        line.strip().startswith(named("clockfact", what)) for line, what in zip(lines[2:], whats)), lines
+    assert f"flag fell {gote} ({gote} 0:00)" in lines[4]
 
 
 def test_shogi_repetition_is_replayed_with_colours_swapped_on_the_remaining_times(box, db, tmp_path, capsys):
@@ -88,11 +91,11 @@ def test_shogi_repetition_is_replayed_with_colours_swapped_on_the_remaining_time
         clock.expect("pressed:")
         clock.send("repetition")
         clock.expect("repetition:")
-        replay = clock.expect("replay-started:")
+        replay = clock.expect("replay started:")
         assert f"{first_gote} sente" in replay
         box.press("2")  # the new sente moves: the first sente, now gote, runs out on what was left
         clock.expect("pressed:")
-        assert first_sente in clock.expect("flag-fell:")
+        assert first_sente in clock.expect("flag fell:")
         clock.expect("recorded R1-T1-G1")
         code, err = clock.finish()
     finally:
@@ -116,7 +119,7 @@ def test_othello_game_time_up_then_discs_with_empties_split(box, db, tmp_path, c
         clock.expect("started:")
         box.press("1")
         clock.expect("pressed:")
-        assert "count the discs" in clock.expect("flag-fell:")
+        assert "count the discs" in clock.expect("flag fell:")
         clock.send("discs 28 30")  # 6 empties: 3 each, 31 - 33
         assert "31 - 33" in clock.expect("result:")
         clock.expect("recorded R1-T1-G1")
@@ -138,7 +141,7 @@ def test_mahjong_hanchan_to_the_session_end(box, db, tmp_path, capsys):
         clock.expect("paused:")
         clock.send("resume")
         clock.expect("resumed:")
-        assert "the hand in progress is the last" in clock.expect("session-ended:")
+        assert "the hand in progress is the last" in clock.expect("session ended:")
         points = dict(zip(order, (45000, 35000, 25000, 15000)))
         clock.send("points " + " ".join(f"{name}={value}" for name, value in points.items()))
         clock.expect("result:")

@@ -70,13 +70,13 @@ def test_shogi_box_that_reboots_gets_both_banks_and_the_side_to_move_back(tmp_pa
             time.sleep(1.0)  # gote thinks about four box seconds: more than the tolerance below, so a fresh bank is told apart
             fault_at = time.monotonic()
             FAULTS[fault](box)
-            clock.expect("restored:", timeout=15)
+            clock.expect("clock given back:", timeout=15)
             restored_at = time.monotonic()
             time.sleep(0.25)
             box.press("2")  # gote moves on the restored bank; sente's restored bank then runs out
             moved_at = time.monotonic()
             clock.expect("pressed:")
-            assert sente in clock.expect("flag-fell:", timeout=15)
+            assert sente in clock.expect("flag fell:", timeout=15)
             flag_at = time.monotonic()
             clock.expect("recorded R1-T1-G1")
             code, err = clock.finish()
@@ -120,8 +120,8 @@ def test_shogi_press_frame_lost_on_the_wire_the_box_state_keeps_the_banks(tmp_pa
             time.sleep(0.25)
             box.drop("BTN")  # the hand-over's press frame is lost: the gap makes the clock ask the box
             box.press("1")
-            checked = clock.expect("box: StateChecked")
-            assert gote in clock.expect("flag-fell:", timeout=10)
+            checked = clock.expect("timer box: StateChecked")
+            assert gote in clock.expect("flag fell:", timeout=10)
             clock.expect("recorded R1-T1-G1")
             code, err = clock.finish()
         finally:
@@ -161,7 +161,7 @@ def test_mahjong_session_time_comes_back_after_a_reboot(tmp_path, capsys, paused
                 clock.expect("paused:")
             fault_at = time.monotonic()
             box.reset("watchdog")
-            restored = clock.expect("restored:", timeout=10)
+            restored = clock.expect("clock given back:", timeout=10)
             restored_at = time.monotonic()
             if paused:
                 assert "stays paused" in restored
@@ -169,7 +169,7 @@ def test_mahjong_session_time_comes_back_after_a_reboot(tmp_path, capsys, paused
                 clock.send("resume")
                 clock.expect("resumed:")
                 restored_at = time.monotonic()
-            assert "the hand in progress is the last" in clock.expect("session-ended:", timeout=10)
+            assert "the hand in progress is the last" in clock.expect("session ended:", timeout=10)
             ended_at = time.monotonic()
             end_hanchan(clock, order)
             code, err = clock.finish()
@@ -204,9 +204,9 @@ def test_mahjong_box_unplugged_keeps_its_clock_and_the_session_ends_on_time(tmp_
             started_at = time.monotonic()
             time.sleep(0.25)
             box.unplug(0.6)  # the cable is out; the box keeps its power and counts on
-            clock.expect("box: Disconnected")
-            clock.expect("box: Reconnected")
-            clock.expect("session-ended:", timeout=10)
+            clock.expect("timer box: Disconnected")
+            clock.expect("timer box: Reconnected")
+            clock.expect("session ended:", timeout=10)
             ended_at = time.monotonic()
             end_hanchan(clock, order)
             code, err = clock.finish()
@@ -228,7 +228,7 @@ def test_a_box_from_before_bank_says_it_cannot_restore_and_the_director_ends_the
         try:
             clock.expect("started:")
             old_box.reset("watchdog")
-            said = clock.expect("box: the box cannot be given its clock back", timeout=10)
+            said = clock.expect("timer box: the box cannot be given its clock back", timeout=10)
             clock.send(f"win {gote}")
             clock.expect("result:")
             clock.expect("recorded R1-T1-G1")

@@ -61,6 +61,7 @@ def test_the_referee_drags_the_corners_saves_and_the_next_read_is_in_the_marked_
     browser.get(f"{url}/referee")
     browser.find_element(By.ID, "token").send_keys(token)
     browser.find_element(By.ID, "referee-name").send_keys("Rita")
+    browser.find_element(By.CSS_SELECTOR, "#area-editor > summary").click()  # folded until the referee opens it
     figure = wait_until(lambda: browser.find_element(By.ID, "area-figure").is_displayed()
                         and browser.find_element(By.ID, "area-figure"), 60, what="the latest frame in the area editor")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)

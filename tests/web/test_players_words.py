@@ -84,3 +84,38 @@ def test_the_club_board_says_where_each_game_stands_in_words(tmp_path):
     assert "Start draw" in page and not STATE_NAMES.search(page.split("<script")[0].split("<tbody")[-1])
     assert ">seating<" not in page and "seating (" not in page
     assert tables[0]["state_words"] == "Start draw"
+
+
+def test_an_alert_naming_tiles_draws_them_as_tiles_never_as_codes():
+    """A penalty held on tiles seen nowhere, a redeal shown, a rack corrected: the display's alerts
+    used to list the codes ("K10 K11 K12")."""
+    for language in LANGUAGES:
+        live = LiveTable("table", None, language)
+        live.alert("alert.penalty-held", "warn", turn=7, player="Cat", tiles="K10 K11 R12")
+        live.alert("alert.redeal-granted", "info", player="Ben", tiles="O4 O4 J")
+        html = live.regions()["alerts"]
+        assert "K10 K11 R12" not in html and "O4 O4 J" not in html, language
+        assert html.count('class="chip c-K"') == 2 and html.count('class="chip c-R"') == 1, language
+        assert html.count('class="chip c-O"') == 2 and html.count('class="chip c-J"') == 1, language
+        words = catalogue(language)
+        before, after = words.around("alert.penalty-held", "tiles", turn=7, player="Cat")
+        assert before.strip() and before.strip() in html and "Cat" in before, language
+
+
+def test_the_club_board_says_a_timer_incident_in_words(tmp_path):
+    """The board's alerts said "timer: restarted-after-resume", the incident's own name."""
+    from controller.game.events import Dealt, StartOrderDrawn
+    from controller.records.club import ClubBoard
+
+    db = tmp_path / "club.sqlite"
+    with Records(db) as records:
+        journal = GameJournal.start(records, judging.game_created("classic", ("Ann", "Ben")))
+        for event in (StartOrderDrawn((), "Ann", None), Dealt(1), TurnStarted(1, "Ann", 60, None),
+                      TimerIncident(Incident.DEVICE_RESET, "turn 1"),
+                      TimerIncident(Incident.RESTARTED_AFTER_RESUME, "turn 1")):
+            journal.record(event)
+        (table,) = ClubBoard(records).tables()
+    shown = " | ".join(table.alerts)
+    assert catalogue("en").text("incident.restarted-after-resume") in shown, shown
+    assert "restarted-after-resume" not in shown and "device-reset" not in shown, shown
+    assert len([a for a in table.alerts if a.startswith("timer box")]) == 1, table.alerts  # the latest only

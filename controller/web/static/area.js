@@ -35,9 +35,8 @@
     });
   }
 
-  function inset(width, height) {  // nothing marked or found: a start a little inside the frame
-    var dx = width * 0.05, dy = height * 0.05;
-    return [[dx, dy], [width - dx, dy], [width - dx, height - dy], [dx, height - dy]];
+  function wholeFrame(width, height) {  // nothing marked or found: the whole frame is read, so drawn
+    return [[0, 0], [width, 0], [width, height], [0, height]];
   }
 
   function show(sha) {
@@ -68,7 +67,7 @@
       var xy = pair.split(",");
       return [parseFloat(xy[0]) * sx, parseFloat(xy[1]) * sy];
     });
-    corners = given.length === 4 ? given : inset(width, height);
+    corners = given.length === 4 ? given : wholeFrame(width, height);
     var radius = Math.max(width, height) * 0.012;
     handles.forEach(function (handle) { handle.setAttribute("r", radius); });
     figure.hidden = false;

@@ -163,3 +163,140 @@ def register(subparsers) -> None:
     p.add_argument("--player", help="one player's rating history (ID or current name)")
     _db(p)
     p.set_defaults(handler=cmd_ratings)
+    register_league(subparsers)
+
+
+def cmd_league_add_club(args) -> int:
+    from controller.league.league_store import LeagueStore
+    from controller.records.errors import RecordsError
+    from controller.records.signing import load_public_key
+
+    from controller.league.errors import ClubError
+
+    keys = []
+    for path in args.director_key:
+        try:
+            key = load_public_key(path)
+        except (RecordsError, OSError, ValueError) as error:
+            raise ClubError(f"--director-key {path!r}: {error}") from None
+        keys.append((_key_name(path), key))
+    with LeagueStore(args.db) as league:
+        league.add_club(args.club, args.source, keys)
+    if args.json:
+        print_json({"club": args.club, "source": args.source, "keys": [k.fingerprint for _, k in keys]})
+    else:
+        print(f"club {args.club!r} joins the league in {args.db}: results signed by "
+              + ", ".join(f"{name} (key {key.fingerprint})" for name, key in keys))
+    return 0
+
+
+def _key_name(path: str) -> str:
+    from pathlib import Path
+
+    name = Path(path).name
+    for suffix in (".pub", ".key"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def cmd_league_pull(args) -> int:
+    from controller.league.league_store import LeagueStore
+    from controller.league.errors import ClubError
+
+    with LeagueStore(args.db) as league:
+        clubs = league.clubs()
+        if args.club:
+            clubs = [(c, s) for c, s in clubs if c == args.club]
+            if not clubs:
+                raise ClubError(f"no club {args.club!r} in the league ({', '.join(c for c, _ in league.clubs())})")
+        reports = [league.pull(club, source) for club, source in clubs]
+    if args.json:
+        print_json({"clubs": [{"club": r.club, "taken": [{"event": e, "entries": n} for e, n in r.taken],
+                               "offline": r.offline or None, "refused": list(r.refused)} for r in reports]})
+    else:
+        for report in reports:
+            if report.offline:
+                print(f"{report.club}: not reached ({report.offline}); its results come with a later pull")
+                continue
+            taken = ", ".join(f"{event} (+{n})" for event, n in report.taken) or "nothing new"
+            print(f"{report.club}: {taken}")
+    for report in reports:
+        for line in report.refused:
+            print(f"tileref league: refused, never counted: {line}", file=sys.stderr)
+    return 3 if any(r.refused for r in reports) else 0
+
+
+def cmd_league_clubs(args) -> int:
+    from controller.league.league_store import LeagueStore
+
+    with LeagueStore(args.db) as league:
+        clubs = [(club, source, league.ring(club), league.held(club)) for club, source in league.clubs()]
+    if args.json:
+        print_json({"clubs": [{"club": c, "source": s, "keys": [k.fingerprint for k in ring],
+                               "events": {e: len(log.entries) for e, log in held.items()}}
+                              for c, s, ring, held in clubs]})
+        return 0
+    for club, source, ring, held in clubs:
+        print(f"{club}\t{source}\tkeys {', '.join(k.fingerprint for k in ring)}\t"
+              f"{len(held)} event(s) held")
+    return 0
+
+
+def cmd_league_table(args) -> int:
+    from controller.league.league_store import LeagueStore
+    from controller.league.standings import league_table
+
+    with LeagueStore(args.db) as league:
+        rows = league_table(league.games())
+    if args.json:
+        print_json({"table": [{"place": r.place, "player": r.player_id, "name": r.name, "clubs": list(r.clubs),
+                               "events": r.events, "games": r.games, "wins": r.wins, "points": r.points}
+                              for r in rows]})
+        return 0
+    print("place\tplayer\tname\tclubs\tevents\tgames\twins\tpoints")
+    for r in rows:
+        print(f"{r.place}\t{r.player_id}\t{r.name}\t{', '.join(r.clubs)}\t{r.events}\t{r.games}\t{r.wins}\t{r.points}")
+    return 0
+
+
+def cmd_league_ratings(args) -> int:
+    from controller.league.league_store import LeagueStore
+    from controller.league.ratings import rate
+
+    with LeagueStore(args.db) as league:
+        games = league.games()
+    ratings = rate(games)
+    names = {}
+    for game in sorted(games, key=lambda g: (g.at, g.origin, g.event, g.game)):
+        names.update(game.names)
+    print_ratings(ratings, names, args.player, args.json)
+    return 0
+
+
+def register_league(subparsers) -> None:
+    league = subparsers.add_parser("league", help="a league of clubs: their signed results pulled into one "
+                                   "league database, its table and ratings (docs/league.md)")
+    sub = league.add_subparsers(dest="league_command", metavar="SUBCOMMAND", required=True)
+    what = "the league's database"
+    p = sub.add_parser("add-club", help="a club joins: where its database is and its directors' public keys")
+    p.add_argument("club", help="the club's name in the league")
+    p.add_argument("--source", required=True, help="the club's database (postgresql://... or an SQLite file)")
+    p.add_argument("--director-key", action="append", required=True, metavar="FILE.pub",
+                   help="a director's public key of the club (repeatable); only what these keys signed counts")
+    _db(p, what)
+    p.set_defaults(handler=cmd_league_add_club)
+    p = sub.add_parser("pull", help="take each club's signed event logs the league has not got, every one "
+                       "verified (a club not reached delivers with a later pull)")
+    p.add_argument("--club", help="only this club")
+    _db(p, what)
+    p.set_defaults(handler=cmd_league_pull)
+    p = sub.add_parser("clubs", help="the clubs, their keys and what the league holds of each")
+    _db(p, what)
+    p.set_defaults(handler=cmd_league_clubs)
+    p = sub.add_parser("table", help="the league table from the league database")
+    _db(p, what)
+    p.set_defaults(handler=cmd_league_table)
+    p = sub.add_parser("ratings", help="the ratings from every club's rated games the league holds")
+    p.add_argument("--player", help="one player's history (registry ID)")
+    _db(p, what)
+    p.set_defaults(handler=cmd_league_ratings)

@@ -132,6 +132,23 @@ def cmd_ratings(args) -> int:
     return 0
 
 
+def cmd_publish(args) -> int:
+    from controller.commands.tournament import _store_to_read
+    from controller.league.registry_store import Registry
+    from controller.league.site import build_site, write_site
+
+    with _store_to_read(args) as store:
+        with Registry(args.db, read_only=True) as registry:
+            players = registry.players()
+        pages = build_site(store, players, args.club)
+    written = write_site(args.out, pages)
+    if args.json:
+        print_json({"out": args.out, "pages": sorted(path for path, _ in pages)})
+    else:
+        print(f"wrote {written} pages to {args.out} (start at index.html)")
+    return 0
+
+
 def _db(parser, what: str = "the club's database") -> None:
     parser.add_argument("--db", default=DEFAULT_DB, help=f"{what} (SQLite file or postgresql://...; "
                         f"default {DEFAULT_DB})")
@@ -164,6 +181,12 @@ def register(subparsers) -> None:
     _db(p)
     p.set_defaults(handler=cmd_ratings)
     register_league(subparsers)
+
+    p = subparsers.add_parser("publish", help="write the standings, rounds, games and ratings as a static site")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write (made if missing)")
+    p.add_argument("--club", default="Club results", help="the site's title (default: %(default)s)")
+    _db(p)
+    p.set_defaults(handler=cmd_publish)
 
 
 def cmd_league_add_club(args) -> int:

@@ -387,16 +387,23 @@ def cmd_substitute(args) -> int:
 
 
 def cmd_history(args) -> int:
+    from controller.tournament.history import UNDO_DRAW
+
     with _store_to_read(args) as store:
-        event = store.load(args.name)
+        event, log, _ = store.verified(args.name)
         entries, head = store.heads[args.name]
+        taken_back = [{"round": e.data["round"], "seed": e.data["seed"], "reason": e.data["reason"],
+                       "at": e.data["at"], "by": store._signer(e.director)} for e in log if e.kind == UNDO_DRAW]
     if args.json:
         print_json({"event": event.name, "history": [change_data(c) for c in event.history],
-                    "log": {"entries": entries, "head": head}})
+                    "draws_taken_back": taken_back, "log": {"entries": entries, "head": head}})
         return 0
     for number, change in enumerate(event.history, start=1):
         print(f"{number}. {change.summary()}")
-    if not event.history:
+    for undo in taken_back:
+        print(f"round {undo['round']} (seed {undo['seed']}) taken back at {undo['at']} by {undo['by']}: "
+              f"{undo['reason']}")
+    if not event.history and not taken_back:
         print(f"{event.name}: no changes recorded")
     # what a club writes down (or prints) to compare with later: a log cut short no longer reaches it
     print(f"{event.name}: its log holds, {entries} entries, head {head[:16]}")

@@ -124,6 +124,9 @@ def test_the_last_draw_is_taken_back_and_redrawn_signed(club, tmp_path, capsys):
     assert ['"kind":"entrants"' in kinds[0], '"kind":"draw"' in kinds[1], '"kind":"undo-draw"' in kinds[2],
             '"kind":"draw"' in kinds[3]] == [True] * 4
     assert '"reason":"a player was missing"' in kinds[2]
+    undone = json_of(capsys, "tournament", "history", "Spring", "--db", db)["draws_taken_back"]
+    assert [(u["round"], u["seed"], u["reason"]) for u in undone] == [(1, 1, "a player was missing")]
+    assert undone[0]["by"].startswith("director (key ")
     play_round(capsys, db, "Spring", key, 1)
     capsys.readouterr()
     assert run("tournament", "undo-draw", "Spring", "--reason", "too late", "--director-key", key.path,

@@ -120,3 +120,14 @@ def test_two_clubs_feed_one_league_table(postgres_server, birch_server, tmp_path
     assert "club 'Birch'" in err and "event 'Birch autumn'" in err and forger.public.fingerprint in err
     assert "refused, never counted" in err
     _check_league(capsys, league, everything)  # the table as before the forgery
+
+    # an unsigned result typed straight into Alder's results table is outside the log: never read
+    import psycopg
+
+    with psycopg.connect(alder, autocommit=True) as con:
+        con.execute("INSERT INTO tournament_results (event_id, game, result_json, source, entered_at) "
+                    "SELECT id, 'R1-T1-G4', %s, 'hand', '2026-11-28T20:00:00+00:00' FROM tournament_events",
+                    ('{"kind": "rummikub", "scores": {"Alder player 1": 100}, "winner": "Alder player 1"}',))
+    assert run("tournament", "standings", "Alder autumn", "--db", alder) == 3  # the club's readers refuse it
+    assert json_of(capsys, "league", "pull", "--club", "Alder", "--db", league)["clubs"][0]["taken"] == []
+    _check_league(capsys, league, everything)

@@ -11,19 +11,22 @@ ERRORS: tuple[type[BaseException], ...] = (LeagueError,)
 DEFAULT_DB = "tileref.sqlite"
 
 
-def _club_games(db: str):
-    from controller.commands.tournament import _require_existing
+def _club_games(args):
+    """The rated games of the club's events, each event's log verified (the database opened as every
+    reading command opens it)."""
+    from controller.commands.tournament import _store_to_read
     from controller.league.ratings import club_games
-    from controller.tournament import TournamentStore
 
-    class _Args:
-        pass
-
-    args = _Args()
-    args.db = db
-    _require_existing(args)
-    with TournamentStore(db) as store:
+    with _store_to_read(args) as store:
         return club_games(store)
+
+
+def _registry_to_read(args):
+    from controller.commands.tournament import _require_existing
+    from controller.league.registry_store import Registry
+
+    _require_existing(args)
+    return Registry(args.db, read_only=True)
 
 
 def cmd_player_add(args) -> int:
@@ -52,9 +55,7 @@ def cmd_player_rename(args) -> int:
 
 
 def cmd_player_list(args) -> int:
-    from controller.league.registry_store import Registry
-
-    with Registry(args.db) as registry:
+    with _registry_to_read(args) as registry:
         players = registry.players()
     if args.json:
         print_json({"players": [{"player": p.player_id, "name": p.name} for p in players]})
@@ -66,11 +67,10 @@ def cmd_player_list(args) -> int:
 
 def cmd_player_show(args) -> int:
     from controller.league.ratings import rate
-    from controller.league.registry_store import Registry
 
-    with Registry(args.db) as registry:
+    with _registry_to_read(args) as registry:
         player = registry.find(args.player)
-    ratings = rate(_club_games(args.db))
+    ratings = rate(_club_games(args))
     steps = ratings.history(player.player_id)
     rating = ratings.of(player.player_id)
     if args.json:
@@ -122,12 +122,11 @@ def print_ratings(ratings, names: dict[str, str], player: str | None, as_json: b
 
 def cmd_ratings(args) -> int:
     from controller.league.ratings import rate
-    from controller.league.registry_store import Registry
 
-    with Registry(args.db) as registry:
+    with _registry_to_read(args) as registry:
         players = registry.players()
         player = registry.find(args.player).player_id if args.player else None
-    ratings = rate(_club_games(args.db))
+    ratings = rate(_club_games(args))
     print_ratings(ratings, {p.player_id: p.name for p in players}, player, args.json)
     return 0
 
@@ -159,13 +158,13 @@ def register(subparsers) -> None:
     player = subparsers.add_parser("player", help="the club's player registry: IDs, names, history")
     sub = player.add_subparsers(dest="player_command", metavar="SUBCOMMAND", required=True)
     p = sub.add_parser("add", help="register a player (a stable ID; default P0001, P0002, ...)")
-    p.add_argument("name")
+    p.add_argument("name", help="the player's name as it is to be shown")
     p.add_argument("--id", help="the player's ID (e.g. one the league handed out)")
     _db(p)
     p.set_defaults(handler=cmd_player_add)
     p = sub.add_parser("rename", help="a player's new name from now on; earlier events keep the name used then")
     p.add_argument("player", help="ID or current name")
-    p.add_argument("new_name")
+    p.add_argument("new_name", help="the name the player goes by from now on")
     _db(p)
     p.set_defaults(handler=cmd_player_rename)
     p = sub.add_parser("show", help="a player's names, rating and rated games")

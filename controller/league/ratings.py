@@ -7,7 +7,6 @@ ratings from the same logs, so a rating can always be checked against the record
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
@@ -150,7 +149,3 @@ def club_games(store) -> list[RatedGame]:
         _, log, state = store.verified(name)
         games.extend(rated_games("", name, log, state))
     return games
-
-
-def result_text(result: Mapping[str, object]) -> str:
-    return json.dumps(result, ensure_ascii=False, sort_keys=True)

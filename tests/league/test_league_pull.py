@@ -1,5 +1,5 @@
-"""Two club servers and a league server, on real PostgreSQL: club Alder's database and the league's on
-the tests' server, club Birch on a server of its own that goes offline for a while. Both clubs play
+"""Two club servers and a league server, each a real PostgreSQL server of its own started here; club
+Birch's goes offline for a while. Both clubs play
 rated events with players the league gave IDs to; the league pulls their signed logs, counts each
 result once, and its table and ratings agree with a hand computation; a result signed by a key the
 league was not given (a forger with write access to Birch's database, who put his key in Birch's own
@@ -16,14 +16,20 @@ BIRCH = {f"L{n:02d}": f"Birch player {n}" for n in range(5, 13)}  # L05-L08 play
 
 
 @pytest.fixture
-def birch_server(tmp_path):
+def servers(tmp_path):
+    """Alder's, Birch's and the league's servers."""
     from controller.records.pg_local import LocalPostgres, postgres_bin_dir
 
     if postgres_bin_dir() is None:
         pytest.skip("no PostgreSQL binaries (Debian's postgresql package)")
-    server = LocalPostgres(tmp_path / "birch-server", database="birch").start()
-    yield server
-    server.cleanup()
+    started = []
+    try:
+        for name in ("alder", "birch", "league"):
+            started.append(LocalPostgres(tmp_path / f"{name}-server", database=name).start())
+        yield started
+    finally:
+        for server in started:
+            server.cleanup()
 
 
 def _club(capsys, folder, db: str, players: dict[str, str], event: str):
@@ -69,10 +75,9 @@ def _check_league(capsys, league: str, games: list[tuple[list[str], str]]) -> li
     return table
 
 
-def test_two_clubs_feed_one_league_table(postgres_server, birch_server, tmp_path, capsys):
-    alder = postgres_server.create_database("league_alder")
-    league = postgres_server.create_database("league_table")
-    birch = birch_server.url
+def test_two_clubs_feed_one_league_table(servers, tmp_path, capsys):
+    alder_server, birch_server, league_server = servers
+    alder, birch, league = alder_server.url, birch_server.url, league_server.url
     (tmp_path / "alder").mkdir()
     (tmp_path / "birch").mkdir()
     alder_key = _club(capsys, tmp_path / "alder", alder, ALDER, "Alder autumn")

@@ -244,13 +244,20 @@ class LeagueStore:
             have = len(held[log.event].entries) if log.event in held else 0
             if have == len(log.entries):
                 continue
-            self._keep(log, have)
-            taken.append((log.event, len(log.entries) - have))
+            if self._keep(log, have):
+                taken.append((log.event, len(log.entries) - have))
         return PullReport(club, tuple(taken), "", tuple(refused))
 
-    def _keep(self, log: ClubLog, have: int) -> None:
+    def _keep(self, log: ClubLog, have: int) -> bool:
+        """Keep the entries after the first `have`; False when another pull took entries meanwhile
+        (the next pull compares again)."""
         head = log.head
         with self.db.transaction():
+            self.db.lock(f"tileref-league-{log.club}")
+            (count,) = self.db.execute("SELECT count(*) FROM league_entries WHERE club = ? AND event = ?",
+                                       (log.club, log.event)).fetchone()
+            if int(count) != have:
+                return False
             if have == 0:
                 self.db.execute(
                     "INSERT INTO league_events (club, event, format, settings_json, players_json, head_entries, "
@@ -268,6 +275,7 @@ class LeagueStore:
                 "INSERT INTO league_entries (club, event, seq, entry_text, director_key, signature) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(log.club, log.event, e.seq, e.text, e.director.text, e.signature) for e in log.entries[have:]])
+        return True
 
     def games(self) -> list[RatedGame]:
         """Every rated game of every club's event the league holds, each log verified again as read."""

@@ -295,6 +295,20 @@ def cmd_league_ratings(args) -> int:
     return 0
 
 
+def cmd_league_publish(args) -> int:
+    from controller.league.league_store import LeagueStore
+    from controller.league.site import build_league_site, write_site
+
+    with LeagueStore(args.db) as league:
+        pages = build_league_site(league.games(), args.title)
+    written = write_site(args.out, pages)
+    if args.json:
+        print_json({"out": args.out, "pages": sorted(path for path, _ in pages)})
+    else:
+        print(f"wrote {written} pages to {args.out} (start at index.html)")
+    return 0
+
+
 def register_league(subparsers) -> None:
     league = subparsers.add_parser("league", help="a league of clubs: their signed results pulled into one "
                                    "league database, its table and ratings (docs/league.md)")
@@ -322,3 +336,8 @@ def register_league(subparsers) -> None:
     p.add_argument("--player", help="one player's history (registry ID)")
     _db(p, what)
     p.set_defaults(handler=cmd_league_ratings)
+    p = sub.add_parser("publish", help="write the league table, ratings and players' games as a static site")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder to write (made if missing)")
+    p.add_argument("--title", default="League", help="the site's title (default: %(default)s)")
+    _db(p, what)
+    p.set_defaults(handler=cmd_league_publish)

@@ -94,15 +94,16 @@ def event_pages(event: Event, records: dict[str, GameRecord]) -> list[Page]:
     return pages
 
 
-def rating_pages(ratings: Ratings, players: tuple[Player, ...], event_links: dict[str, str]) -> list[Page]:
-    names = {p.player_id: p.name for p in players}
+def rating_pages(ratings: Ratings, players: tuple[Player, ...], event_links: dict[str, str],
+                 names: dict[str, str] | None = None) -> list[Page]:
+    names = names or {p.player_id: p.name for p in players}
     rows = [{"place": i, "player": r.player_id, "name": names.get(r.player_id, ""), "rating": f"{r.ordinal:.2f}",
              "mu": f"{r.mu:.2f}", "sigma": f"{r.sigma:.2f}", "games": r.games}
             for i, r in enumerate(ratings.table, start=1)]
     pages = [Page("ratings.html", "ratings.html", {"rows": rows})]
     for rating in ratings.table:
         player = next((p for p in players if p.player_id == rating.player_id), None)
-        steps = [{"event": s.event, "event_link": event_links.get(s.event), "game": s.game,
+        steps = [{"event": f"{s.origin}: {s.event}" if s.origin else s.event, "event_link": event_links.get(s.event), "game": s.game,
                   "game_link": f"../games/{slug(s.event)}-{s.game}.html" if s.event in event_links else None,
                   "name": s.name_used, "place": f"{s.place} of {s.of}", "rating": f"{s.rating.ordinal:.2f}"}
                  for s in ratings.history(rating.player_id)]
@@ -166,6 +167,20 @@ def build_site(store, players: tuple[Player, ...], club: str) -> list[tuple[str,
     pages.extend(rating_pages(ratings, players, links))
     pages.append(Page("index.html", "index.html", {"events": events, "rated": len(ratings.table)}))
     return [(page.path, render(page, club)) for page in pages]
+
+
+def build_league_site(games, league: str) -> list[tuple[str, str]]:
+    """The league's pages: its table, its ratings and each player's rated games (every club's)."""
+    from .standings import league_table
+
+    names: dict[str, str] = {}
+    for game in sorted(games, key=lambda g: (g.at, g.origin, g.event, g.game)):
+        names.update(game.names)
+    rows = [{"place": r.place, "player": r.player_id, "name": r.name, "clubs": ", ".join(r.clubs),
+             "events": r.events, "games": r.games, "wins": r.wins, "points": r.points} for r in league_table(games)]
+    pages = rating_pages(rate(games), (), {}, names)
+    pages.append(Page("index.html", "league.html", {"rows": rows}))
+    return [(page.path, render(page, league)) for page in pages]
 
 
 def write_site(out: str | Path, pages: list[tuple[str, str]]) -> int:

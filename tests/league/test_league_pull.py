@@ -6,6 +6,7 @@ league was not given (a forger with write access to Birch's database, who put hi
 keyring) is refused and never counted."""
 from __future__ import annotations
 
+import html5lib
 import pytest
 from openskill.models import PlackettLuce
 
@@ -136,3 +137,11 @@ def test_two_clubs_feed_one_league_table(servers, tmp_path, capsys):
     assert run("tournament", "standings", "Alder autumn", "--db", alder) == 3  # the club's readers refuse it
     assert json_of(capsys, "league", "pull", "--club", "Alder", "--db", league)["clubs"][0]["taken"] == []
     _check_league(capsys, league, everything)
+
+    assert run("league", "publish", "--out", tmp_path / "league-site", "--title", "Two clubs", "--db", league) == 0
+    pages = sorted((tmp_path / "league-site").rglob("*.html"))
+    assert len(pages) == 2 + 12  # the table, the ratings, one page per player
+    for page in pages:
+        html5lib.HTMLParser(strict=True).parse(page.read_text(encoding="utf-8"))
+    front = (tmp_path / "league-site" / "index.html").read_text(encoding="utf-8")
+    assert front.index(f">{table[0]['player']}<") < front.index(f">{table[-1]['player']}<")

@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "controller.commands.club",
     "controller.commands.web",
     "controller.commands.area",
+    "controller.commands.league",
 )
 
 EXIT_BUG = 1

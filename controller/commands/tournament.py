@@ -108,12 +108,24 @@ def _settings(pairs: list[str]) -> dict[str, str]:
 
 def cmd_create(args) -> int:
     names, seeded = read_players_csv(_read(args.players, "players CSV"), args.players)
+    entrants = None
+    if args.registered or args.rated:
+        from controller.league.registry import resolve_entrants
+        from controller.league.registry_store import Registry
+
+        with Registry(args.db) as registry:
+            entrants = resolve_entrants(registry.players(), names)
+        by_token = {token: name for token, (name, _) in zip(names, entrants)}
+        names, seeded = [name for name, _ in entrants], [by_token[token] for token in seeded]
     settings = _settings(args.set)
     if seeded and args.format == "knockout" and "seeded" not in settings:
         settings["seeded"] = ",".join(seeded)
     event = create_event(args.name, args.format, names, settings)
     with TournamentStore(args.db) as store:
-        store.create(event)
+        if entrants is None:
+            store.create(event)
+        else:
+            store.create(event, entrants, rated=args.rated, signer=_director(args))
     if args.json:
         print_json({"created": args.name, "format": args.format, "players": list(event.players), "db": args.db})
     else:
@@ -129,6 +141,30 @@ def cmd_draw(args) -> int:
     if args.json:
         print_json({"event": event.name, "round": round_data(event, new_round, with_draw=not args.quiet)})
     else:
+        print(round_text(event, new_round, with_draw=not args.quiet), end="")
+    return 0
+
+
+def cmd_undo_draw(args) -> int:
+    with _existing_store(args) as store:
+        taken = store.undo_draw(args.name, args.reason, _director(args))
+    if args.json:
+        print_json({"event": args.name, "taken_back": taken.number, "seed": taken.seed})
+    else:
+        print(f"{args.name}: round {taken.number} (seed {taken.seed}) taken back; signed into the event's log")
+    return 0
+
+
+def cmd_redraw(args) -> int:
+    seed = args.seed if args.seed is not None else secrets.randbits(48)
+    with _existing_store(args) as store:
+        taken, new_round = store.redraw(args.name, seed, args.reason, _director(args))
+        event = store.load(args.name)
+    if args.json:
+        print_json({"event": event.name, "taken_back": taken.number,
+                    "round": round_data(event, new_round, with_draw=not args.quiet)})
+    else:
+        print(f"{args.name}: round {taken.number} (seed {taken.seed}) taken back")
         print(round_text(event, new_round, with_draw=not args.quiet), end="")
     return 0
 
@@ -351,16 +387,23 @@ def cmd_substitute(args) -> int:
 
 
 def cmd_history(args) -> int:
+    from controller.tournament.history import UNDO_DRAW
+
     with _store_to_read(args) as store:
-        event = store.load(args.name)
+        event, log, _ = store.verified(args.name)
         entries, head = store.heads[args.name]
+        taken_back = [{"round": e.data["round"], "seed": e.data["seed"], "reason": e.data["reason"],
+                       "at": e.data["at"], "by": store._signer(e.director)} for e in log if e.kind == UNDO_DRAW]
     if args.json:
         print_json({"event": event.name, "history": [change_data(c) for c in event.history],
-                    "log": {"entries": entries, "head": head}})
+                    "draws_taken_back": taken_back, "log": {"entries": entries, "head": head}})
         return 0
     for number, change in enumerate(event.history, start=1):
         print(f"{number}. {change.summary()}")
-    if not event.history:
+    for undo in taken_back:
+        print(f"round {undo['round']} (seed {undo['seed']}) taken back at {undo['at']} by {undo['by']}: "
+              f"{undo['reason']}")
+    if not event.history and not taken_back:
         print(f"{event.name}: no changes recorded")
     # what a club writes down (or prints) to compare with later: a log cut short no longer reaches it
     print(f"{event.name}: its log holds, {entries} entries, head {head[:16]}")
@@ -475,8 +518,30 @@ def register(subparsers) -> None:
     p.add_argument("--format", required=True, choices=sorted(FORMATS), help="the event's format (`tileref tournament formats` lists them)")
     p.add_argument("--players", required=True, help="CSV with a 'name' column (optional 'seed')")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a format setting (repeatable)")
+    p.add_argument("--registered", action="store_true", help="the players are the club's registered players: each "
+                   "'name' is an ID or a registered name (`tileref player list`), signed into the event's log")
+    p.add_argument("--rated", action="store_true", help="as --registered, and every result counts for the players' "
+                   "ratings (`tileref ratings`)")
+    _director_key_option(p, "the entrants")
     _db(p)
     p.set_defaults(handler=cmd_create)
+
+    p = sub.add_parser("undo-draw", help="take back the last draw while nothing is entered for it (signed, with "
+                       "the reason, into the event's log)")
+    p.add_argument("name", help="the event's name, as created")
+    p.add_argument("--reason", required=True, help="why; signed into the event's log")
+    _director_key_option(p, "the undo")
+    _db(p)
+    p.set_defaults(handler=cmd_undo_draw)
+
+    p = sub.add_parser("redraw", help="take back the last draw and draw that round again under the same rules")
+    p.add_argument("name", help="the event's name, as created")
+    p.add_argument("--reason", required=True, help="why; signed into the event's log")
+    p.add_argument("--seed", type=SEED, help="the new draw's seed (default: a fresh random one, recorded)")
+    p.add_argument("--quiet", action="store_true", help="tables only, not the draw record")
+    _director_key_option(p, "the undo and the new draw")
+    _db(p)
+    p.set_defaults(handler=cmd_redraw)
 
     p = sub.add_parser("list", help="list the events in the database")
     _db(p)

@@ -11,7 +11,12 @@ TOURNAMENT_TABLES = frozenset({"tournament_events", "tournament_players", "tourn
                                "tournament_disqualifications", "tournament_results", "tournament_history",
                                "tournament_heads"})
 
+# the club's player registry (controller/league/registry_store.py) and a league's copy of its clubs'
+# signed logs (controller/league/league_store.py)
+LEAGUE_TABLES = frozenset({"registry_players", "registry_names", "league_clubs", "league_club_keys",
+                           "league_events", "league_entries"})
+
 
 def known_tables() -> frozenset[str]:
     """Every table a tileref database may hold (records and tournament): anything else is another program's."""
-    return RECORDS_TABLES | TOURNAMENT_TABLES
+    return RECORDS_TABLES | TOURNAMENT_TABLES | LEAGUE_TABLES

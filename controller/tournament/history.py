@@ -33,7 +33,9 @@ DRAW = "draw"
 RESULT = "result"
 PLAYED = "played"  # a game a table played straight into the club's database, counted when the log was written
 DISQUALIFY = "disqualify"
-ENTRY_KINDS = frozenset({DRAW, RESULT, PLAYED, DISQUALIFY} | {kind.value for kind in ChangeKind})
+UNDO_DRAW = "undo-draw"  # the director took back the last draw before anything was entered for it
+ENTRANTS = "entrants"  # the registry's player IDs of the event's players, and whether it is rated
+ENTRY_KINDS = frozenset({DRAW, RESULT, PLAYED, DISQUALIFY, UNDO_DRAW, ENTRANTS} | {kind.value for kind in ChangeKind})
 
 # (signer, when it signed, where in the log, whether a keyring was kept then): raises
 # HistoryTamperedError when the club's keyring does not trust the signer for the log at that time
@@ -181,7 +183,7 @@ def changes_from_log(log: list[LogEntry], result_from_json, who) -> tuple[Change
     """The changes after the fact, in order. `who(public_key)` names the signer (the keyring's name)."""
     changes = []
     for entry in log:
-        if entry.kind in (DRAW, RESULT, PLAYED, DISQUALIFY):
+        if entry.kind in (DRAW, RESULT, PLAYED, DISQUALIFY, UNDO_DRAW, ENTRANTS):
             continue
         data = entry.data
         try:

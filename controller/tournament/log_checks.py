@@ -5,6 +5,7 @@ naming the event and the entry or row.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -14,7 +15,7 @@ from controller.records.keyring import KeyEntry, KeyRole
 from controller.records.signing import PublicKey
 
 from .errors import HistoryTamperedError
-from .history import DISQUALIFY, DRAW, PLAYED, RESULT, LogEntry, SignerCheck, round_from_data
+from .history import DISQUALIFY, DRAW, ENTRANTS, PLAYED, RESULT, UNDO_DRAW, LogEntry, SignerCheck, round_from_data
 from .model import Disqualification, Round
 from .played import LinkedRecord
 
@@ -28,6 +29,9 @@ class LogState:
     entered: Mapping[str, LogEntry]
     disqualifications: tuple[Disqualification, ...]
     played: Mapping[str, LogEntry]
+    drawn_by: tuple[int, ...] = ()  # the log entry that drew each round standing
+    entrants: Mapping[str, str] = dataclasses.field(default_factory=dict)  # {name in the event: registry ID}
+    rated: bool = False
 
 
 def log_state(event_name: str, log: list[LogEntry]) -> LogState:
@@ -36,10 +40,28 @@ def log_state(event_name: str, log: list[LogEntry]) -> LogState:
     disqualifications: list[Disqualification] = []
     played: dict[str, LogEntry] = {}
     credited: dict[str, int] = {}
+    drawn_by: list[int] = []
+    entrants: dict[str, str] = {}
+    rated = False
+    since_draw: list[str] = []  # what was entered since the last draw standing
     for entry in log:
         try:
             if entry.kind == DRAW:
                 rounds.append(round_from_data(entry.data["round"]))
+                drawn_by.append(entry.seq)
+                since_draw = []
+            elif entry.kind == UNDO_DRAW:
+                if not rounds or entry.data["round"] != rounds[-1].number or since_draw:
+                    raise HistoryTamperedError(
+                        f"event {event_name!r}, log entry {entry.seq}: it takes back round {entry.data['round']}, "
+                        "which is not the last draw standing with nothing entered since")
+                rounds.pop()
+                drawn_by.pop()
+            elif entry.kind == ENTRANTS:
+                if entrants:
+                    raise HistoryTamperedError(f"event {event_name!r}, log entry {entry.seq}: a second entrants entry")
+                entrants = {str(name): str(player_id) for name, player_id in entry.data["players"]}
+                rated = bool(entry.data["rated"])
             elif entry.kind == RESULT:
                 entered[str(entry.data["game"])] = entry
             elif entry.kind == PLAYED:
@@ -59,7 +81,9 @@ def log_state(event_name: str, log: list[LogEntry]) -> LogState:
                     f"entry {credited[record['game_hash']]} (first event {str(record['game_hash'])[:16]}): one "
                     "table game is one tournament game")
             credited[record["game_hash"]] = entry.seq
-    return LogState(tuple(rounds), entered, tuple(disqualifications), played)
+        if entry.kind not in (DRAW, UNDO_DRAW, ENTRANTS):
+            since_draw.append(entry.kind)
+    return LogState(tuple(rounds), entered, tuple(disqualifications), played, tuple(drawn_by), entrants, rated)
 
 
 def signer_check(ring: list[KeyEntry], shown: str) -> SignerCheck:
@@ -100,7 +124,7 @@ def check_rows(event_name: str, log: list[LogEntry], state: LogState, stored_rou
         if number > len(rounds):
             raise HistoryTamperedError(f"{where}: round {round_.number} in tournament_rounds is outside the log{hint}")
         if round_ != rounds[number - 1]:
-            drawn = [e.seq for e in log if e.kind == DRAW][number - 1]
+            drawn = state.drawn_by[number - 1]
             raise HistoryTamperedError(f"{where}: round {round_.number} in tournament_rounds/tournament_draws is not "
                                        f"the round log entry {drawn} drew; it was edited")
     if len(stored_rounds) < len(rounds):

@@ -50,6 +50,8 @@ from .event import disqualify_table, draw_next_round, enter_results, for_seats, 
 from .history import (
     DISQUALIFY,
     DRAW,
+    ENTRANTS,
+    UNDO_DRAW,
     GENESIS,
     PLAYED,
     RESULT,
@@ -81,6 +83,7 @@ from .model import (
     Table,
 )
 from .played import LinkedRecord, PlayedResult, played_results
+from .undo import round_to_take_back
 
 DEFAULT_DB = "tileref.sqlite"
 
@@ -228,6 +231,7 @@ class TournamentStore:
         self.played_sources: dict[str, str] = {}
         self._unlogged_played: dict[str, list[PlayedResult]] = {}  # per event: counted, not yet in its log
         self.heads: dict[str, tuple[int, str]] = {}  # per event: its log as last verified (entries, last hash)
+        self.verified_logs: dict[str, tuple[list[LogEntry], LogState]] = {}
 
     def __enter__(self) -> "TournamentStore":
         return self
@@ -305,7 +309,14 @@ class TournamentStore:
         late = tuple(c.player for c in changes if c.kind is ChangeKind.LATE_ENTRY and c.player not in players)
         event = Event(name, fmt, settings, players + late, state.rounds, results, state.disqualifications, changes)
         event = self._with_played(event, state)
+        self.verified_logs[name] = (log, state)
         return self._settle(event)
+
+    def verified(self, name: str) -> tuple[Event, list[LogEntry], LogState]:
+        """The event, its log and what the log says, all checked as `load` checks them."""
+        event = self.load(name)
+        log, state = self.verified_logs[name]
+        return event, log, state
 
     def _log(self, event_id: int, name: str, roster: str) -> list[LogEntry]:
         """The event's log, verified against the keyring and the head this machine last saw."""
@@ -515,9 +526,16 @@ class TournamentStore:
             "SELECT name FROM tournament_players WHERE event_id = ? ORDER BY position", (event_id,)))
         self._log(event_id, name, roster_digest(fmt, json.loads(settings_json), players))
 
-    def create(self, event: Event) -> None:
+    def create(self, event: Event, entrants: tuple[tuple[str, str], ...] | None = None, rated: bool = False,
+               signer=None) -> None:
+        """Create the event. `entrants`: (name, registry ID) of each player, signed as the log's first
+        entry by the director's key `signer` (a rated event's players are the registry's)."""
         if self._execute("SELECT 1 FROM tournament_events WHERE name = ?", (event.name,)).fetchone():
             raise EventExistsError(f"an event named {event.name!r} already exists in {self.path}")
+        if entrants is not None and sorted(n for n, _ in entrants) != sorted(event.players):
+            raise ChangeError(f"event {event.name!r}: the registry's entrants are not the event's players")
+        if entrants is not None:
+            signer, ring_kept = self._writer(signer)
         with self._transaction():
             (event_id,) = self._execute(
                 "INSERT INTO tournament_events (name, format, settings_json, created_at) VALUES (?, ?, ?, ?) "
@@ -528,6 +546,35 @@ class TournamentStore:
                 "INSERT INTO tournament_players (event_id, position, name) VALUES (?, ?, ?)",
                 [(event_id, i, p) for i, p in enumerate(event.players, start=1)],
             )
+            if entrants is not None:
+                self._append(event_id, event.name, [{"kind": ENTRANTS, "players": [list(e) for e in entrants],
+                                                     "rated": rated}], signer, ring_kept)
+        if entrants is not None:
+            self._written(event_id, event.name)
+
+    def undo_draw(self, name: str, reason: str, signer=None) -> Round:
+        """Take back the last draw while nothing is entered for it: signed into the log (with the
+        reason), its rows removed. Returns the round taken back."""
+        if not reason.strip():
+            raise ChangeError(f"event {name!r}: taking back a draw needs a reason (--reason)")
+        event, log, state = self.verified(name)
+        played = {item.result.game for item in self._unlogged_played.get(name, [])} | set(self.played_sources)
+        taken = round_to_take_back(name, log, state, played)
+        signer, ring_kept = self._writer(signer)
+        event_id = self._event_id(name)
+        with self._transaction():
+            self._execute("DELETE FROM tournament_draws WHERE event_id = ? AND round = ?", (event_id, taken.number))
+            self._execute("DELETE FROM tournament_rounds WHERE event_id = ? AND number = ?", (event_id, taken.number))
+            self._append(event_id, name, [{"kind": UNDO_DRAW, "round": taken.number, "seed": taken.seed,
+                                           "reason": reason.strip()}], signer, ring_kept)
+        self._written(event_id, name)
+        return taken
+
+    def redraw(self, name: str, seed: int, reason: str, signer=None) -> tuple[Round, Round]:
+        """Take back the last draw and draw that round again under the same rules (a new seed):
+        two signed entries. Returns (the round taken back, the new one)."""
+        taken = self.undo_draw(name, reason, signer)
+        return taken, self.draw_next(name, seed, signer)
 
     def draw_next(self, name: str, seed: int, signer=None) -> Round:
         """Draw the next round, signed by the director's key `signer` (a TableKey; default: this user's)."""

@@ -140,12 +140,7 @@ def cmd_publish(args) -> int:
         with Registry(args.db, read_only=True) as registry:
             players = registry.players()
         pages = build_site(store, players, args.club)
-    written = write_site(args.out, pages)
-    if args.json:
-        print_json({"out": args.out, "pages": sorted(path for path, _ in pages)})
-    else:
-        print(f"wrote {written} pages to {args.out} (start at index.html)")
-    return 0
+    return _wrote_site(args, pages, write_site)
 
 
 def _db(parser, what: str = "the club's database") -> None:
@@ -301,12 +296,7 @@ def cmd_league_publish(args) -> int:
 
     with LeagueStore(args.db) as league:
         pages = build_league_site(league.games(), args.title)
-    written = write_site(args.out, pages)
-    if args.json:
-        print_json({"out": args.out, "pages": sorted(path for path, _ in pages)})
-    else:
-        print(f"wrote {written} pages to {args.out} (start at index.html)")
-    return 0
+    return _wrote_site(args, pages, write_site)
 
 
 def register_league(subparsers) -> None:
@@ -341,3 +331,13 @@ def register_league(subparsers) -> None:
     p.add_argument("--title", default="League", help="the site's title (default: %(default)s)")
     _db(p, what)
     p.set_defaults(handler=cmd_league_publish)
+
+
+def _wrote_site(args, pages, write_site) -> int:
+    """The site's pages written to --out, and what was written said."""
+    written = write_site(args.out, pages)
+    if args.json:
+        print_json({"out": args.out, "pages": sorted(path for path, _ in pages)})
+    else:
+        print(f"wrote {written} pages to {args.out} (start at index.html)")
+    return 0

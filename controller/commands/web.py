@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import threading
-import time
 from pathlib import Path
 
 from controller.records.errors import RecordsError
@@ -72,13 +71,7 @@ def run_serve(args: argparse.Namespace) -> int:
     key = public_key(args.key)
     server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0), address).start()
     print(f"serving the records of {db} at {server.url}/ (Ctrl-C to stop)", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
+    server.serve_until_interrupted()
     return 0
 
 

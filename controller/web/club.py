@@ -181,10 +181,4 @@ def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0) -> N
     app = create_app(db, table_base=table_base, watch_delay=watch_delay)
     server = WebServer(app, address, lifespan="on").start()  # the board's refresh runs in the app's lifespan
     print(f"club board on {server.url}/ (database {db}; Ctrl-C to stop)", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
+    server.serve_until_interrupted()

@@ -111,6 +111,16 @@ class WebServer:
             self.thread.join(timeout=5)
         self.socket.close()
 
+    def serve_until_interrupted(self) -> None:
+        """Serve until Ctrl-C, then stop (a command that only serves pages)."""
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop()
+
     def __enter__(self) -> "WebServer":
         return self.start()
 

@@ -331,6 +331,14 @@ CASES = [
     # argparse itself: one line too
     pytest.param(["check"], "TABLE.json", id="check-no-file"),
     pytest.param(["nonsense"], "nonsense", id="unknown-command"),
+    # player registry, ratings, the published site, the league
+    pytest.param(["player", "show", "Nobody", "--db", "missing.sqlite"], "missing.sqlite", id="player-show-missing-db"),
+    pytest.param(["player", "add", "", "--db", "players.sqlite"], "''", id="player-add-empty-name"),
+    pytest.param(["ratings", "--db", "garbage.json"], "garbage.json", id="ratings-db-not-a-database"),
+    pytest.param(["publish", "--out", "site", "--db", "missing.sqlite"], "missing.sqlite", id="publish-missing-db"),
+    pytest.param(["league", "table", "--db", "garbage.json"], "garbage.json", id="league-db-not-a-database"),
+    pytest.param(["league", "add-club", "Birch", "--source", "missing.sqlite", "--director-key", "no-key.pub",
+                  "--db", "league.sqlite"], "no-key.pub", id="league-add-club-key-missing"),
 ]
 
 

@@ -60,9 +60,12 @@ def event_view(event: Event, words: Catalogue | None = None) -> dict:
         view["state"] = words.text("club.not-drawn", rounds=rounds,
                                    entered=words.text("club.entered", count=len(event.players)))
     section = table.sections[0]
+    def heading(text: str) -> str:  # the format's own heading, in words where the catalogue has them
+        return words.maybe(f"print.heading.{text}", text)
+
     view["standings"] = {
-        "title": section.title,
-        "columns": [words.text("club.place"), words.text("club.player"), *section.columns, ""],
+        "title": heading(section.title),
+        "columns": [words.text("club.place"), words.text("club.player"), *map(heading, section.columns), ""],
         "rows": [["-" if r.place is None else str(r.place), r.player, *map(cell_text, r.values), r.note]
                  for r in section.rows],
     }

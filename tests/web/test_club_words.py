@@ -68,11 +68,10 @@ def board(db, lang: str) -> dict[str, str]:
     script = re.search(r"<script src=[^>]*>", page).group(0)  # its words, a placeholder for the script to fill
     script_words = re.sub(r"\{\w+\}", "", " | ".join(re.findall(r'data-(?!api|events-api|every)[\w-]+="([^"]*)"',
                                                                     script)))
-    # the standings' own headings and cells and a round's name are the event format's words, shown
-    # as the format gives them: left out here (the board's words are what is held to the language)
+    # the standings' cells and a round's name are the event format's words, shown as the format gives
+    # them: left out here (the board's words, and the standings' headings, are held to the language)
     data = set()
     for e in events["events"]:
-        data |= {e["standings"]["title"], *e["standings"]["columns"][2:]}
         data |= {cell for row in e["standings"]["rows"] for cell in row[2:]}
         data |= {e["round"]["name"]} if e["round"] else set()
     names = {e["round"]["name"] for e in events["events"] if e["round"]}
@@ -83,7 +82,8 @@ def board(db, lang: str) -> dict[str, str]:
         return text
 
     polled = " | ".join([t["state_words"] + " | " + (t["last_verdict"] or "") + " | " + " | ".join(t["alerts"])
-                         for t in tables["tables"]] + [e["state"] + " | " + " | ".join(e["standings"]["columns"][:2])
+                         for t in tables["tables"]] + [e["state"] + " | " + e["standings"]["title"] + " | "
+                                                       + " | ".join(e["standings"]["columns"])
                                                        + " | " + (e["round"] or {}).get("results", "")
                                                        for e in events["events"]])
     return {"page": words_only(visible(page), data), "script": script_words, "polled": words_only(polled, names),
@@ -104,6 +104,7 @@ def english_words() -> set[str]:
     texts = [text for key, text in words.messages.items() if key.startswith("club.")]
     texts += [form for key, forms in words.plurals.items() if key.startswith("club.") for form in forms.values()]
     texts += [words.messages["alert.count"], words.messages["incident.device-reset"]]
+    texts += [text for key, text in words.messages.items() if key.startswith("print.heading.")]
     found = set()
     for text in texts:
         for literal, *_ in string.Formatter().parse(text):

@@ -22,6 +22,7 @@ from controller.game.events import GameCreated
 from controller.messages import named
 from controller.records import Records
 from controller.records.errors import RecordsError
+from controller.records.keyring import require_trusted_table
 from controller.tournament import DEFAULT_DB, TournamentError, TournamentStore
 
 from .argtypes import COUNT
@@ -296,6 +297,9 @@ def _clock(args, report) -> int:
     first = start(rules, game_id, seats, args.first)  # refuses bad players before the box or the records
     key = table_key(args.key)
     director = load_table_key(args.director_key) if args.director_key else None  # a bad file stops before the game
+    if args.event is not None:  # before the box or anything recorded: a result the event would not count
+        with Records(args.db) as records:
+            require_trusted_table(records.keyring(), key.public, args.event, args.db)
     web = None
     if args.web:
         from controller.web.session import TableWeb

@@ -56,9 +56,10 @@ def register(subparsers) -> None:
     serve.add_argument("--port", help=argparse.SUPPRESS, action=old_spelling("--web HOST:PORT", "where to serve"))
     serve.add_argument("--table-base", metavar="URL", default="",
                        help="where each table's own pages are served (default: links relative to this server)")
-    from .web import add_watch_delay_option
+    from .web import add_lang_option, add_watch_delay_option
 
     add_watch_delay_option(serve, recorded=False)
+    add_lang_option(serve, "the board and its spectators' list")
     serve.set_defaults(handler=run_club_serve)
 
     reel = subparsers.add_parser("highlights", help="the turns worth showing as a small HTML reel with the photos "
@@ -130,7 +131,7 @@ def run_club_serve(args: argparse.Namespace) -> int:
         default_host, _, default_port = CLUB_WEB.rpartition(":")
         host = args.host or default_host
         web = f"{f'[{host}]' if ':' in host else host}:{args.port or default_port}"
-    serve(args.db, web, table_base=args.table_base, watch_delay=args.watch_delay or 0)
+    serve(args.db, web, table_base=args.table_base, watch_delay=args.watch_delay or 0, lang=args.lang)
     return 0
 
 

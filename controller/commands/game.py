@@ -13,6 +13,7 @@ from pathlib import Path
 
 from controller.game.errors import GameError
 from controller.records.errors import RecordsError
+from controller.records.keyring import require_trusted_table
 from controller.rules.errors import RulesError
 from controller.rules.judge import Outcome
 
@@ -251,7 +252,7 @@ def _play(args: argparse.Namespace, report) -> int:
                                          tournament_game=link.game if link else None).game_id
 
             if link is not None:  # before anything is recorded: a result the event would not count
-                _require_trusted_key(records, key, link.event, args.db)
+                require_trusted_table(records.keyring(), key.public, link.event, args.db)
             game_id = _open_game(records, args.resume, args.game, create)
             if web is not None:
                 _keep_referee_token(beside_records, db, web.token)
@@ -291,24 +292,6 @@ def _play(args: argparse.Namespace, report) -> int:
     print(f"game {game_id}: {state_words(model.state)}")
     report.emit(game_summary(game_id, args.db, model))
     return 0
-
-
-class UntrustedTableKeyError(GameError, ValueError):
-    """`play --event` with a table key the event's database does not trust: its result would not count."""
-
-
-def _require_trusted_key(records, key, event: str, db: str) -> None:
-    """A game for an event is played only with a key the event's database trusts: the standings and
-    `replay` count a result only from such a table, so an untrusted one is refused now, not after the game."""
-    fingerprint = key.public.fingerprint
-    entry = records.keyring().entry(fingerprint)
-    if entry is not None and entry.active:
-        return
-    why = "is not in its keyring" if entry is None else f"was revoked ({entry.revoke_reason or 'no reason given'})"
-    raise UntrustedTableKeyError(
-        f"event {event!r}: this table's key {fingerprint} {why} in {db!r}, so the game's result would not count; "
-        f"the director trusts it first: `tileref key show` here, then `tileref key trust TABLE.pub --name NAME "
-        f"--db {db}` (docs/trust.md)")
 
 
 def _variant(given: str | None, link) -> str:

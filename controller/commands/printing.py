@@ -6,10 +6,12 @@ from controller.tournament import DEFAULT_DB
 from controller.tournament.printing import KINDS, print_event
 
 from .argtypes import COUNT
+from .web import add_lang_option
 
 
 def cmd_print(args) -> int:
-    print_event(args.db, args.name, args.kind, args.out, round_number=args.round, live_url_template=args.live_url)
+    print_event(args.db, args.name, args.kind, args.out, round_number=args.round, live_url_template=args.live_url,
+                lang=args.lang)
     print(f"wrote {args.out}")
     return 0
 
@@ -26,4 +28,5 @@ def register_print(sub) -> None:
                    help="cards: a table's live page, with {table} (and optionally {round}, {event}), "
                         "e.g. 'http://club.local:8000/table/{table}'")
     p.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file or postgresql://... (default {DEFAULT_DB})")
+    add_lang_option(p, "the printables")
     p.set_defaults(handler=cmd_print)

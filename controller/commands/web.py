@@ -30,11 +30,11 @@ def add_watch_delay_option(parser: argparse.ArgumentParser, recorded: bool) -> N
                         f"{where} (a game's recorded delay is never shortened); see docs/broadcast.md")
 
 
-def add_lang_option(parser: argparse.ArgumentParser) -> None:
+def add_lang_option(parser: argparse.ArgumentParser, pages: str = "the --web pages") -> None:
     from controller.messages import DEFAULT_LANGUAGE, LANGUAGES
 
     parser.add_argument("--lang", type=language, default=DEFAULT_LANGUAGE, metavar="LANG",
-                        help=f"the language of the --web pages: {', '.join(LANGUAGES)} (default {DEFAULT_LANGUAGE})")
+                        help=f"the language of {pages}: {', '.join(LANGUAGES)} (default {DEFAULT_LANGUAGE})")
 
 
 def language(text: str) -> str:

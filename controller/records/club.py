@@ -76,18 +76,19 @@ def _epoch(stamp: str | None) -> float | None:
         return None
 
 
-TIMER_ALERT = "timer box: "
-
-
 class ClubBoard:
     """What the board shows, read from the club database; each game folded once per new event."""
 
     STALE_S = 600
 
-    def __init__(self, records: Records, table_base: str = "", recent_finished: int = 4) -> None:
+    def __init__(self, records: Records, table_base: str = "", recent_finished: int = 4,
+                 language: str = "en") -> None:
+        from controller.messages import catalogue
+
         self.records = records
         self.table_base = table_base
         self.recent_finished = recent_finished
+        self.words = catalogue(language)  # the board's words, in the club's language
         self._folded: dict[int, tuple[int, object, list]] = {}
 
     def tables(self, now: float | None = None) -> list[TableLive]:
@@ -100,17 +101,16 @@ class ClubBoard:
             try:
                 out.append(self._table(int(game_id), str(state), int(count), now))
             except RecordsError as error:
-                out.append(TableLive(int(game_id), f"game {game_id}", None, None, [], str(state), 0, None, None, None,
-                                     [f"cannot be read: {error}"], int(count), None, table_link(int(game_id),
-                                                                                                 self.table_base)))
+                out.append(TableLive(int(game_id), self.words.text("club.game", game=game_id), None, None, [],
+                                     str(state), 0, None, None, None,
+                                     [self.words.text("club.unreadable", error=error)], int(count), None,
+                                     table_link(int(game_id), self.table_base)))
         return out
 
     def _table(self, game_id: int, state: str, count: int, now: float) -> TableLive:
         from controller.game.events import CountAlert, TimerIncident, TurnJudged, TurnStarted
         from controller.game.machine import GameModel, apply
-        from controller.messages import catalogue
-
-        words = catalogue("en")  # the board's words (English)
+        words = self.words
 
         cached = self._folded.get(game_id)
         if cached is None or cached[0] != count:
@@ -120,36 +120,41 @@ class ClubBoard:
                 try:
                     model = apply(model, r.event)
                 except Exception as error:  # the board shows it; it never stops for one game
-                    problems.append(f"event {r.seq} cannot be folded: {error}")
+                    problems.append(self.words.text("club.unfolded", seq=r.seq, error=error))
                     break
             self._folded[game_id] = (count, model, recorded, problems)
         _, model, recorded, problems = self._folded[game_id]
         info = self.records.info(game_id)
         alerts = list(problems)
+        timer_alert = None  # the latest timer incident only, after the other alerts
         last_verdict = None
         started_at = None
         seconds = None
         for r in recorded:
             event = r.event
             if isinstance(event, TurnJudged):
-                text = f"turn {event.turn} {event.player}: {words.maybe(f'outcome.{event.outcome}', '').lower()}"
+                parts = [words.text("club.verdict", turn=event.turn, player=event.player,
+                                    outcome=words.maybe(f"outcome.{event.outcome}", "").lower())]
                 if event.draw:
-                    text += f", draws {event.draw}"
+                    parts.append(words.text("club.draws", count=event.draw))
                 if event.penalty_points:
-                    text += f", {event.penalty_points:+d} points"
-                last_verdict = text
+                    parts.append(words.text("club.points", count=abs(event.penalty_points),
+                                            points=f"{event.penalty_points:+d}"))
+                last_verdict = ", ".join(parts)
             elif isinstance(event, TurnStarted):
                 started_at, seconds = r.recorded_at, event.seconds
             elif isinstance(event, CountAlert):
-                alerts.append(f"tile count: table {event.table} + racks {event.racks} + pool {event.pool} != "
-                              f"{event.expected}" + (" (disqualified)" if event.disqualified else ""))
-            elif isinstance(event, TimerIncident):  # the latest only, in words (never the incident's name)
-                alerts = [a for a in alerts if not a.startswith(TIMER_ALERT)] + \
-                    [TIMER_ALERT + words.maybe(f"incident.{event.incident}", "")]
+                key = "alert.count-disqualified" if event.disqualified else "alert.count"
+                alerts.append(words.text(key, table=event.table, racks=event.racks, pool=event.pool,
+                                         expected=event.expected))
+            elif isinstance(event, TimerIncident):  # in words, never the incident's name
+                timer_alert = words.text("club.timer", incident=words.maybe(f"incident.{event.incident}", ""))
+        if timer_alert is not None:
+            alerts.append(timer_alert)
         if model.state.value == "restoring":
-            alerts.append("restoring the table after a penalty")
+            alerts.append(words.text("club.restoring"))
         if model.state.value == "referee-check":
-            alerts.append("waiting for the referee")
+            alerts.append(words.text("club.referee"))
         seconds_left = None
         if model.state.value == "turn-running" and started_at and seconds:
             begun = _epoch(started_at)
@@ -158,10 +163,10 @@ class ClubBoard:
         last_at = recorded[-1].recorded_at if recorded else None
         last = _epoch(last_at)
         if state not in OVER and last is not None and now - last > self.STALE_S:
-            alerts.append(f"no news for {int((now - last) // 60)} min")
+            alerts.append(words.text("club.silent", count=int((now - last) // 60)))
         players = list(model.players)
         name = info["table_name"] or (info["tournament_game"] and f"{info['event']} {info['tournament_game']}") \
-            or f"game {game_id}"
+            or words.text("club.game", game=game_id)
         return TableLive(game_id, str(name), info["event"], info["tournament_game"], players, model.state.value,
                          model.turn, model.player if players else None, seconds_left, last_verdict, alerts, count,
                          last_at, table_link(game_id, self.table_base))

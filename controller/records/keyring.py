@@ -47,6 +47,11 @@ class KeyringError(RecordsError, ValueError):
     """A keyring command given what it cannot do (bad input, exit 2)."""
 
 
+class UntrustedTableKeyError(KeyringError):
+    """A game for an event about to be played (`play`/`clock --event`) with a table key the event's
+    database does not trust: its result would not count, so it is refused before the game (exit 2)."""
+
+
 class KeyringTamperedError(KeyringError):
     """A keyring row whose key is not the one its fingerprint names: changed behind tileref's back,
     so it trusts nothing; tampering, not bad input (exit 3)."""
@@ -284,3 +289,17 @@ class Keyring:
         else:
             why = "which is not in this club's keyring"
         return TrustVerdict(Trust.REFUSED, why)
+
+
+def require_trusted_table(keyring: Keyring, public: PublicKey, event: str, db: str) -> None:
+    """A game for an event is played only with a key the event's database trusts: the standings and
+    `replay` count a result only from such a table, so an untrusted one is refused before the game,
+    not after it."""
+    entry = keyring.entry(public.fingerprint)
+    if entry is not None and entry.active:
+        return
+    why = "is not in its keyring" if entry is None else f"was revoked ({entry.revoke_reason or 'no reason given'})"
+    raise UntrustedTableKeyError(
+        f"event {event!r}: this table's key {public.fingerprint} {why} in {db!r}, so the game's result would not "
+        f"count; the director trusts it first: `tileref key show` here, then `tileref key trust TABLE.pub --name "
+        f"NAME --db {db}` (docs/trust.md)")

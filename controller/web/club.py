@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 
+from controller.messages import DEFAULT_LANGUAGE, catalogue
 from controller.records.club import ClubBoard, TableLive
 from controller.records.errors import NoRecordsYetError, RecordsError, ServerUnavailableError
 from controller.records.store import Records
@@ -55,9 +56,10 @@ def _environment() -> jinja2.Environment:
 class _Board:
     """The board's read of the database, one request at a time, reconnecting after a lost server."""
 
-    def __init__(self, db: str, table_base: str) -> None:
+    def __init__(self, db: str, table_base: str, language: str = DEFAULT_LANGUAGE) -> None:
         self.db = db
         self.table_base = table_base
+        self.language = language
         self.lock = threading.Lock()
         self.records: Records | None = None
         self.board: ClubBoard | None = None
@@ -68,7 +70,7 @@ class _Board:
             self.records = Records(self.db, create=False, read_only=True)
         except NoRecordsYetError:
             return  # an event's database before any table records into it: the board shows its events
-        self.board = ClubBoard(self.records, self.table_base)
+        self.board = ClubBoard(self.records, self.table_base, language=self.language)
 
     def read(self) -> tuple[list[TableLive], str | None]:
         with self.lock:
@@ -91,14 +93,21 @@ class _Board:
             self.records.close()
 
 
-def create_app(db: str, *, table_base: str = "", title: str = "Club board", watch_delay: int = 0,
-               time_source: TimeSource = SYSTEM_TIME) -> Starlette:
+def create_app(db: str, *, table_base: str = "", title: str | None = None, watch_delay: int = 0,
+               time_source: TimeSource = SYSTEM_TIME, lang: str = DEFAULT_LANGUAGE) -> Starlette:
     """`watch_delay`, `time_source`: the spectator feed's (controller/web/broadcast.py); each table's
-    overlay is /overlay/table/<game> and its feed /watch/<game>, served by the records' app below."""
-    board = _Board(db, table_base)
-    events = EventBoard(db)
+    overlay is /overlay/table/<game> and its feed /watch/<game>, served by the records' app below.
+    `lang`: the board's language (its words, the tables' alerts and verdicts, the events')."""
+    words = catalogue(lang)
+    title = title or words.text("club.title")
+    board = _Board(db, table_base, lang)
+    events = EventBoard(db, lang)
     env = _environment()
+    env.globals.update(t=words.text, lang=words.language)
     shown = board.records.path if board.records is not None else db
+
+    def state_words(state: str) -> str:
+        return club_state_words(state, lang)
 
     def now_text() -> str:
         return time.strftime("%H:%M:%S")
@@ -163,14 +172,12 @@ def create_app(db: str, *, table_base: str = "", title: str = "Club board", watc
     return app
 
 
-def state_words(state: str) -> str:
-    """Where a game stands in the players' words (the English catalogue's), never the state's own name."""
-    from controller.messages import catalogue
-
-    return catalogue("en").maybe(f"phase.{state}", state)
+def club_state_words(state: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """Where a game stands in the players' words (the board's catalogue), never the state's own name."""
+    return catalogue(language).maybe(f"phase.{state}", state)
 
 
-def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0) -> None:
+def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0, lang: str = DEFAULT_LANGUAGE) -> None:
     """Serve the board on `web` (HOST:PORT) until Ctrl-C. The address is bound before anything is said:
     a port in use is bad input (WebBindError, exit 2), never a server that fails after printing its URL."""
     import time
@@ -178,7 +185,7 @@ def serve(db: str, web: str, *, table_base: str = "", watch_delay: int = 0) -> N
     from .server import WebServer, parse_address
 
     address = parse_address(web)
-    app = create_app(db, table_base=table_base, watch_delay=watch_delay)
+    app = create_app(db, table_base=table_base, watch_delay=watch_delay, lang=lang)
     server = WebServer(app, address, lifespan="on").start()  # the board's refresh runs in the app's lifespan
     print(f"club board on {server.url}/ (database {db}; Ctrl-C to stop)", flush=True)
     server.serve_until_interrupted()

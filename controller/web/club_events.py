@@ -12,11 +12,12 @@ from __future__ import annotations
 import threading
 from datetime import datetime, timedelta, timezone
 
+from controller.messages import DEFAULT_LANGUAGE, Catalogue, catalogue
 from controller.records.errors import RecordsError
 from controller.tournament import TournamentError, TournamentStore, is_finished, standings
 from controller.tournament.formats import get_format
 from controller.tournament.model import Event, game_id
-from controller.tournament.printing.pages import game_name, stage_of
+from controller.tournament.printing.pages import game_name
 from controller.tournament.render import cell_text
 
 FINISHED_SHOWN_H = 12
@@ -27,8 +28,10 @@ def _results_in(event: Event, number: int) -> tuple[int, int]:
     return sum(game in event.results for game in games), len(games)
 
 
-def event_view(event: Event) -> dict:
-    """What the board shows of one event, as plain JSON data (names as text, never markup)."""
+def event_view(event: Event, words: Catalogue | None = None) -> dict:
+    """What the board shows of one event, as plain JSON data (names as text, never markup), in the
+    words of `words` (default: the English catalogue)."""
+    words = words or catalogue(DEFAULT_LANGUAGE)
     table = standings(event)
     finished = is_finished(event)
     view: dict = {"name": event.name, "format": event.format, "game": game_name(event), "finished": finished,
@@ -37,8 +40,11 @@ def event_view(event: Event) -> dict:
         round_ = event.rounds[-1]
         done, total = _results_in(event, round_.number)
         view["round"] = {
-            "number": round_.number, "stage": stage_of(event, round_),
-            "results": f"{done} of {total} results in",
+            # the round's name is the format's own ("first round", "final"), shown as it is given
+            "number": round_.number, "name": round_.name,
+            "stage": words.text("club.stage", number=round_.number, name=round_.name,
+                                rounds=get_format(event.format).round_count(event)),
+            "results": words.text("club.in", done=done, count=total),
             "tables": [
                 {"number": t.number, "bracket": t.bracket, "seats": list(t.seats),
                  "disqualified": event.is_disqualified_table(round_.number, t.number),
@@ -47,14 +53,19 @@ def event_view(event: Event) -> dict:
                 for t in round_.tables
             ],
         }
-        view["state"] = "final standings" if finished else f"{view['round']['stage']}: {view['round']['results']}"
+        view["state"] = words.text("club.final") if finished else words.text(
+            "club.stage-results", stage=view["round"]["stage"], results=view["round"]["results"])
     else:
         rounds = get_format(event.format).round_count(event)
-        view["state"] = f"{len(event.players)} players entered; round 1 of {rounds} not drawn yet"
+        view["state"] = words.text("club.not-drawn", rounds=rounds,
+                                   entered=words.text("club.entered", count=len(event.players)))
     section = table.sections[0]
+    def heading(text: str) -> str:  # the format's own heading, in words where the catalogue has them
+        return words.maybe(f"print.heading.{text}", text)
+
     view["standings"] = {
-        "title": section.title,
-        "columns": ["place", "player", *section.columns, ""],
+        "title": heading(section.title),
+        "columns": [words.text("club.place"), words.text("club.player"), *map(heading, section.columns), ""],
         "rows": [["-" if r.place is None else str(r.place), r.player, *map(cell_text, r.values), r.note]
                  for r in section.rows],
     }
@@ -64,8 +75,9 @@ def event_view(event: Event) -> dict:
 class EventBoard:
     """The board's read of the events, one request at a time, reopening the database after an error."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, language: str = DEFAULT_LANGUAGE) -> None:
         self.db = db
+        self.words = catalogue(language)
         self.lock = threading.Lock()
         self.store: TournamentStore | None = None
 
@@ -89,11 +101,11 @@ class EventBoard:
                 for name, recent in self._shown(now):
                     event = self.store.load(name)
                     if recent or not is_finished(event):
-                        views.append(event_view(event))
+                        views.append(event_view(event, self.words))
                 return views, None
             except (TournamentError, RecordsError) as error:  # a lost server too: the board keeps going
                 self.close()
-                return [], f"events cannot be read: {error}"
+                return [], self.words.text("club.events-unreadable", error=error)
 
     def close(self) -> None:
         if self.store is not None:

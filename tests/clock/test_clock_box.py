@@ -12,7 +12,7 @@ from controller.records import Records
 from controller.tournament import TournamentStore
 from firmware_bridge.emulator_process import EmulatorProcess
 
-from clock_helpers import FAST, ClockProcess, make_event
+from clock_helpers import FAST, ClockProcess, director_key_path, make_event
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def clock_facts(db):
 
 def run_clock(box, db, game, event, *extra):
     return ClockProcess(game, "--timer", box.port, "--db", str(db), "--event", event, "--stage", "1", "--table", "1",
-                        *extra)
+                        "--director-key", str(director_key_path(db)), *extra)
 
 
 def test_shogi_game_to_a_flag_fall(box, db, tmp_path, capsys):
@@ -164,6 +164,31 @@ def test_a_game_not_drawn_is_refused_with_one_line(db, tmp_path, capsys):
                  "--event", "shogi", "--stage", "2", "--table", "1"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "R2-T1-G1" in err and "not been drawn" in err
+
+
+@pytest.mark.parametrize("revoked", [False, True], ids=["key-not-in-the-keyring", "key-revoked"])
+def test_a_clock_for_an_event_with_a_key_its_database_does_not_trust_is_refused_before_the_box(
+        box, db, tmp_path, capsys, revoked):
+    """The standings count a result only from a trusted table: the clock refuses such a key at once,
+    before the box is set or anything recorded, naming the key and how to trust it."""
+    from controller.records.signing import default_table_key
+
+    make_event(tmp_path, db, "shogi", "knockout", ["Ann", "Ben"], "game=shogi", trust_table=revoked)
+    fingerprint = default_table_key().public.fingerprint
+    if revoked:
+        with Records(db) as records:
+            records.keyring().revoke(fingerprint, "stolen at the last club night")
+    capsys.readouterr()
+    code = main(["clock", "shogi", "--timer", box.port, "--db", str(db), "--event", "shogi", "--stage", "1",
+                 "--table", "1", "--director-key", str(director_key_path(db))])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert fingerprint in err and "tileref key trust" in err and "'shogi'" in err
+    assert ("stolen at the last club night" in err) == revoked
+    with Records(db, create=False) as records:
+        assert records.games() == []
+    with TournamentStore(str(db)) as store:
+        assert not store.load("shogi").results
 
 
 @pytest.mark.parametrize("args, names", [

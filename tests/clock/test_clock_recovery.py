@@ -15,7 +15,7 @@ import pytest
 from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
 
-from clock_helpers import ClockProcess, make_event
+from clock_helpers import ClockProcess, director_key_path, make_event
 from test_clock_box import seats, standings
 
 RATE = 4.0  # box seconds per real second: slow enough that pipe and scheduling delays stay well under a box second
@@ -36,7 +36,7 @@ def times(fact) -> dict[str, int]:
 
 def run_clock(box, db, game, event, *extra):
     return ClockProcess(game, "--timer", box.port, "--db", str(db), "--event", event, "--stage", "1", "--table", "1",
-                        *extra)
+                        "--director-key", str(director_key_path(db)), *extra)
 
 
 def reboot(box):

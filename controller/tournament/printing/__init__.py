@@ -35,12 +35,13 @@ def check_target(out: str | Path) -> str:
 
 
 def write_printable(event: Event, kind: str, out: str | Path, *, round_number: int | None = None,
-                    live_url_template: str | None = None) -> Path:
-    """Render one printable of `event` and write it to `out` (.html, or .pdf through Chromium)."""
+                    live_url_template: str | None = None, lang: str = "en") -> Path:
+    """Render one printable of `event` in the language `lang` and write it to `out` (.html, or .pdf
+    through Chromium)."""
     suffix = check_target(out)
     # drawn first: a request that cannot be printed (no --live-url, a round not drawn) is named as such
     # on any machine, with Chromium or without it
-    html = printable_html(event, kind, round_number=round_number, live_url_template=live_url_template)
+    html = printable_html(event, kind, round_number=round_number, live_url_template=live_url_template, lang=lang)
     out = Path(out)
     if suffix == ".pdf":
         return html_to_pdf(html, out)
@@ -52,14 +53,15 @@ def write_printable(event: Event, kind: str, out: str | Path, *, round_number: i
 
 
 def print_event(db: str | Path, name: str, kind: str, out: str | Path, *, round_number: int | None = None,
-                live_url_template: str | None = None) -> Path:
+                live_url_template: str | None = None, lang: str = "en") -> Path:
     """One printable of the event `name` in the database `db` (a file or postgresql://...), read only."""
     from ..storage import TournamentStore
 
     check_target(out)
     with TournamentStore(db, read_only=True) as store:
         event = store.load(name)
-    return write_printable(event, kind, out, round_number=round_number, live_url_template=live_url_template)
+    return write_printable(event, kind, out, round_number=round_number, live_url_template=live_url_template,
+                           lang=lang)
 
 
 __all__ = [

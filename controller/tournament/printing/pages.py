@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import jinja2
 
+from controller.messages import DEFAULT_LANGUAGE, Catalogue, catalogue
 from controller.records.templating import new_environment
 
 from ..errors import GameNotDrawnError
@@ -61,30 +62,33 @@ def game_name(event: Event) -> str:
     return {GameKind.RUMMIKUB: "Rummikub", GameKind.MAHJONG: "Mahjong"}[kind]
 
 
-def _games(count: int, what: str = "game") -> str:
-    return f"{count} {what}{'' if count == 1 else 's'}"
+def _english() -> Catalogue:
+    return catalogue(DEFAULT_LANGUAGE)
 
 
-def rules_line(event: Event, table: Table) -> str:
+def rules_line(event: Event, table: Table, words: Catalogue | None = None) -> str:
     """What a player at the table must know, in one line: the rule set and how many games."""
+    words = words or _english()
     event_format = get_format(event.format)
+    games = words.text("print.games", count=table.games)
     if event_format.game_kind is GameKind.RUMMIKUB and event_format.variant:
         from controller.rules.variants import get_ruleset
 
         rules = get_ruleset(event_format.variant)
-        failed = f"a failed turn draws {rules.penalty_draw}" + (
-            f" and costs {rules.penalty_points} points" if rules.penalty_points else "")
-        return (f"{rules.name} rules: {rules.seconds_per_turn} s a turn, first meld {rules.initial_meld_points} "
-                f"points, {failed}; {_games(table.games)} at this table")
+        failed = (words.text("print.failed-points", draw=rules.penalty_draw, points=rules.penalty_points)
+                  if rules.penalty_points else words.text("print.failed", draw=rules.penalty_draw))
+        return words.text("print.rules-rummikub", rules=rules.name, seconds=rules.seconds_per_turn,
+                          meld=rules.initial_meld_points, failed=failed, games=games)
     if event_format.game_kind is GameKind.MAHJONG:
-        return f"{event.format} rules: {table.games} hanchan at this table, scores to 0.1 point"
-    bracket = f" ({table.bracket} bracket)" if table.bracket else ""
-    return f"{game_name(event)} knockout{bracket}: {_games(table.games)}; the winner goes on"
+        return words.text("print.rules-mahjong", format=event.format, count=table.games)
+    if table.bracket:
+        return words.text("print.rules-knockout-bracket", game=game_name(event), bracket=table.bracket, games=games)
+    return words.text("print.rules-knockout", game=game_name(event), games=games)
 
 
-def stage_of(event: Event, round_: Round) -> str:
+def stage_of(event: Event, round_: Round, words: Catalogue | None = None) -> str:
     total = get_format(event.format).round_count(event)
-    return f"round {round_.number} of {total}: {round_.name}"
+    return (words or _english()).text("print.stage", number=round_.number, rounds=total, name=round_.name)
 
 
 def chosen_round(event: Event, number: int | None) -> Round:
@@ -98,7 +102,7 @@ def chosen_round(event: Event, number: int | None) -> Round:
     return event.round(number)
 
 
-def round_view(event: Event, round_: Round) -> RoundView:
+def round_view(event: Event, round_: Round, words: Catalogue | None = None) -> RoundView:
     tables = tuple(
         TableView(
             number=table.number, bracket=table.bracket,
@@ -107,7 +111,7 @@ def round_view(event: Event, round_: Round) -> RoundView:
             disqualified=event.is_disqualified_table(round_.number, table.number))
         for table in round_.tables
     )
-    return RoundView(event.name, game_name(event), stage_of(event, round_), round_.number, tables)
+    return RoundView(event.name, game_name(event), stage_of(event, round_, words), round_.number, tables)
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,70 +119,82 @@ def _environment() -> jinja2.Environment:
     return new_environment(jinja2.PackageLoader("controller.tournament.printing", "templates"), strict=True)
 
 
-def _render(template: str, **context) -> str:
-    return _environment().get_template(template).render(**context)
+def _render(template: str, words: Catalogue, **context) -> str:
+    return _environment().get_template(template).render(t=words.text, lang=words.language, **context)
 
 
-def pairings_html(event: Event, round_number: int | None = None) -> str:
-    view = round_view(event, chosen_round(event, round_number))
+def pairings_html(event: Event, round_number: int | None = None, words: Catalogue | None = None) -> str:
+    words = words or _english()
+    view = round_view(event, chosen_round(event, round_number), words)
     index = sorted(((seat.player, table.number, seat.number) for table in view.tables for seat in table.seats),
                    key=lambda item: (item[0].casefold(), item[0]))
-    return _render("pairings.html", view=view, index=index)
+    return _render("pairings.html", words, view=view, index=index)
 
 
-def cards_html(event: Event, live_url_template: str, round_number: int | None = None) -> str:
+def cards_html(event: Event, live_url_template: str, round_number: int | None = None,
+               words: Catalogue | None = None) -> str:
+    words = words or _english()
     check_live_url(live_url_template)
     round_ = chosen_round(event, round_number)
-    view = round_view(event, round_)
+    view = round_view(event, round_, words)
     tables = {t.number: t for t in round_.tables}
     cards = []
     for table in view.tables:
         url = live_url(live_url_template, event.name, round_.number, table.number)
-        cards.append({"table": table, "rules": rules_line(event, tables[table.number]), "url": url,
+        cards.append({"table": table, "rules": rules_line(event, tables[table.number], words), "url": url,
                       "qr": qr_svg(url)})
-    return _render("cards.html", view=view, cards=cards)
+    return _render("cards.html", words, view=view, cards=cards)
 
 
-def slips_html(event: Event, round_number: int | None = None) -> str:
-    view = round_view(event, chosen_round(event, round_number))
+def slips_html(event: Event, round_number: int | None = None, words: Catalogue | None = None) -> str:
+    words = words or _english()
+    view = round_view(event, chosen_round(event, round_number), words)
     kind = get_format(event.format).game_kind
-    box = {GameKind.RUMMIKUB: "points (the winner's with a circle)", GameKind.MAHJONG: "score (to 0.1 point)",
-           GameKind.MATCH: "mark the winner of each game"}[kind]
-    return _render("slips.html", view=view, box=box, per_page=SLIPS_PER_PAGE)
+    box = words.text({GameKind.RUMMIKUB: "print.box-rummikub", GameKind.MAHJONG: "print.box-mahjong",
+                      GameKind.MATCH: "print.box-match"}[kind])
+    return _render("slips.html", words, view=view, box=box, per_page=SLIPS_PER_PAGE)
 
 
-def standings_html(event: Event) -> str:
+def standings_html(event: Event, words: Catalogue | None = None) -> str:
+    words = words or _english()
     table = standings(event)
+
+    def heading(text: str) -> str:  # the format's own heading, in words where the catalogue has them
+        return words.maybe(f"print.heading.{text}", text)
+
     sections = [
-        {"title": section.title, "columns": section.columns,
+        {"title": heading(section.title), "columns": [heading(c) for c in section.columns],
          "rows": [{"place": "-" if row.place is None else row.place, "player": row.player, "note": row.note,
                    "cells": [(cell_text(v), not isinstance(v, str)) for v in row.values]}
                   for row in section.rows]}
         for section in table.sections
     ]
-    state = "final standings" if is_finished(event) else f"standings after {_results_in(event)}"
-    return _render("standings.html", event=event.name, format=event.format, game=game_name(event), state=state,
-                   sections=sections)
+    state = words.text("print.final") if is_finished(event) else words.text("print.after",
+                                                                             count=_results_in(event))
+    return _render("standings.html", words, event=event.name, format=event.format, game=game_name(event),
+                   state=state, sections=sections)
 
 
-def _results_in(event: Event) -> str:
-    played = sum(1 for round_ in event.rounds for game in round_.game_ids() if game in event.results)
-    return _games(played, "result")
+def _results_in(event: Event) -> int:
+    return sum(1 for round_ in event.rounds for game in round_.game_ids() if game in event.results)
 
 
-def printable_html(event: Event, kind: str, *, round_number: int | None = None, live_url_template: str | None = None) -> str:
-    """One printable as HTML: `kind` is one of KINDS; the cards need the live page's address."""
+def printable_html(event: Event, kind: str, *, round_number: int | None = None, live_url_template: str | None = None,
+                   lang: str = DEFAULT_LANGUAGE) -> str:
+    """One printable as HTML, in the language `lang`: `kind` is one of KINDS; the cards need the live
+    page's address."""
+    words = catalogue(lang)
     if kind == "pairings":
-        return pairings_html(event, round_number)
+        return pairings_html(event, round_number, words)
     if kind == "cards":
         if not live_url_template:
             raise PrintTargetError("table cards need --live-url, the address of a table's live page with {table}, "
                                    "e.g. 'http://club.local:8000/table/{table}'")
-        return cards_html(event, live_url_template, round_number)
+        return cards_html(event, live_url_template, round_number, words)
     if kind == "slips":
-        return slips_html(event, round_number)
+        return slips_html(event, round_number, words)
     if kind == "standings":
-        return standings_html(event)
+        return standings_html(event, words)
     raise PrintTargetError(f"no printable {kind!r}; expected one of {', '.join(KINDS)}")
 
 

@@ -6,6 +6,8 @@
   var api = script.getAttribute("data-api");
   var eventsApi = script.getAttribute("data-events-api");
   var lastEvents = null;
+  // the board's words, in its language (the page's data-* attributes, from the catalogue)
+  function said(name) { return script.getAttribute("data-" + name) || ""; }
   var every = parseInt(script.getAttribute("data-every"), 10) || 2000;
   var body = document.querySelector("#tables tbody");
   var template = document.getElementById("row");
@@ -23,7 +25,7 @@
     link.textContent = t.table;
     link.setAttribute("href", t.link);
     row.querySelector(".players").textContent = t.players.join(", ");
-    row.querySelector(".state").textContent = (t.state_words || t.state) + (t.turn ? " (turn " + t.turn + ")" : "");
+    row.querySelector(".state").textContent = (t.state_words || t.state) + (t.turn ? " (" + said("turn").replace("{turn}", t.turn) + ")" : "");
     row.querySelector(".player").textContent = t.player || "";
     var time = row.querySelector(".time");
     time.textContent = clock(t.seconds_left);
@@ -49,7 +51,7 @@
       var tr = document.createElement("tr");
       var td = document.createElement("td");
       td.colSpan = 7;
-      td.textContent = "No table is playing.";
+      td.textContent = said("no-table");
       tr.appendChild(td);
       body.appendChild(tr);
     }
@@ -90,7 +92,7 @@
     if (e.round) {
       var draw = columns.appendChild(element("div", null, "draw"));
       draw.appendChild(element("h3", e.round.stage));
-      draw.appendChild(tableOf(["table", "players in seat order", "results"], e.round.tables.map(function (t) {
+      draw.appendChild(tableOf([said("table"), said("seats"), said("results")], e.round.tables.map(function (t) {
         var tr = element("tr", null, t.disqualified ? "out" : "");
         tr.appendChild(element("td", t.number + (t.bracket ? " (" + t.bracket + ")" : "")));
         tr.appendChild(element("td", t.seats.map(function (p, i) { return (i + 1) + ". " + p; }).join(", "), "seats"));
@@ -109,7 +111,7 @@
     var list = document.getElementById("event-list");
     while (list.firstChild) list.removeChild(list.firstChild);
     data.events.forEach(function (e) { list.appendChild(eventNode(e)); });
-    if (!data.events.length) list.appendChild(element("p", "No event is running.", "none"));
+    if (!data.events.length) list.appendChild(element("p", said("no-event"), "none"));
   }
 
   function get(url) {
@@ -118,7 +120,7 @@
 
   function poll() {
     Promise.all([get(api).then(render), get(eventsApi).then(renderEvents)])
-      .catch(function () { document.getElementById("problem").textContent = "the club server does not answer"; })
+      .catch(function () { document.getElementById("problem").textContent = said("no-answer"); })
       .finally(function () { setTimeout(poll, every); });
   }
   setTimeout(poll, every);

@@ -8,6 +8,7 @@ Shrinking is what keeps tiles that touch in a meld apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import cv2
@@ -23,7 +24,7 @@ class TileCandidate:
     score: float  # mean core probability of the blob
     # Other quads to try when the face came out nearly square, so its angle is a guess:
     # tile-shaped, same area and centre, turned in even steps (the classifier picks)
-    other_turns: tuple[np.ndarray, ...] = ()
+    other_turns: Sequence[np.ndarray] = ()  # a tuple, or UnsureTurns worked out when first read
 
     @property
     def center(self) -> tuple[float, float]:
@@ -229,17 +230,46 @@ def _face_quad(centre: np.ndarray, width: float, height: float, angle: float) ->
                                    centre + across + down, centre - across + down]))
 
 
-def _other_turns(face, scale: float, config: VisionConfig) -> tuple[np.ndarray, ...]:
+def _other_turns(face, scale: float, config: VisionConfig) -> "tuple[np.ndarray, ...] | UnsureTurns":
     (cx, cy), (fw, fh), angle = face
-    if min(fw, fh) <= 0 or max(fw, fh) / min(fw, fh) >= config.unsure_angle_aspect:
+    if min(fw, fh) <= 0 or max(fw, fh) / min(fw, fh) >= config.unsure_angle_aspect or config.angle_tries < 2:
         return ()
-    width = np.sqrt(fw * fh * config.tile_aspect)
-    step = 180.0 / config.angle_tries
-    turns = []
-    for k in range(1, config.angle_tries):
-        quad = cv2.boxPoints(((cx, cy), (width, width / config.tile_aspect), angle + k * step)).astype(np.float64) / scale
-        turns.append(order_upright(quad))
-    return tuple(turns)
+    return UnsureTurns(face, scale, config.tile_aspect, config.angle_tries)
+
+
+class UnsureTurns(Sequence):
+    """The turned quads of a face of unsure angle (tile-shaped, of its area, turned in even steps), worked
+    out when first looked at: most such faces lie as their sure neighbours do and lose their turns
+    (`lie_like_neighbours`, `lie_along_sets`) before the classifier reads any, and a frame looked at
+    twice drops its first look's faces whole. Truthful from the start (a face has them), read like a tuple."""
+
+    def __init__(self, face, scale: float, tile_aspect: float, tries: int):
+        self._face, self._scale, self._tile_aspect, self._tries = face, scale, tile_aspect, tries
+        self._quads: tuple[np.ndarray, ...] | None = None
+
+    def _worked_out(self) -> tuple[np.ndarray, ...]:
+        if self._quads is None:
+            (cx, cy), (fw, fh), angle = self._face
+            width = np.sqrt(fw * fh * self._tile_aspect)
+            step = 180.0 / self._tries
+            turns = []
+            for k in range(1, self._tries):
+                quad = cv2.boxPoints(((cx, cy), (width, width / self._tile_aspect), angle + k * step)).astype(np.float64) / self._scale
+                turns.append(order_upright(quad))
+            self._quads = tuple(turns)
+        return self._quads
+
+    def __len__(self) -> int:
+        return self._tries - 1
+
+    def __getitem__(self, index):
+        return self._worked_out()[index]
+
+    def __iter__(self):
+        return iter(self._worked_out())
+
+    def __repr__(self) -> str:
+        return f"UnsureTurns({self._tries - 1} turns of {self._face!r})"
 
 
 def _logit(p: float) -> float:

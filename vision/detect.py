@@ -56,10 +56,12 @@ def resize_for_detector(image: np.ndarray, long_side: int) -> tuple[np.ndarray, 
 
 def detector_tensor(resized: np.ndarray) -> np.ndarray:
     """BGR uint8 H x W x 3 (or N x H x W x 3) -> float32 N x 3 x H x W in -0.5..0.5."""
-    x = resized.astype(np.float32) / 255.0 - 0.5
-    if x.ndim == 3:
-        x = x[None]
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    frames = resized[None] if resized.ndim == 3 else resized
+    # planes apart while still bytes: a quarter of the memory moved, then the same arithmetic in place
+    x = np.ascontiguousarray(frames.transpose(0, 3, 1, 2)).astype(np.float32)
+    x /= 255.0
+    x -= 0.5
+    return x
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -282,12 +284,15 @@ def _peaks_per_core(core_logit: np.ndarray, labels: np.ndarray, count: int, conf
     Two neighbours' cores can join over a low ridge while each middle stays near 1, and
     the face blob of two tiles side by side has about one tile's aspect; the peaks tell.
     """
-    peak_count, peaks, peak_stats, _ = cv2.connectedComponentsWithStats((core_logit > _logit(config.core_peak_threshold)).astype(np.uint8), connectivity=4)
-    area = peak_stats[:, cv2.CC_STAT_AREA]
-    # every pixel of a peak lies in one core blob, so the largest core label over it names that blob
+    # only the peaks' sizes are wanted: counted from their pixels, not by connectedComponentsWithStats,
+    # whose centroids and boxes cost ten times the labelling on a 4K frame's map
+    peak_count, peaks = cv2.connectedComponents((core_logit > _logit(config.core_peak_threshold)).astype(np.uint8), connectivity=4)
     on_peak = peaks > 0
+    peak_of_pixel = peaks[on_peak]
+    area = np.bincount(peak_of_pixel, minlength=peak_count)
+    # a peak's pixels lie above the core threshold and touch, so all lie in one core blob: any of them names it
     core_of_peak = np.zeros(peak_count, dtype=np.int64)
-    np.maximum.at(core_of_peak, peaks[on_peak], labels[on_peak])
+    core_of_peak[peak_of_pixel] = labels[on_peak]
     largest = np.zeros(count, dtype=np.int64)
     np.maximum.at(largest, core_of_peak[1:], area[1:])
     fair = (area[1:] >= config.min_core_pixels) & (area[1:] >= config.core_fragment_ratio * largest[core_of_peak[1:]])

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 from vision.config import CROP_HEIGHT, CROP_WIDTH
-from vision.geometry import bright_levels, flip_quad, normalise_crops, order_upright, quad_size, rectify
+from vision.geometry import bright_levels, flip_quad, length, normalise_crops, order_upright, quad_size, rectify
 
 
 def _tile(cx, cy, w, h, angle):
@@ -68,3 +68,8 @@ def test_bright_levels_are_numpys_percentile_for_every_pair_of_levels():
     crops = np.random.default_rng(7).integers(0, 256, (50, CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8)
     expected = np.percentile(crops.astype(np.float32).reshape(50, -1, 3), 85, axis=1)
     assert bright_levels(crops).dtype == expected.dtype and np.array_equal(bright_levels(crops), expected)
+
+
+def test_length_is_numpys_norm_to_the_last_bit():
+    vectors = np.random.default_rng(3).normal(size=(20000, 2)) * np.random.default_rng(4).uniform(0.01, 5000, (20000, 1))
+    assert all(length(v) == np.linalg.norm(v) for v in vectors)

@@ -17,7 +17,7 @@ def order_upright(quad: np.ndarray) -> np.ndarray:
     classifier's orientation output decides which end is really the top.
     """
     quad = np.asarray(quad, np.float64).reshape(4, 2)
-    center = quad.mean(axis=0)
+    center = (quad[0] + quad[1] + quad[2] + quad[3]) / 4  # quad.mean(axis=0) to the last bit, at half the cost
     # the two edges through corner 0: the longer one is the tile's height
     e1 = quad[1] - quad[0]
     e2 = quad[3] - quad[0]

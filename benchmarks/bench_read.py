@@ -13,8 +13,9 @@ it); decoding a JPEG file is timed separately.
 `git worktree add`) on the same frames: four validation photos of 1000x750, the bundled
 full_grid.jpg and the rendered 3840x2160 table, written once as PNG files. Each side reads them
 in its own process, the two sides taking turns round after round (so a change in the machine's
-load falls on both), and each frame's median is printed with the ratio, beside whether the two
-read the frame alike (tiles, codes, corners, confidences, sets, warnings, area).
+load falls on both), and each frame's median is printed with the ratio, then the median CPU time of
+a read (all the process's threads; a loaded machine moves it less than the clock), beside whether
+the two read the frame alike (tiles, codes, corners, confidences, sets, warnings, area).
 """
 from __future__ import annotations
 
@@ -124,19 +125,23 @@ def side_by_side(other: Path, rounds: int, reads: int) -> int:
         frames = _side_by_side_frames(Path(tmp))
         print(f"this checkout: {REPO}\nother checkout: {other}\nload average before: {_load()}")
         seconds = {side: {f.name: [] for f in frames} for side in sides}
+        cpu = {side: {f.name: [] for f in frames} for side in sides}
         readings: dict[str, dict] = {}
         for round_ in range(rounds):
             for side in (("other", "this") if round_ % 2 == 0 else ("this", "other")):
                 result = _read_in_child(sides[side], frames, reads)
                 for name, frame in result.items():
                     seconds[side][name] += frame["seconds"]
+                    cpu[side][name] += frame["cpu_seconds"]
                     readings.setdefault(side, {})[name] = frame["reading"]
         print(f"load average after: {_load()}; {rounds} turns each, {reads} timed reads per frame per turn")
-        print(f"{'frame':<60} {'other ms':>9} {'this ms':>9} {'speed-up':>9}  read alike")
+        print(f"{'frame':<60} {'other ms':>9} {'this ms':>9} {'speed-up':>9} | {'CPU: other':>10} {'this':>6} {'less':>6} | read alike")
         for f in frames:
             before, after = (statistics.median(seconds[side][f.name]) * 1000 for side in ("other", "this"))
+            cpu_before, cpu_after = (statistics.median(cpu[side][f.name]) * 1000 for side in ("other", "this"))
             alike = _alike(readings["other"][f.name], readings["this"][f.name])
-            print(f"{f.name:<60} {before:9.1f} {after:9.1f} {before / after:8.2f}x  {alike}")
+            print(f"{f.name:<60} {before:9.1f} {after:9.1f} {before / after:8.2f}x | {cpu_before:10.1f} {cpu_after:6.1f} "
+                  f"{cpu_before / cpu_after:5.2f}x | {alike}")
     return 0
 
 

@@ -1,5 +1,6 @@
 """One side of `bench_read.py --against`: read frames with the `vision` of a given checkout and print
-each read's seconds and what was read, as one JSON line.
+each read's seconds (on the clock, and of the process's CPU time over all its threads) and what was
+read, as one JSON line.
 
     python benchmarks/read_worker.py CHECKOUT --repeat 3 FRAME.png ...
 
@@ -33,12 +34,13 @@ def main(argv=None) -> int:
     for path in args.frames:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         reading = read_image(image)  # the first read loads the models
-        times = []
+        times, cpu = [], []
         for _ in range(args.repeat):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             read_image(image)
             times.append(time.perf_counter() - start)
-        out[path.name] = {"seconds": times, "reading": reading.to_json_dict()}
+            cpu.append(time.process_time() - start_cpu)
+        out[path.name] = {"seconds": times, "cpu_seconds": cpu, "reading": reading.to_json_dict()}
     print(json.dumps(out))
     return 0
 

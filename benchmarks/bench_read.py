@@ -1,16 +1,27 @@
 """Time `read` per image on this machine and report peak memory.
 
     python benchmarks/bench_read.py [--repeat 15] [--quick]
+    python benchmarks/bench_read.py --against /path/to/another/checkout [--rounds 6]
 
 Cases and targets: a 1000x750 real photo with about 50 tiles (< 150 ms median),
 a 3840x2160 synthetic frame with all 106 tiles (< 600 ms median); peak resident memory of
 the reading process (< 500 MB; the synthetic frame is drawn in a child process); then
 `calibrate` on one rendered photo of the whole set (<= 60 s). Reading starts from a decoded BGR array (as the camera gives
 it); decoding a JPEG file is timed separately.
+
+`--against` times this checkout's reading beside another's (an earlier commit checked out with
+`git worktree add`) on the same frames: four validation photos of 1000x750, the bundled
+full_grid.jpg and the rendered 3840x2160 table, written once as PNG files. Each side reads them
+in its own process, the two sides taking turns round after round (so a change in the machine's
+load falls on both), and each frame's median is printed with the ratio, then the median CPU time of
+a read (all the process's threads; a loaded machine moves it less than the clock), beside whether
+the two read the frame alike (tiles, codes, corners, confidences, sets, warnings, area).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import statistics
 import subprocess
@@ -28,6 +39,8 @@ sys.path.insert(0, str(REPO))
 from vision import load_image, read_image  # noqa: E402
 
 BUNDLED_PHOTO = REPO / "tests" / "vision" / "data" / "full_grid.jpg"
+WORKER = Path(__file__).resolve().parent / "read_worker.py"
+SIDE_BY_SIDE_PHOTOS = 4  # validation photos of 1000x750 read by --against
 
 
 def _peak_mb() -> float:
@@ -73,7 +86,14 @@ def main(argv=None) -> int:
     parser.add_argument("--no-calibration", action="store_true", help="skip timing `calibrate`")
     parser.add_argument("--quick", action="store_true",
                         help="the same cases with fewer repeats (5 reads, one calibration): rougher medians")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="time this checkout's reading beside another checkout's, on the same frames")
+    parser.add_argument("--rounds", type=int, default=6,
+                        help="with --against: turns each side takes (each reads every frame --reads times)")
+    parser.add_argument("--reads", type=int, default=3, help="with --against: timed reads of each frame per turn")
     args = parser.parse_args(argv)
+    if args.against is not None:
+        return side_by_side(args.against, args.rounds, args.reads)
     if args.quick:
         args.repeat = min(args.repeat, 5)
 
@@ -92,6 +112,78 @@ def main(argv=None) -> int:
     if not args.no_calibration:
         _calibration(runs=1 if args.quick else 3)
     return 0
+
+
+def side_by_side(other: Path, rounds: int, reads: int) -> int:
+    """Median seconds per read of each frame, this checkout beside `other`, taking turns."""
+    other = other.resolve()
+    if not (other / "vision" / "pipeline.py").is_file():
+        print(f"--against {str(other)!r}: no vision/pipeline.py there; give a checkout of this repository")
+        return 2
+    sides = {"this": REPO, "other": other}
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = _side_by_side_frames(Path(tmp))
+        print(f"this checkout: {REPO}\nother checkout: {other}\nload average before: {_load()}")
+        seconds = {side: {f.name: [] for f in frames} for side in sides}
+        cpu = {side: {f.name: [] for f in frames} for side in sides}
+        readings: dict[str, dict] = {}
+        for round_ in range(rounds):
+            for side in (("other", "this") if round_ % 2 == 0 else ("this", "other")):
+                result = _read_in_child(sides[side], frames, reads)
+                for name, frame in result.items():
+                    seconds[side][name] += frame["seconds"]
+                    cpu[side][name] += frame["cpu_seconds"]
+                    readings.setdefault(side, {})[name] = frame["reading"]
+        print(f"load average after: {_load()}; {rounds} turns each, {reads} timed reads per frame per turn")
+        print(f"{'frame':<60} {'other ms':>9} {'this ms':>9} {'speed-up':>9} | {'CPU: other':>10} {'this':>6} {'less':>6} | read alike")
+        for f in frames:
+            before, after = (statistics.median(seconds[side][f.name]) * 1000 for side in ("other", "this"))
+            cpu_before, cpu_after = (statistics.median(cpu[side][f.name]) * 1000 for side in ("other", "this"))
+            alike = _alike(readings["other"][f.name], readings["this"][f.name])
+            print(f"{f.name:<60} {before:9.1f} {after:9.1f} {before / after:8.2f}x | {cpu_before:10.1f} {cpu_after:6.1f} "
+                  f"{cpu_before / cpu_after:5.2f}x | {alike}")
+    return 0
+
+
+def _side_by_side_frames(folder: Path) -> list[Path]:
+    """The frames both sides read, as PNG files: validation photos of 1000x750, the bundled photo and
+    the rendered 3840x2160 table."""
+    from models.realdata import DEFAULT_DATASET, split_stems
+
+    stems = sorted(split_stems("validation"))
+    photos = [DEFAULT_DATASET / "train" / "images" / f"{stem}.jpg" for stem in stems]
+    chosen = [p for p in photos if p.is_file() and load_image(p).shape[:2] == (750, 1000)][:SIDE_BY_SIDE_PHOTOS]
+    if len(chosen) < SIDE_BY_SIDE_PHOTOS:
+        print(f"only {len(chosen)} validation photos of 1000x750 under {DEFAULT_DATASET}")
+    frames = []
+    for path in chosen + [BUNDLED_PHOTO]:
+        frames.append(folder / f"{path.stem}.png")
+        cv2.imwrite(str(frames[-1]), load_image(path))
+    frames.append(folder / "rendered_3840x2160_106_tiles.png")
+    cv2.imwrite(str(frames[-1]), _render_elsewhere(3840, 2160, seed=4242))
+    return frames
+
+
+def _read_in_child(checkout: Path, frames: list[Path], reads: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    done = subprocess.run([sys.executable, str(WORKER), str(checkout), "--repeat", str(reads), *map(str, frames)],
+                          env=env, cwd=str(checkout), check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _alike(before: dict, after: dict) -> str:
+    """'same' when the two readings agree in everything; else what differs."""
+    if before == after:
+        return "same"
+    codes = lambda r: sorted(t["code"] for t in r["tiles"])  # noqa: E731
+    if codes(before) != codes(after):
+        return f"DIFFERENT CODES: {' '.join(codes(before))} / {' '.join(codes(after))}"
+    differ = [key for key in before if before[key] != after[key]]
+    return f"same codes; differs in {', '.join(differ)}"
+
+
+def _load() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
 def _calibration(runs: int = 3) -> None:

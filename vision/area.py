@@ -159,7 +159,7 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     margin = round(config.play_area_margin * tile_width)
     if margin > 0:
         region = cv2.dilate(region, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
-    hull = cv2.convexHull(cv2.findNonZero(region)).reshape(-1, 2).astype(float)
+    hull = _hull(region).reshape(-1, 2).astype(float)
     hull[:, 0] = np.clip(hull[:, 0], 0, sw)
     hull[:, 1] = np.clip(hull[:, 1], 0, sh)
     if cv2.contourArea(hull.astype(np.float32)) >= config.play_area_whole_frame * sw * sh:
@@ -168,6 +168,18 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     quad[:, 0] = np.clip(quad[:, 0], 0, w)
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
     return PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
+
+
+def _hull(region: np.ndarray) -> np.ndarray:
+    """cv2.convexHull of a mask's pixels, from the pixels of its outlines alone: the same hull, point
+    for point and from the same first point, when they are given in the mask's row order, as its pixels
+    are (a table's region holds tens of thousands of pixels, its outline a few hundred)."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    points = np.vstack(contours).reshape(-1, 2)
+    width = region.shape[1]
+    raster = np.unique(points[:, 1].astype(np.int64) * width + points[:, 0])  # row order, each pixel once
+    ordered = np.column_stack([raster % width, raster // width]).astype(np.int32)
+    return cv2.convexHull(ordered.reshape(-1, 1, 2))
 
 
 def _table_colour(colours: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:

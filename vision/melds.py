@@ -48,7 +48,7 @@ def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]
 
     if n < 2:
         return [[i] for i in range(n)]
-    centers = np.array([q.mean(axis=0) for q in quads])
+    centers = np.asarray(quads, np.float64).mean(axis=1)  # each quad's mean, to the last bit
     sizes = np.array([quad_size(q) for q in quads])
     rights = np.array([_axes(q)[0] for q in quads])
     max_angle = math.radians(config.meld_angle_tolerance_deg)

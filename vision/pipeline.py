@@ -255,7 +255,7 @@ def _drop_overlaps(guesses: list[TileGuess], settled: int = 0) -> list[TileGuess
     sizes = np.array([quad_size(g.corners) for g in guesses])
     order = sorted(range(len(guesses)),
                    key=lambda i: (i >= settled, -round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
-    centers = np.array([g.corners.mean(axis=0) for g in guesses])
+    centers = np.array([g.corners for g in guesses], np.float64).mean(axis=1)  # each face's mean, to the last bit
     distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
     kept: list[int] = []
     for i in order:

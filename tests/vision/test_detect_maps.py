@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.config import DEFAULT_CONFIG
-from vision.detect import candidates_from_maps
+from vision.detect import _blobs, candidates_from_maps
 
 SHAPE = (120, 160)  # image pixels; the maps are at half of this and scale is 1
 
@@ -64,3 +64,16 @@ def test_two_merged_cores_thinner_than_the_frames_typical_core_are_read_side_by_
     assert len(tiles) == 2
     (left_x, _), (right_x, _) = tiles
     assert left_x < 55 < right_x
+
+
+def test_blobs_are_opencvs_components_with_stats():
+    # blobs of every shape, touching at corners only (4-connectivity keeps them apart), and at the frame's edges
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        mask = (rng.random((97, 131)) < rng.uniform(0.05, 0.6)).astype(np.uint8)
+        count, labels, stats = _blobs(mask)
+        expected_count, expected_labels, expected_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        assert count == expected_count
+        assert np.array_equal(labels, expected_labels)
+        assert np.array_equal(stats[1:], expected_stats[1:])
+        assert stats[0, cv2.CC_STAT_AREA] == expected_stats[0, cv2.CC_STAT_AREA]

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, strategies as st
 
 from vision.config import CROP_HEIGHT, CROP_WIDTH
-from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify
+from vision.geometry import bright_levels, flip_quad, length, normalise_crops, order_upright, quad_size, rectify
 
 
 def _tile(cx, cy, w, h, angle):
@@ -48,3 +48,28 @@ def test_rectify_and_normalise_shapes_and_white_balance():
     assert x.shape == (1, 3, CROP_HEIGHT, CROP_WIDTH)
     # every channel of the plain face lands on the same value whatever the light colour
     assert np.allclose(x[0, :, 20, 20], x[0, 0, 20, 20], atol=0.02)
+
+
+def test_bright_levels_are_numpys_percentile_for_every_pair_of_levels():
+    # counted from histograms, the bright level must be what np.percentile gives, to the last bit:
+    # the classifier reads crops divided by it. Each row puts level `low` at the rank under the
+    # 85th percentile and `high` above it, for every low <= high.
+    n = CROP_HEIGHT * CROP_WIDTH
+    below = int(np.floor((n - 1) * 0.85))
+    pairs = np.array([(low, high) for low in range(256) for high in range(low, 256)], np.uint8)
+    rows = np.empty((len(pairs), n), np.uint8)
+    rows[:, :below + 1] = pairs[:, :1]
+    rows[:, below + 1:] = pairs[:, 1:]
+    for chunk in np.array_split(rows, 8):
+        crops = np.repeat(chunk.reshape(len(chunk), CROP_HEIGHT, CROP_WIDTH, 1), 3, axis=3)
+        crops[..., 1] = 255 - crops[..., 1]  # channels apart
+        expected = np.percentile(crops.astype(np.float32).reshape(len(crops), -1, 3), 85, axis=1)
+        assert np.array_equal(bright_levels(crops), expected)
+    crops = np.random.default_rng(7).integers(0, 256, (50, CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8)
+    expected = np.percentile(crops.astype(np.float32).reshape(50, -1, 3), 85, axis=1)
+    assert bright_levels(crops).dtype == expected.dtype and np.array_equal(bright_levels(crops), expected)
+
+
+def test_length_is_numpys_norm_to_the_last_bit():
+    vectors = np.random.default_rng(3).normal(size=(20000, 2)) * np.random.default_rng(4).uniform(0.01, 5000, (20000, 1))
+    assert all(length(v) == np.linalg.norm(v) for v in vectors)

@@ -2,26 +2,9 @@
 from __future__ import annotations
 
 import sys
-import time
 
-from controller.records import Records
+from recorded_games import wait_for  # noqa: F401  (the game tests import it from here)
 from table_helpers import table  # noqa: F401  (the game tests import it from here)
-
-
-def wait_for(db, predicate, timeout=60.0):
-    """The latest game's events once `predicate` holds for them (another process writes `db`)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if db.exists():
-            try:
-                with Records(db, create=False) as records:
-                    events = records.events(records.latest_game())
-                if predicate(events):
-                    return events
-            except Exception:  # the file is being created by the other process
-                pass
-        time.sleep(0.05)
-    raise AssertionError("the game did not get there in time")
 
 
 def play_command(frames, port: str, db, *rules: str) -> list[str]:

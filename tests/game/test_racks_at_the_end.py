@@ -22,6 +22,7 @@ from controller.game.racks import left_lying, rack_tiles
 from controller.game.reading import ReadTile, TableReading
 from controller.records import Records
 from controller.table import STEPS, TableDevices, TableRunner
+from recorded_games import Frames
 from table_helpers import table
 
 PLAYERS = ("Ann", "Ben", "Cat")
@@ -116,24 +117,6 @@ class Reader:
 
     def read(self, frame):
         return self.now
-
-
-class Frames:
-    def __init__(self, frames):
-        self.frames = list(frames)
-        self.taken = 0
-
-    def read(self):
-        self.taken += 1
-        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
-
-    def read_timed(self):
-        from vision.eyes import TimedFrame
-
-        return TimedFrame(self.read(), self.taken / 30.0)
-
-    def close(self):
-        pass
 
 
 @pytest.fixture(scope="module")

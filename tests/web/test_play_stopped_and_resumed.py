@@ -3,32 +3,15 @@ it last read at once (it used to stop silently, and the resumed pages had a new 
 yet")."""
 from __future__ import annotations
 
-import time
 import urllib.request
 
 import cv2
 
 from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game.machine import State, fold
-from controller.records import Records
 from firmware_bridge.emulator_process import EmulatorProcess
+from recorded_games import wait_for
 from web_helpers import TOKEN, URL, Tileref
-
-
-def wait_for(db, predicate, timeout=60.0):
-    """The game's events once `predicate` holds for them (the `play` process writes `db`)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if db.exists():
-            try:
-                with Records(db, create=False) as records:
-                    events = records.events(records.latest_game())
-                if predicate(events):
-                    return events
-            except Exception:  # the file is being created by the other process
-                pass
-        time.sleep(0.05)
-    raise AssertionError("the game did not get there in time")
 
 
 def test_ctrl_c_says_how_to_resume_and_the_resumed_pages_keep_the_token_and_the_table(tmp_path):

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.game.fusion import FusionSettings, Unsure, fuse, fuse_readings
 from controller.game.reading import ReadTile, TableReading
+from recorded_games import Frames
 
 CODES = [f"{colour}{n}" for colour in "KBOR" for n in range(1, 14)] + ["J"]
 WIDTH, HEIGHT = 40.0, 54.0  # a tile's face in pixels; the next tile of a meld lies 45 px away
@@ -225,24 +226,6 @@ class ScriptedReader:
     def read(self, frame):
         self.calls += 1
         return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
-
-
-class Frames:
-    def __init__(self, frames):
-        self.frames = list(frames)
-        self.taken = 0
-
-    def read(self):
-        self.taken += 1
-        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
-
-    def read_timed(self):
-        from vision.eyes import TimedFrame
-
-        return TimedFrame(self.read(), self.taken / 30.0)
-
-    def close(self):
-        pass
 
 
 @pytest.fixture()

@@ -22,28 +22,13 @@ from controller.records import Records
 from controller.table import TableDevices, TableRunner
 from controller.table.looking import LIES_AS_READ
 from controller.table.settings import LOOK_AGAIN
-from vision.eyes import EyesSettings, Reference, TimedFrame
+from vision.eyes import EyesSettings, Reference
 
 from game_helpers import scene_reading
+from recorded_games import Frames
 
 LAYOUT = SceneLayout(width=640, height=400, tile_width=32, seed=3)
 TABLE = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}])
-
-
-class Frames:
-    def __init__(self, frames):
-        self.frames = list(frames)
-        self.taken = 0
-
-    def read(self):
-        self.taken += 1
-        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
-
-    def read_timed(self):
-        return TimedFrame(self.read(), self.taken / 30.0)
-
-    def close(self):
-        pass
 
 
 class Reader:

@@ -1,10 +1,10 @@
-"""models.experiments.occluder_candidates: an average of occluder nets judged from its members' maps, before it is built."""
+"""lab.experiments.occluder_candidates: an average of occluder nets judged from its members' maps, before it is built."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from models.experiments.occluder_candidates import (CandidateError, CandidateScore, judge, load_maps, main, mean_maps, pooled_maps,
+from lab.experiments.occluder_candidates import (CandidateError, CandidateScore, judge, load_maps, main, mean_maps, pooled_maps,
                                         save_maps, score_candidate)
 from models.occluder_eval import Case
 
@@ -196,7 +196,7 @@ def test_a_file_that_is_no_maps_file_is_a_clear_error(tmp_path):
 def test_the_mean_of_the_members_maps_is_the_shipped_averages_map(tmp_path):
     """What makes scoring member maps honest: the shipped file's map is the mean of its members' maps."""
     from models.average_nets import main as average_main, member_count
-    from models.experiments.occluder_candidates import member_maps
+    from lab.experiments.occluder_candidates import member_maps
     from models.realdata import load_splits
     from vision.occluders import OCCLUDER_FILE
 

@@ -1,4 +1,4 @@
-"""models.experiments.stack_nets: the averaged occluder with a stacker in place of its mean (models/decisions/stack.txt)."""
+"""lab.experiments.stack_nets: the averaged occluder with a stacker in place of its mean (models/decisions/stack.txt)."""
 import numpy as np
 import pytest
 
@@ -7,7 +7,7 @@ onnx = pytest.importorskip("onnx")
 import onnxruntime as ort  # noqa: E402
 
 from models.average_nets import average_logit_nets  # noqa: E402
-from models.experiments.stack_nets import StackError, main, probabilities_model, stacked_model  # noqa: E402
+from lab.experiments.stack_nets import StackError, main, probabilities_model, stacked_model  # noqa: E402
 from tests.vision.test_average_nets import _member, _sigmoid  # noqa: E402
 from vision.models import load_model  # noqa: E402
 

@@ -51,7 +51,7 @@ def test_one_occluder_net_comes_out_byte_for_byte_the_same_from_the_same_seed(tm
 @pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
 def test_the_stacker_recipe_writes_a_stacked_occluder_that_reads_a_frame(tmp_path):
     # models/decisions/stack.txt: the shipped members with a fitted stacker in place of their mean
-    from models.experiments.stack_nets import main
+    from lab.experiments.stack_nets import main
     from vision.models import OCCLUDER_FILE, load_model
     from vision.occluders import find_occluders
     from vision.synth import render_table

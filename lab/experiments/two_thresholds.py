@@ -1,7 +1,7 @@
 """A decision with two thresholds on an occluder map (models/decisions/occ16.txt): not shipped.
 
 Cells above the lower threshold make the regions; a region counts only if its highest cell
-reaches the upper one (the peak). `python -m models.experiments.occluder_candidates score
+reaches the upper one (the peak). `python -m lab.experiments.occluder_candidates score
 --two-thresholds` scores candidates with it.
 """
 from __future__ import annotations

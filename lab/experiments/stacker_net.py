@@ -1,4 +1,4 @@
-"""The stacker network of models/experiments/stack_nets.py (models/decisions/stack.txt): not shipped."""
+"""The stacker network of lab/experiments/stack_nets.py (models/decisions/stack.txt): not shipped."""
 from __future__ import annotations
 
 from torch import nn
@@ -6,7 +6,7 @@ from torch import nn
 
 class OccluderStacker(nn.Module):
     """A learned second stage over the probabilities of several occluder nets (one channel each),
-    in place of their mean (models/experiments/stack_nets.py): one 3 x 3 conv to a logit, or with `hidden`
+    in place of their mean (lab/experiments/stack_nets.py): one 3 x 3 conv to a logit, or with `hidden`
     channels a 3 x 3 conv, ReLU and a 1 x 1 conv. Only convs, so it goes into ONNX node by node."""
 
     def __init__(self, members: int, hidden: int = 0):

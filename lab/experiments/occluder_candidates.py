@@ -1,7 +1,7 @@
 """Score averages of occluder nets before building them, by the rule of models/decisions/occ11.txt.
 
-    python -m models.experiments.occluder_candidates maps models/work/occ14/occluder.onnx models/work/occ14/maps.pkl
-    python -m models.experiments.occluder_candidates score F=occ8.pkl+occ9b.pkl+occ11.pkl+occ13.pkl F+14=occ8.pkl+occ9b.pkl+occ11.pkl+occ13.pkl+occ14.pkl
+    python -m lab.experiments.occluder_candidates maps models/work/occ14/occluder.onnx models/work/occ14/maps.pkl
+    python -m lab.experiments.occluder_candidates score F=occ8.pkl+occ9b.pkl+occ11.pkl+occ13.pkl F+14=occ8.pkl+occ9b.pkl+occ11.pkl+occ13.pkl+occ14.pkl
 
 `maps` runs one net over the validation photos, the rendered validation tables and the train
 photos (models/occluder_eval.py's cases, the same every run; a few minutes) and keeps its
@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.experiments.two_thresholds import choose_two_thresholds
+from lab.experiments.two_thresholds import choose_two_thresholds
 from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, SHARES, Case, choose_thresholds, covered_maps,
                                   rendered_maps, tally)
 
@@ -108,7 +108,7 @@ class CandidateScore:
     train: int  # mistakes on the train photos at those thresholds
     columns: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # validation; rendered; train
     misses: tuple[str, ...]  # the validation and rendered validation mistakes
-    peak: float | None = None  # a two-threshold decision's peak (models/experiments/two_thresholds.py)
+    peak: float | None = None  # a two-threshold decision's peak (lab/experiments/two_thresholds.py)
     members: int = 1  # nets averaged: fewer wins a tie
 
     def line(self) -> str:
@@ -206,7 +206,7 @@ def parse_candidate(spec: str) -> tuple[str, str, float | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.experiments.occluder_candidates", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.experiments.occluder_candidates", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     maps = commands.add_parser("maps", help="one net's maps over validation, rendered validation and train")
     maps.add_argument("model", type=Path)

@@ -1,15 +1,15 @@
 """A learned second stage over the members of an averaged occluder net (models/decisions/stack.txt).
 
-    python -m models.experiments.stack_nets models/occluder.onnx --hidden 0 8 --out-dir models/work/stack
+    python -m lab.experiments.stack_nets models/occluder.onnx --hidden 0 8 --out-dir models/work/stack
 
 The shipped models/occluder.onnx runs six nets and takes the mean of their probabilities
-(models/average_nets.py). Here a small stacker (models/experiments/stacker_net.OccluderStacker) is fitted to read
+(models/average_nets.py). Here a small stacker (lab/experiments/stacker_net.OccluderStacker) is fitted to read
 the six probabilities of each cell and its neighbours instead. It is fitted on training samples
 only (models/occluder_train._draw over the train photos, its own seeds), through the members as
 they ship, which stay unchanged. Each stacker is written as the averaged file with its mean
 replaced by the stacker (`stacked-h<hidden>.onnx`: same input, output 'covered' a logit as
 before), so a candidate is scored exactly as it would ship:
-`python -m models.experiments.occluder_candidates maps stacked-h0.onnx ...`. Training only: needs torch and onnx.
+`python -m lab.experiments.occluder_candidates maps stacked-h0.onnx ...`. Training only: needs torch and onnx.
 """
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def fit_stacker(recipe: StackRecipe, buckets: dict, log) -> list[tuple[np.ndarra
     import torch
 
     from models.fitting import fit_steps
-    from models.experiments.stacker_net import OccluderStacker
+    from lab.experiments.stacker_net import OccluderStacker
     from models.occluder_train import flipped_batches, occluder_loss
 
     members = next(iter(buckets.values()))[0].shape[1]
@@ -182,7 +182,7 @@ def stack(path: Path, recipes: list[StackRecipe], photo_paths: tuple[str, ...], 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.experiments.stack_nets", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.experiments.stack_nets", description=__doc__.split("\n\n")[0])
     parser.add_argument("averaged", type=Path, metavar="AVERAGED.onnx")
     parser.add_argument("--out-dir", type=Path, required=True)
     parser.add_argument("--hidden", type=int, nargs="+", default=[0],

@@ -56,6 +56,7 @@ def register(subparsers) -> None:
 
     add_public_key_option(serve, help="the table's public key file: games must be signed by it")
     add_watch_delay_option(serve, recorded=False)
+    add_lang_option(serve, "the pages")
     serve.set_defaults(handler=run_serve)
 
 
@@ -69,7 +70,7 @@ def run_serve(args: argparse.Namespace) -> int:
     db = Path(args.db)
     Records(db, create=False, read_only=True).close()  # no such file, or not records: exit 2 naming it
     key = public_key(args.key)
-    server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0), address).start()
+    server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0, lang=args.lang), address).start()
     print(f"serving the records of {db} at {server.url}/ (Ctrl-C to stop)", flush=True)
     server.serve_until_interrupted()
     return 0

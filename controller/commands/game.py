@@ -429,7 +429,7 @@ def _audit_clock_game(records, game_id: int, report, args: argparse.Namespace) -
         return 0
     print("\n".join(clock_game_lines(data)))
     if args.out:
-        _write_text(Path(args.out), clock_game_html(data), "--out")
+        _write_text(Path(args.out), clock_game_html(data, args.lang), "--out")
         print(f"audit of clock game {game_id}: {args.out}")
     return 0
 

@@ -155,7 +155,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         return {"game": game_id, "chain": chain_data(report), "steps": steps}
 
     def clock_page(data: dict[str, Any]) -> HTMLResponse:
-        return page("clock_game.html", title=f"Game {data['game']} ({data['clock_game']} clock)", data=data)
+        return page("clock_game.html", title=words.text("records.clock-title", game=data["game"], clock=data["clock_game"]), data=data)
 
     # -- records pages ---------------------------------------------------------------------
     def index(request: Request):

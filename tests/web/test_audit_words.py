@@ -65,7 +65,7 @@ def left_in(text: str, english: set[str]) -> list[str]:
 def records_said(db, game: int) -> tuple[str, ...]:
     with Records(db, create=False) as records:
         report = records.verify(game)
-        rules = turn_record(records, game, 1).before.rules
+        rules = turn_record(records, game, 1).before.rules if records.verdicts(game) else None
     return (report.summary(), rules.description if rules is not None else "\0")
 
 
@@ -122,3 +122,26 @@ def test_a_language_the_pages_do_not_speak_is_refused(command, capsys):
         main([*command, "--lang", "de"])
     err = capsys.readouterr().err
     assert exit.value.code == 2 and "'de'" in err and "en, ja, pl" in err, err
+
+
+@pytest.mark.parametrize("lang", ["pl", "ja"])
+def test_a_clock_games_pages_in_another_language(tmp_path, lang, capsys):
+    """A `tileref clock` game's audit (web page, and `tileref audit --out`): its headings and column
+    names in the language; its facts' lines, the head lines and the result stay as the console says them."""
+    from clock.test_clock_audit import clock_game
+
+    db = tmp_path / "zegar.sqlite"
+    game = clock_game(db)
+    with TestClient(create_app(db, lang=lang)) as client:
+        web = client.get(f"/games/{game}").text
+    out = tmp_path / "zegar.html"
+    assert main(["audit", "--db", str(db), "--out", str(out), "--lang", lang]) == 0
+    static = out.read_text(encoding="utf-8")
+    english = english_words("records")
+    for where, page in {"web": web, "audit --out": static}.items():
+        page = re.sub(r'<p class="rules">.*?</p>|<p>[^<]*</p>|<p class="result">.*?</p>|<p id="result">.*?</p>', " ", page, flags=re.S)
+        text = fixed_words(page, (records_said(db, game)[0], "clock-shogi"))  # the variant as recorded
+        assert not left_in(text, english), f"{lang} {where}: English words {left_in(text, english)} in {text!r}"
+    words = catalogue(lang)
+    assert words.text("records.col-time-left") in web and words.text("records.col-time-left") in static
+    assert words.text("records.clock-heading", game=game) in static

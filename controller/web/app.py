@@ -131,12 +131,12 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
 
     def problem(error: Exception) -> HTMLResponse:
         if isinstance(error, GameNotFoundError):
-            return page("problem.html", 404, title="Not found", message=str(error))
+            return page("problem.html", 404, title=words.text("records.not-found"), message=str(error))
         if isinstance(error, UntrustedKeyError):
-            return page("problem.html", 409, title="Signed by a key this club does not trust", message=str(error))
+            return page("problem.html", 409, title=words.text("records.untrusted"), message=str(error))
         if isinstance(error, TamperedError):
-            return page("problem.html", 409, title="Tampered record", message=str(error))
-        return page("problem.html", 400, title="Cannot show this", message=str(error))
+            return page("problem.html", 409, title=words.text("records.tampered"), message=str(error))
+        return page("problem.html", 400, title=words.text("records.cannot-show"), message=str(error))
 
     def api_problem(error: Exception) -> JSONResponse:
         status = 404 if isinstance(error, GameNotFoundError) else 409 if isinstance(error, TamperedError) else 400
@@ -203,7 +203,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             return problem(error)
         steps = data["steps"]
         if not 0 <= step < len(steps):
-            return page("problem.html", 404, title="Not found", message=f"game {game_id} has no replay step {step}")
+            return page("problem.html", 404, title=words.text("records.not-found"),
+                        message=words.text("records.no-step", game=game_id, step=step))
         return page("replay.html", title=words.text("records.title-replay", game=game_id), data=data, step=steps[step],
                     last=len(steps) - 1)
 

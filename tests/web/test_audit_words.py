@@ -73,7 +73,7 @@ def web_pages(db, game: int, lang: str) -> dict[str, str]:
     with TestClient(create_app(db, lang=lang)) as client:
         return {path: client.get(path).text for path in
                 ("/", f"/games/{game}", f"/games/{game}/turns/1", f"/games/{game}/turns/2",
-                 f"/games/{game}/replay/1")}
+                 f"/games/{game}/replay/1", f"/games/{game}/replay/99")}
 
 
 def test_the_english_pages_say_the_sections_words(played):

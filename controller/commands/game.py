@@ -114,7 +114,8 @@ def register(subparsers) -> None:
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
-    add_web_option(demo, "the table display and the referee page while the game plays (they stay up after it)")
+    add_web_option(demo, "the table display and the referee page while the game plays (they stay up after it)",
+                   "the --web pages and the audit pages written in --out")
     add_watch_delay_option(demo, recorded=True)
     demo.add_argument("--pace", type=float, default=0.0, metavar="S",
                       help="hold the game S seconds after each verdict and restore plan (to watch it on --web)")

@@ -15,10 +15,10 @@ ERRORS: tuple[type[BaseException], ...] = (WebError, RecordsError)
 DEFAULT_WEB = "127.0.0.1:8080"
 
 
-def add_web_option(parser: argparse.ArgumentParser, what: str) -> None:
+def add_web_option(parser: argparse.ArgumentParser, what: str, pages: str = "the --web pages") -> None:
     parser.add_argument("--web", metavar="HOST:PORT", help=f"also serve {what} from this process (loopback by "
                         "default: PORT or :PORT; port 0 picks a free one); see docs/web.md")
-    add_lang_option(parser)
+    add_lang_option(parser, pages)
 
 
 def add_watch_delay_option(parser: argparse.ArgumentParser, recorded: bool) -> None:

@@ -145,3 +145,43 @@ def test_a_clock_games_pages_in_another_language(tmp_path, lang, capsys):
     words = catalogue(lang)
     assert words.text("records.col-time-left") in web and words.text("records.col-time-left") in static
     assert words.text("records.clock-heading", game=game) in static
+
+
+
+def penalty_game(db) -> int:
+    """Ala's turn 1 judged a penalty for a set that is no set."""
+    from controller.game import judging
+    from controller.game.events import (
+        BrokenRule, Dealt, StartOrderDrawn, TableRead, TurnEnded, TurnJudged, TurnStarted,
+    )
+    from controller.game.journal import GameJournal
+    from controller.records import Reading, reading_sha
+    from tests.photo_helpers import tiny_photo
+
+    empty = {"tiles": [], "sets": [], "doubts": []}
+    with Records(db) as records:
+        journal = GameJournal.start(records, judging.game_created("classic", PLAYERS))
+        journal.record(StartOrderDrawn((), "Ala", None))
+        journal.record(Dealt(1))
+        photo = tiny_photo("a set that is no set")
+        reading = Reading(reading_sha(empty), photo.sha256, empty, 5.0)
+        journal.record(TurnStarted(1, "Ala", 60, photo.sha256))
+        journal.record(TurnEnded(1, "button", "1", 40))
+        journal.record(TableRead("turn", photo.sha256, reading.sha256, (), (), (), ()), photos=(photo,),
+                       readings=(reading,))
+        journal.record(TurnJudged(1, "Ala", "penalty", (), (), (BrokenRule("invalid-set", "R1 R2"),), 3, -10,
+                                  False, False, (), ()))
+        return records.game_ids()[-1]
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ja"])
+def test_the_web_audit_page_names_a_broken_rule_in_its_language(tmp_path, lang):
+    """The rule broken as the catalogue names it (not the rule's code name with spaces), in the page's
+    language, under the page's own heading for it."""
+    db = tmp_path / "kara.sqlite"
+    game = penalty_game(db)
+    with TestClient(create_app(db, lang=lang)) as client:
+        page = client.get(f"/games/{game}/turns/1").text
+    words = catalogue(lang)
+    assert words.text("rule.invalid-set") in page and words.text("records.rule-broken") in page, page
+    assert "invalid set" not in page

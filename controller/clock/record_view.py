@@ -81,7 +81,8 @@ def clock_game_lines(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def clock_game_html(data: dict[str, Any]) -> str:
-    """The same as a self-contained page (`tileref audit --out`; records/templates/clock_audit_page.html)."""
+def clock_game_html(data: dict[str, Any], language: str = "en") -> str:
+    """The same as a self-contained page (`tileref audit --out`; records/templates/clock_audit_page.html),
+    its headings in `language` (the lines as the console says them)."""
     lines = clock_game_lines(data)
-    return render("clock_audit_page.html", data=data, head=lines[:3], result=lines[-1])
+    return render("clock_audit_page.html", language, data=data, head=lines[:3], result=lines[-1])

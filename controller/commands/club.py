@@ -68,6 +68,7 @@ def register(subparsers) -> None:
     reel.add_argument("--game", type=GAME_ID, help="game id (default: the last game)")
     reel.add_argument("--out", required=True, metavar="DIR", help="folder for index.html and its photos (made if "
                       "missing; works offline, every link relative)")
+    add_lang_option(reel, "the reel")
     add_public_key_option(reel)
     reel.set_defaults(handler=run_highlights)
 
@@ -141,7 +142,7 @@ def run_highlights(args: argparse.Namespace) -> int:
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
-        reel = write_reel(records, game_id, Path(args.out), report)
+        reel = write_reel(records, game_id, Path(args.out), report, args.lang)
     if reel is None:
         print(f"game {game_id}: no turn worth showing (no set of 5 tiles or more, no joker freed, no penalty, no "
               "time-out, no winning turn yet); no reel written")

@@ -20,7 +20,7 @@ from controller.rules.judge import Outcome
 from .argtypes import COUNT, GAME_ID, TURN_SECONDS
 from .json_out import add_json_option, chain_report_data, json_report
 from .records import add_private_key_option, add_public_key_option, verified_game
-from .web import add_watch_delay_option, add_web_option, linger
+from .web import add_lang_option, add_watch_delay_option, add_web_option, linger
 
 ERRORS: tuple[type[BaseException], ...] = (GameError, RecordsError, RulesError)
 
@@ -79,6 +79,7 @@ def register(subparsers) -> None:
                        "only when given)")
     audit.add_argument("--json", action="store_true", help="print the turn (a clock game: its facts) as JSON "
                        "(the web page's /api shape)")
+    add_lang_option(audit, "the audit page")
     add_public_key_option(audit)
     audit.set_defaults(handler=run_audit)
 
@@ -113,7 +114,8 @@ def register(subparsers) -> None:
     demo.add_argument("--resume", action="store_true", help="continue the demo game left unfinished in --out")
     demo.add_argument("--quiet", action="store_true", help="print only verdicts, scores and where files went")
     demo.add_argument("--profile", metavar="FILE.json", help="the club set's profile from `tileref calibrate`")
-    add_web_option(demo, "the table display and the referee page while the game plays (they stay up after it)")
+    add_web_option(demo, "the table display and the referee page while the game plays (they stay up after it)",
+                   "the --web pages and the audit pages written in --out")
     add_watch_delay_option(demo, recorded=True)
     demo.add_argument("--pace", type=float, default=0.0, metavar="S",
                       help="hold the game S seconds after each verdict and restore plan (to watch it on --web)")
@@ -405,7 +407,7 @@ def run_audit(args: argparse.Namespace) -> int:
 
             print(json.dumps(audit_data(records, game_id, args.turn, report), ensure_ascii=False, indent=1))
             return 0
-        page = audit_html(records, game_id, args.turn, report)
+        page = audit_html(records, game_id, args.turn, report, args.lang)
     out = Path(args.out or f"audit-game-{game_id}-turn-{args.turn}.html")
     _write_text(out, page, "--out")
     print(f"audit of game {game_id} turn {args.turn}: {out}")
@@ -428,7 +430,7 @@ def _audit_clock_game(records, game_id: int, report, args: argparse.Namespace) -
         return 0
     print("\n".join(clock_game_lines(data)))
     if args.out:
-        _write_text(Path(args.out), clock_game_html(data), "--out")
+        _write_text(Path(args.out), clock_game_html(data, args.lang), "--out")
         print(f"audit of clock game {game_id}: {args.out}")
     return 0
 
@@ -610,7 +612,7 @@ def _demo(args: argparse.Namespace, json_out) -> int:
         pages = []
         for turn in range(1, model.turn + 1) if report.ok else ():
             page = out / f"audit-turn-{turn}.html"
-            _write_text(page, audit_html(records, game_id, turn, report), "audit page")
+            _write_text(page, audit_html(records, game_id, turn, report, args.lang), "audit page")
             pages.append(page)
         penalty_turns = [turn for turn, _, outcome in records.verdicts(game_id) if outcome == Outcome.PENALTY]
     print(f"records: {db} (game {game_id}, hash chain " + (report.summary() if report.ok else f"BROKEN: {report.problem}")

@@ -15,10 +15,10 @@ ERRORS: tuple[type[BaseException], ...] = (WebError, RecordsError)
 DEFAULT_WEB = "127.0.0.1:8080"
 
 
-def add_web_option(parser: argparse.ArgumentParser, what: str) -> None:
+def add_web_option(parser: argparse.ArgumentParser, what: str, pages: str = "the --web pages") -> None:
     parser.add_argument("--web", metavar="HOST:PORT", help=f"also serve {what} from this process (loopback by "
                         "default: PORT or :PORT; port 0 picks a free one); see docs/web.md")
-    add_lang_option(parser)
+    add_lang_option(parser, pages)
 
 
 def add_watch_delay_option(parser: argparse.ArgumentParser, recorded: bool) -> None:
@@ -56,6 +56,7 @@ def register(subparsers) -> None:
 
     add_public_key_option(serve, help="the table's public key file: games must be signed by it")
     add_watch_delay_option(serve, recorded=False)
+    add_lang_option(serve, "the pages")
     serve.set_defaults(handler=run_serve)
 
 
@@ -69,7 +70,7 @@ def run_serve(args: argparse.Namespace) -> int:
     db = Path(args.db)
     Records(db, create=False, read_only=True).close()  # no such file, or not records: exit 2 naming it
     key = public_key(args.key)
-    server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0), address).start()
+    server = WebServer(create_app(db, key=key, watch_delay=args.watch_delay or 0, lang=args.lang), address).start()
     print(f"serving the records of {db} at {server.url}/ (Ctrl-C to stop)", flush=True)
     server.serve_until_interrupted()
     return 0

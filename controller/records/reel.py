@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.game.events import PlacedTile, RestoreChecked, TableRead, TurnStarted
+from controller.messages import DEFAULT_LANGUAGE, catalogue
 
 from .errors import RecordsFileError
 from .moves import game_notation_of
@@ -38,8 +39,11 @@ class Reel:
     photos: int  # photo files written
 
 
-def write_reel(records: Records, game_id: int, out: Path, report: ChainReport | None = None) -> Reel | None:
-    """Write the reel into `out`; None (nothing written) when no turn is worth showing."""
+def write_reel(records: Records, game_id: int, out: Path, report: ChainReport | None = None,
+               language: str = DEFAULT_LANGUAGE) -> Reel | None:
+    """Write the reel into `out`, its words in `language`; None (nothing written) when no turn is worth
+    showing."""
+    words = catalogue(language)
     report = report or records.require_intact(game_id)
     game = game_notation_of(records, game_id)
     marked = {line.turn: line for line in game.turns if line.highlights}
@@ -69,16 +73,18 @@ def write_reel(records: Records, game_id: int, out: Path, report: ChainReport | 
                 continue
             started = next(e for e in events if isinstance(e, TurnStarted))
             views = _views(before, after, back)
-            photos = [photo(started.photo, f"before: the table as turn {record.turn} started", views[0]),
-                      photo(reads[-1].photo if reads else None, f"after: the table {record.player} left", views[1])]
+            photos = [photo(started.photo, words.text("reel.photo-before", turn=record.turn), views[0]),
+                      photo(reads[-1].photo if reads else None, words.text("reel.photo-after", player=record.player),
+                            views[1])]
             if restored:
-                photos.append(photo(restored[-1].photo, "the table put back", views[2]))
+                photos.append(photo(restored[-1].photo, words.text("reel.photo-back"), views[2]))
             shows.append({"turn": record.turn, "player": record.player, "line": turn_text(line),
                           "anchor": f"turn-{record.turn}",
-                          "highlights": [{"name": str(h), "words": HIGHLIGHT_WORDS[h]} for h in line.highlights],
+                          "highlights": [{"name": str(h), "words": words.maybe(f"reel.highlight.{h}", HIGHLIGHT_WORDS[h])}
+                                         for h in line.highlights],
                           "photos": photos})
         page = out / PAGE
-        page.write_text(render("highlights_reel.html", game=game_id, chain=report.summary(),
+        page.write_text(render("highlights_reel.html", language, lang=language, game=game_id, chain=report.summary(),
                                tags=list(game.tags), shows=shows, turns=len(game.turns)), encoding="utf-8")
     except OSError as error:
         raise RecordsFileError(f"the reel cannot be written in {str(out)!r}: {error.strerror or error}") from None

@@ -34,11 +34,21 @@ def environment() -> jinja2.Environment:
     from controller.messages import catalogue
 
     env = new_environment(records_loader(), strict=True)
-    # the records' pages are English: names the code uses (an outcome, a rule, a clock fact) are
-    # shown as the catalogue's words, `maybe(key, fallback)`, never as they are
-    env.globals["maybe"] = catalogue("en").maybe
+    # names the code uses (an outcome, a rule, a clock fact) are shown as the catalogue's words,
+    # `maybe(key, fallback)`, never as they are; the page's fixed words are `t(key)` (English unless
+    # `render` is given a language)
+    words = catalogue("en")
+    env.globals["maybe"] = words.maybe
+    env.globals["t"] = words.text
+    env.globals["around"] = words.around
     return env
 
 
-def render(name: str, **context) -> str:
+def render(name: str, language: str | None = None, **context) -> str:
+    """The page `name` with its words in `language` (default English)."""
+    if language is not None:
+        from controller.messages import catalogue
+
+        words = catalogue(language)
+        context = {"t": words.text, "maybe": words.maybe, "around": words.around, **context}
     return environment().get_template(name).render(**context)

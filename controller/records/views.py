@@ -239,14 +239,22 @@ def _melds_text(melds) -> str:
 # -------------------------------------------------------------------- audit
 
 
-def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> str:
-    """`report`: the game's verification, if the caller made it (else it is made here, first)."""
-    return render("audit_page.html", **audit_page_context(records, game_id, turn, report))
+def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | None = None,
+               language: str = "en") -> str:
+    """`report`: the game's verification, if the caller made it (else it is made here, first);
+    `language`: the page's words (the catalogue's)."""
+    return render("audit_page.html", language, **audit_page_context(records, game_id, turn, report, language))
 
 
-def audit_page_context(records: Records, game_id: int, turn: int, report: ChainReport | None = None) -> dict[str, Any]:
-    """What the static audit page shows (records/templates/audit_page.html), as plain values."""
+def audit_page_context(records: Records, game_id: int, turn: int, report: ChainReport | None = None,
+                       language: str = "en") -> dict[str, Any]:
+    """What the static audit page shows (records/templates/audit_page.html), as plain values (the photos'
+    captions in `language`)."""
+    from controller.messages import catalogue
+
     from .turn_data import event_words  # turn_data builds on this module
+
+    words = catalogue(language)
 
     report = report or records.require_intact(game_id)
     record = turn_record(records, game_id, turn)
@@ -276,8 +284,9 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
         "rules": None if rules is None else {"description": rules.description,
                                              "fields": [(name, str(value)) for name, value in fields.items()]},
         "profile": None if stored is None or stored.reading.get("profile") is None else str(stored.reading["profile"]),
-        "photos": {"before": _photo_shown(records, started.photo, "Start of the turn (the table to restore to)"),
-                   "after": _photo_shown(records, reads[-1].photo if reads else None, "When the turn ended")},
+        "photos": {"before": _photo_shown(records, started.photo, words.text("records.photo-before"), words),
+                   "after": _photo_shown(records, reads[-1].photo if reads else None, words.text("records.photo-ended"),
+                                         words)},
         "table_before": sets(before_melds), "table_after": sets(after_melds, marked),
         "changes": {"gone": sets([before_melds[i] for i in changes.gone]),
                     "new": sets([after_melds[i] for i in changes.new])},
@@ -301,13 +310,14 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
     }
 
 
-def _photo_shown(records: Records, sha: str | None, caption: str) -> dict[str, Any]:
+def _photo_shown(records: Records, sha: str | None, caption: str, words=None) -> dict[str, Any]:
     """A photo embedded in the page (base64 of its bytes, as the image type they are), or only its
     caption when there is none or its bytes are no image."""
     photo = records.photo(sha) if sha else None
     kind = image_type(photo.data) if photo is not None else None
     if kind is None:
-        return {"caption": caption if photo is None else f"{caption} (its bytes are no image: not shown)",
+        no_image = words.text("records.no-image") if words is not None else "(its bytes are no image: not shown)"
+        return {"caption": caption if photo is None else f"{caption} {no_image}",
                 "data": None, "mime": None, "sha": None}
     return {"caption": caption, "data": base64.b64encode(photo.data).decode("ascii"), "mime": kind,
             "sha": sha[:12]}

@@ -46,7 +46,7 @@ from controller.records.photo_types import image_type
 from controller.rules.tiles import parse_tile
 from controller import json_text
 
-from controller.messages import catalogue
+from controller.messages import DEFAULT_LANGUAGE, catalogue
 
 from .broadcast import broadcast_state, effective_delay
 from .guard import GuardedStarlette
@@ -110,31 +110,33 @@ class RecordsReader:
 
 def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk | None = None,
                token: str | None = None, key=None, watch_delay: int = 0,
-               time_source: TimeSource = SYSTEM_TIME) -> Starlette:
+               time_source: TimeSource = SYSTEM_TIME, lang: str = DEFAULT_LANGUAGE) -> Starlette:
     """`watch_delay`: the least delay of the spectator feed (a game's recorded one is never shortened);
-    `time_source`: the present the feed's delay counts from (controller/adapters/time_source.py)."""
+    `time_source`: the present the feed's delay counts from (controller/adapters/time_source.py);
+    `lang`: the records pages' language when no game runs here (a live table's pages speak its own)."""
     reader = RecordsReader(db, key)
     nonces = Nonces()
     env = environment()
 
-    words = live.words if live is not None else catalogue()
+    words = live.words if live is not None else catalogue(lang)
 
     def page(name: str, status: int = 200, headers: dict[str, str] | None = None, **context) -> HTMLResponse:
         context.setdefault("live", live is not None)
         context.setdefault("kind", live.kind if live is not None else None)
         context.setdefault("t", words.text)
         context.setdefault("maybe", words.maybe)
+        context.setdefault("around", words.around)
         context.setdefault("lang", words.language)
         return HTMLResponse(env.get_template(name).render(**context), status_code=status, headers=headers)
 
     def problem(error: Exception) -> HTMLResponse:
         if isinstance(error, GameNotFoundError):
-            return page("problem.html", 404, title="Not found", message=str(error))
+            return page("problem.html", 404, title=words.text("records.not-found"), message=str(error))
         if isinstance(error, UntrustedKeyError):
-            return page("problem.html", 409, title="Signed by a key this club does not trust", message=str(error))
+            return page("problem.html", 409, title=words.text("records.untrusted"), message=str(error))
         if isinstance(error, TamperedError):
-            return page("problem.html", 409, title="Tampered record", message=str(error))
-        return page("problem.html", 400, title="Cannot show this", message=str(error))
+            return page("problem.html", 409, title=words.text("records.tampered"), message=str(error))
+        return page("problem.html", 400, title=words.text("records.cannot-show"), message=str(error))
 
     def api_problem(error: Exception) -> JSONResponse:
         status = 404 if isinstance(error, GameNotFoundError) else 409 if isinstance(error, TamperedError) else 400
@@ -153,13 +155,13 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
         return {"game": game_id, "chain": chain_data(report), "steps": steps}
 
     def clock_page(data: dict[str, Any]) -> HTMLResponse:
-        return page("clock_game.html", title=f"Game {data['game']} ({data['clock_game']} clock)", data=data)
+        return page("clock_game.html", title=words.text("records.clock-title", game=data["game"], clock=data["clock_game"]), data=data)
 
     # -- records pages ---------------------------------------------------------------------
     def index(request: Request):
         with reader.open() as records:
             data = games_data(records)
-        return page("index.html", title="Games", data=data)
+        return page("index.html", title=words.text("records.title-games"), data=data)
 
     def game_page(request: Request):
         game_id = int(request.path_params["game"])
@@ -172,7 +174,7 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             return problem(error)
         if clock is not None:
             return clock_page(clock)
-        return page("game.html", title=f"Game {game_id}", data=data)
+        return page("game.html", title=words.text("records.title-game", game=game_id), data=data)
 
     def audit_page(request: Request):
         game_id, turn = int(request.path_params["game"]), int(request.path_params["turn"])
@@ -187,7 +189,8 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             return problem(error)
         if clock is not None:
             return clock_page(clock)  # no turns to audit one by one: the game's facts, each with its place
-        return page("audit.html", title=f"Game {game_id}, turn {turn}", data=data, turns=turn_count)
+        return page("audit.html", title=words.text("records.title-turn", game=game_id, turn=turn), data=data,
+                    turns=turn_count)
 
     def replay_page(request: Request):
         game_id = int(request.path_params["game"])
@@ -200,8 +203,9 @@ def create_app(db: str | Path, live: LiveTable | None = None, desk: RefereeDesk 
             return problem(error)
         steps = data["steps"]
         if not 0 <= step < len(steps):
-            return page("problem.html", 404, title="Not found", message=f"game {game_id} has no replay step {step}")
-        return page("replay.html", title=f"Replay of game {game_id}", data=data, step=steps[step],
+            return page("problem.html", 404, title=words.text("records.not-found"),
+                        message=words.text("records.no-step", game=game_id, step=step))
+        return page("replay.html", title=words.text("records.title-replay", game=game_id), data=data, step=steps[step],
                     last=len(steps) - 1)
 
     def photo(request: Request):

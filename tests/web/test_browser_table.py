@@ -161,7 +161,7 @@ def test_demo_game_with_the_table_display_and_the_referee_page_open(demo, browse
     assert len(browser.find_elements(By.CSS_SELECTOR, "#turns tbody tr")) == 11
     screenshot(browser, "game-turns")
     browser.get(f"{url}/games/1/turns/6")
-    assert "invalid set" in browser.find_element(By.ID, "verdicts").text
+    assert "Not a valid set" in browser.find_element(By.ID, "verdicts").text  # the rule in the catalogue's words
     assert len(browser.find_elements(By.CSS_SELECTOR, ".photos img")) >= 2
     events_text = browser.find_element(By.ID, "events").text
     assert "turn 6 ended by time running out" in events_text and "payload" not in events_text

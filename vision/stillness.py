@@ -146,17 +146,17 @@ def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
 
 def _fit(now: np.ndarray, before: np.ndarray) -> tuple[float, float]:
     x, y = now.ravel().astype(np.float64), before.ravel().astype(np.float64)
+    if not len(x):
+        return 1.0, 0.0
     # the first cells fitted are those the light alone could explain from an unchanged lamp: tiles laid on
     # a quarter of a bare table are outliers from the start, not a gain of 0.4 that darkens the wood
-    gain, offset = 1.0, float(np.median(y - x)) if len(x) else 0.0
-    residual = np.abs(x + offset - y)
-    keep = residual <= max(4.0, float(np.percentile(residual, 60)) * 3) if len(x) else np.ones(x.shape, bool)
+    gain, offset = 1.0, float(np.median(y - x))
     for _ in range(2):
+        residual = np.abs(gain * x + offset - y)
+        keep = residual <= max(4.0, float(np.percentile(residual, 60)) * 3)
         if keep.sum() < 8 or np.ptp(x[keep]) < 1e-6:
             gain, offset = 1.0, float(np.median(y - x))
         else:
             gain = min(max(float(np.polyfit(x[keep], y[keep], 1)[0]), 0.4), 2.5)  # a lamp, not a black frame
             offset = float(np.median(y[keep] - gain * x[keep]))
-        residual = np.abs(gain * x + offset - y)
-        keep = residual <= max(4.0, float(np.percentile(residual, 60)) * 3)
     return gain, offset

@@ -134,7 +134,7 @@ def cmd_create(args) -> int:
 
 
 def cmd_draw(args) -> int:
-    seed = args.seed if args.seed is not None else secrets.randbits(48)
+    seed = _seed(args)
     with _existing_store(args) as store:
         new_round = store.draw_next(args.name, seed, _director(args))
         event = store.load(args.name)
@@ -143,6 +143,11 @@ def cmd_draw(args) -> int:
     else:
         print(round_text(event, new_round, with_draw=not args.quiet), end="")
     return 0
+
+
+def _seed(args) -> int:
+    """The draw's seed: --seed, else a fresh random one (recorded with the draw, so it can be drawn again)."""
+    return args.seed if args.seed is not None else secrets.randbits(48)
 
 
 def cmd_undo_draw(args) -> int:
@@ -156,7 +161,7 @@ def cmd_undo_draw(args) -> int:
 
 
 def cmd_redraw(args) -> int:
-    seed = args.seed if args.seed is not None else secrets.randbits(48)
+    seed = _seed(args)
     with _existing_store(args) as store:
         taken, new_round = store.redraw(args.name, seed, args.reason, _director(args))
         event = store.load(args.name)

@@ -17,8 +17,10 @@ from controller.adapters.display import ConsoleDisplay
 from controller.adapters.errors import CameraError
 from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.adapters.settle import SettleSettings, WaitReason, WaitStatus, frame_difference, wait_until_settled
-from vision.eyes import EyesSettings, TimedFrame
+from vision.eyes import EyesSettings
 from vision.occluders import find_occluders
+
+from recorded_games import Frames
 
 FPS = 30.0
 
@@ -46,25 +48,7 @@ def any_renderer(request):
     return SceneRenderer(LAYOUTS[request.param])
 
 
-class Playlist:
-    """A camera showing these frames in turn, then the last one for ever."""
-
-    def __init__(self, frames):
-        self.frames = list(frames)
-        self.taken = 0
-
-    def read(self):
-        self.taken += 1
-        return self.frames.pop(0) if len(self.frames) > 1 else self.frames[0]
-
-    def read_timed(self):
-        return TimedFrame(self.read(), self.taken / FPS)
-
-    def close(self):
-        pass
-
-
-class Hiccup(Playlist):
+class Hiccup(Frames):
     """A live camera that gives no frame `failures` times (a stream reconnecting), then frames."""
 
     live = True
@@ -112,7 +96,7 @@ def test_settling_skips_the_frames_with_a_hand_and_returns_the_still_table(any_r
     before = any_renderer.frame(TABLE, 0)
     frames = [any_renderer.frame(MORE.with_hand(), i) for i in range(1, 5)] + \
         [any_renderer.frame(MORE, i) for i in range(5, 9)]
-    settled = wait_until_settled(Playlist(frames), before, read=reads(MORE, any_renderer))
+    settled = wait_until_settled(Frames(frames), before, read=reads(MORE, any_renderer))
     assert np.abs(settled.frame.astype(int) - any_renderer.render(MORE).astype(int)).mean() < 3
     # 4 frames with the hand, then half a second of still frames of the new table; the hand left across
     # the border, so the frames offered begin the border's margin after it
@@ -127,7 +111,7 @@ def test_the_wait_says_why_in_order_and_only_when_that_changes(renderer):
     hand = [renderer.frame(MORE.with_hand(), i) for i in range(5, 45)]  # resting over a second
     still = [renderer.frame(MORE, i) for i in range(45, 49)]
     heard: list[WaitStatus] = []
-    settled = wait_until_settled(Playlist(moving + hand + still), before, on_wait=heard.append,
+    settled = wait_until_settled(Frames(moving + hand + still), before, on_wait=heard.append,
                                  read=reads(MORE, renderer))
     assert collapsed(heard) == [WaitReason.TABLE_MOVING, WaitReason.SOMETHING_OVER_TABLE, WaitReason.TABLE_MOVING,
                                 WaitReason.SETTLED]
@@ -140,18 +124,18 @@ def test_the_wait_says_why_in_order_and_only_when_that_changes(renderer):
 
 def test_a_table_that_is_clear_at_once_says_nothing(renderer):
     heard: list[WaitStatus] = []
-    wait_until_settled(Playlist([renderer.frame(MORE, i) for i in range(4)]), None, on_wait=heard.append)
+    wait_until_settled(Frames([renderer.frame(MORE, i) for i in range(4)]), None, on_wait=heard.append)
     assert heard == []
 
 
 def test_the_console_says_why_it_waits_and_once_that_the_table_is_clear(renderer, capsys):
     before = renderer.frame(TABLE, 0)
     frames = [renderer.frame(MORE.with_hand(), i) for i in range(1, 30)] + [renderer.frame(MORE, i) for i in range(30, 34)]
-    wait_until_settled(Playlist(frames), before, on_wait=ConsoleDisplay().waiting, read=reads(MORE, renderer))
+    wait_until_settled(Frames(frames), before, on_wait=ConsoleDisplay().waiting, read=reads(MORE, renderer))
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("waiting: something over the table, ") and "bottom" in lines[0]
     assert lines[-1] == "table clear" and lines.count("table clear") == 1
-    wait_until_settled(Playlist(frames), before, on_wait=ConsoleDisplay(quiet=True).waiting, read=reads(MORE, renderer))
+    wait_until_settled(Frames(frames), before, on_wait=ConsoleDisplay(quiet=True).waiting, read=reads(MORE, renderer))
     assert capsys.readouterr().out == ""
 
 
@@ -191,7 +175,7 @@ def test_an_unreadable_image_of_a_recorded_session_is_bad_input_at_once(tmp_path
 def test_a_table_that_never_settles_names_what_held_it_up(renderer):
     frames = [renderer.frame(TABLE if i % 2 else MORE, i) for i in range(20)]
 
-    class Flicker(Playlist):
+    class Flicker(Frames):
         def read(self):
             self.taken += 1
             return self.frames[self.taken % len(self.frames)]
@@ -204,7 +188,7 @@ def test_a_hand_that_stays_names_where_it_is_in_the_message(renderer):
     before = renderer.frame(TABLE, 0)
     frames = [renderer.frame(MORE.with_hand(), i) for i in range(10)]
     with pytest.raises(CameraError) as caught:
-        wait_until_settled(Playlist(frames), before, SettleSettings(max_frames=40))
+        wait_until_settled(Frames(frames), before, SettleSettings(max_frames=40))
     message = str(caught.value)
     assert message.startswith("the table did not settle within 40 frames: something over the table (")
     assert "bottom" in message and "in 2 of them" in message  # one look a half second
@@ -307,7 +291,7 @@ def test_at_the_first_wait_something_that_never_moves_asks_the_arbiter_and_is_ne
     statuses = []
     seconds = EyesSettings().ask_after_seconds
     with pytest.raises(CameraError, match="something over the table"):
-        wait_until_settled(Playlist([frame]), None, SettleSettings(max_frames=int(3 * seconds * FPS)),
+        wait_until_settled(Frames([frame]), None, SettleSettings(max_frames=int(3 * seconds * FPS)),
                            on_wait=statuses.append)
     asked = [s for s in statuses if s.reason is WaitReason.ARBITER_ASKED]
     assert asked and "left edge" in asked[0].detail and "press the arbiter button" in asked[0].detail
@@ -317,7 +301,7 @@ def test_at_the_first_wait_something_that_never_moves_asks_the_arbiter_and_is_ne
     assert asked[1].frames >= 2 * seconds * FPS
     # the arbiter accepts the table as it is: the wait ends, and the acceptance is what it rests on
     accepted = []
-    settled = wait_until_settled(Playlist([frame]), None, on_wait=statuses.append,
+    settled = wait_until_settled(Frames([frame]), None, on_wait=statuses.append,
                                  ask=lambda covered, seen: accepted.append(covered) or True)
     assert len(accepted) == 1 and accepted[0].ask_arbiter and settled.frames > seconds * FPS
     assert statuses[-2].reason is WaitReason.ACCEPTED or any(s.reason is WaitReason.ACCEPTED for s in statuses)
@@ -337,7 +321,7 @@ def test_every_real_photo_never_trained_on_settles_at_a_games_first_wait_or_asks
     asked = []
     for photo in splits["validation"] + splits["test"]:
         frame = cv2.imread(str(photo.image_path))
-        settled = wait_until_settled(Playlist([frame]), None, ask=lambda covered, seen: asked.append(photo.stem) or True)
+        settled = wait_until_settled(Frames([frame]), None, ask=lambda covered, seen: asked.append(photo.stem) or True)
         if photo.stem in asked:
             assert settled.frames > ask_frames, photo.stem
         else:

@@ -13,12 +13,13 @@ import pytest
 from controller.adapters.display import ConsoleDisplay
 from controller.adapters.reader import VisionReader
 from controller.game import judging
-from controller.game.events import AreaSource, Dealt, PlayAreaSet, StartOrderDrawn
+from controller.game.events import AreaSource, PlayAreaSet
 from controller.game.machine import State, TableState, apply, fold
 from controller.records import Records
 from controller.records.views import replay_lines
 from controller.table import TableDevices, TableRunner
 from desk_helpers import StillTimer
+from web_helpers import dealt_game
 from models.area_scenes import compose, cut_faces
 from vision.synth import random_melds, render_table
 
@@ -63,17 +64,6 @@ def table_with_a_box():
     clear = compose(empty.image, faces, seed=11, objects=("box", "lid"))
     played = compose(laid.image, faces, seed=11, objects=("box", "lid"))
     return clear, played, sorted(laid.codes)
-
-
-def dealt_game(db, players=PLAYERS) -> int:
-    first = judging.game_created("classic", players)
-    with Records(db) as records:
-        game = records.start_game(first)
-        model = fold([first])
-        for event in (StartOrderDrawn((), players[0], None), Dealt(1)):
-            model = apply(model, event)
-            records.append(game, event, state=model.state)
-    return game
 
 
 def areas_of(records, game) -> list[PlayAreaSet]:

@@ -16,33 +16,20 @@ from starlette.websockets import WebSocketDisconnect
 
 from controller.adapters.desk import RefereeDesk
 from controller.adapters.reader import VisionReader
-from controller.game import judging
-from controller.game.events import Dealt, PlayAreaSet, StartOrderDrawn
-from controller.game.machine import apply, fold
+from controller.game.events import PlayAreaSet
 from controller.records import Records
 from controller.web.app import create_app
 from controller.web.live import LiveTable
 from controller.web.nonces import NONCE_LIFETIME_S, Nonces
 from controller.web.server import WebServer, parse_address
 from desk_helpers import attended
-from web_helpers import with_nonce
+from web_helpers import dealt_game, with_nonce
 
 TOKEN = {"Authorization": "Bearer s3cret"}
 WHO = {"referee": "Rita", "reason": "the tile box was read as tiles"}
 AREA = {"corners": [[100, 60], [1180, 80], [1150, 660], [120, 650]], "width": 1280, "height": 720}
 OTHER_SITES = ["http://evil.example", "http://testserver.evil.example", "http://testserver:8080",
                "https://testserver", "null", "not an origin"]
-
-
-def dealt_game(db) -> int:
-    first = judging.game_created("classic", ("Ann", "Ben"))
-    with Records(db) as records:
-        game = records.start_game(first)
-        model = fold([first])
-        for event in (StartOrderDrawn((), "Ann", None), Dealt(1)):
-            model = apply(model, event)
-            records.append(game, event, state=model.state)
-    return game
 
 
 def events(db, game):

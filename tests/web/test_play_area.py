@@ -16,7 +16,7 @@ from controller.adapters.reader import VisionReader
 from controller.cli import main
 from controller.game import judging
 from controller.game.errors import TransitionError
-from controller.game.events import AreaSource, Dealt, PlayAreaSet, StartOrderDrawn, event_from_payload
+from controller.game.events import AreaSource, PlayAreaSet, event_from_payload
 from controller.game.machine import State, apply, fold
 from controller.records import Records
 from controller.records.turn_data import event_words
@@ -26,24 +26,13 @@ from controller.web.app import BadRequest, create_app, parse_request
 from controller.adapters.desk import DeskAction
 from controller.web.live import LiveTable
 from desk_helpers import StillTimer, attended
-from web_helpers import with_nonce
+from web_helpers import dealt_game, with_nonce
 from vision.area import load_table_area
 
 PLAYERS = ("Ann", "Ben")
 WHO = {"referee": "Rita", "reason": "the tile box was read as tiles"}
 GOOD = {"corners": [[100, 60], [1180, 80], [1150, 660], [120, 650]], "width": 1280, "height": 720}
 TOKEN = {"Authorization": "Bearer s3cret"}
-
-
-def dealt_game(db) -> int:
-    first = judging.game_created("classic", PLAYERS)
-    with Records(db) as records:
-        game = records.start_game(first)
-        model = fold([first])
-        for event in (StartOrderDrawn((), "Ann", None), Dealt(1)):
-            model = apply(model, event)
-            records.append(game, event, state=model.state)
-    return game
 
 
 @pytest.mark.parametrize("body,named", [

@@ -154,3 +154,20 @@ def with_nonce(client, headers: dict[str, str], base: str = "") -> dict[str, str
     answer = client.get(f"{base}/api/referee/nonce", headers=headers)
     assert answer.status_code == 200, answer.text
     return {**headers, "X-Tileref-Nonce": answer.json()["nonce"]}
+
+
+def dealt_game(db, players=("Ann", "Ben")) -> int:
+    """A classic game of `players` recorded in `db` up to the deal (the first player starts): its id."""
+    from controller.game import judging
+    from controller.game.events import Dealt, StartOrderDrawn
+    from controller.game.machine import apply, fold
+    from controller.records import Records
+
+    first = judging.game_created("classic", players)
+    with Records(db) as records:
+        game = records.start_game(first)
+        model = fold([first])
+        for event in (StartOrderDrawn((), players[0], None), Dealt(1)):
+            model = apply(model, event)
+            records.append(game, event, state=model.state)
+    return game

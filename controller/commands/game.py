@@ -202,7 +202,7 @@ def _play(args: argparse.Namespace, report) -> int:
     if not (math.isfinite(args.clock_rate) and 0.01 <= args.clock_rate <= 1000):
         raise GameError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
     from controller.records.club import open_table_records
-    from controller.tournament.played import tournament_seats
+    from controller.tournament.table_seats import tournament_seats
 
     db = Path(args.db)
     link = tournament_seats(args) if args.event is not None and not args.resume else None

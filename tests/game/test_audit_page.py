@@ -9,8 +9,8 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from controller.records import Records
-from controller.records.templating import environment
-from controller.records.views import audit_html
+from controller.records.reports.templating import environment
+from controller.records.reports.views import audit_html
 from controller.web.app import create_app
 from controller.web.templating import environment as web_environment
 from game.test_same_set import reversed_run_game

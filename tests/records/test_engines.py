@@ -15,7 +15,7 @@ from controller.records.engine import POSTGRESQL, SQLITE, parse_db
 from controller.records.errors import (
     DatabaseUrlError, DeliveryConflictError, ServerUnavailableError,
 )
-from controller.records.store import SCHEMA_VERSION
+from controller.records.schema.versions import SCHEMA_VERSION
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
 

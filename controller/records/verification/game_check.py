@@ -24,7 +24,9 @@ from .report import ChainReport, Integrity
 
 
 class GameCheck:
-    """One run of `Records.verify`: raises the first TamperedError it finds, else returns the report."""
+    """One run of `Records.verify`: raises the first TamperedError it finds, else returns the report.
+    `records`: the store whose rows it reads (a `Records`, which imports this module, not the other
+    way round)."""
 
     def __init__(self, records, game_id: int, expected: PublicKey | None) -> None:
         self.records = records

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.cli import main as tileref  # noqa: E402
 from controller.game.events import canonical_json, event_from_payload  # noqa: E402
 from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes  # noqa: E402
-from controller.records.pg_local import LocalPostgres  # noqa: E402
+from tests.pg_local import LocalPostgres  # noqa: E402
 from controller.records.record_file import export_record  # noqa: E402
 from controller.records.spool import SpooledRecords  # noqa: E402
 

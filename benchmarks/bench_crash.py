@@ -3,7 +3,7 @@ moments, resumed, and compared with an uninterrupted run of the same recorded ga
 
     python benchmarks/bench_crash.py [--kills 100] [--per-game 5] [--seed 15] [--script game]
 
-One uninterrupted run first: its semantic log (controller.records.views.semantic_log: what
+One uninterrupted run first: its semantic log (controller.records.reports.views.semantic_log: what
 happened at the table, without photo hashes, positions or timer incidents), its audit pages and
 its printed verdicts and scores are the reference. Then games are played until `--kills` kills
 were made: each game is killed up to `--per-game` times, each kill a random moment (uniform over
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from controller.records import Records  # noqa: E402
-from controller.records.views import semantic_log  # noqa: E402
+from controller.records.reports.views import semantic_log  # noqa: E402
 
 
 def demo(out: Path, script: str, resume: bool) -> subprocess.Popen:

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from controller.cli import main as tileref  # noqa: E402
-from controller.records.record_checks import MAX_RECORD_BYTES  # noqa: E402
+from controller.records.verification.record_checks import MAX_RECORD_BYTES  # noqa: E402
 
 MEASURE = """
 import sys

@@ -76,7 +76,8 @@ from controller.adapters.reader import convert  # noqa: E402
 from controller.game.events import NO_TILE  # noqa: E402
 from controller.game.fusion import fuse  # noqa: E402
 from controller.game.machine import TableState  # noqa: E402
-from controller.game.rebuild import rebuild, tile_width  # noqa: E402
+from controller.game.reading import tile_width  # noqa: E402
+from controller.game.rebuild import rebuild  # noqa: E402
 from controller.game.reading import TableReading  # noqa: E402
 from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
 from controller.table.looking import steadied  # noqa: E402

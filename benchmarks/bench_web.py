@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.game.events import GameCreated, TurnJudged  # noqa: E402
 from controller.game.machine import GameModel, apply  # noqa: E402
 from controller.records import Records  # noqa: E402
-from controller.records.store import head_digest  # noqa: E402
+from controller.records.chain import head_digest  # noqa: E402
 from controller.web.app import create_app  # noqa: E402
 from controller.web.live import LiveTable, WebDisplay  # noqa: E402
 from controller.web.server import WebServer, parse_address  # noqa: E402

@@ -38,8 +38,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from .errors import GameError
-from .reading import ReadTile, TableReading
-from .rebuild import tile_width
+from .reading import ReadTile, TableReading, tile_width
 
 @dataclass(frozen=True)
 class FusionSettings:

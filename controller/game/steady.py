@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .reading import ReadTile, TableReading
-from .rebuild import nearest_pairs, tile_width
+from .reading import ReadTile, TableReading, tile_width
+from .rebuild import nearest_pairs
 
 PUT_BACK_CONFIDENCE = 1.0  # a put-back tile's patch is the judged tile's, pixel for pixel, and so is its code
 KEPT_CODE, PUT_BACK, TAKEN_OUT = ", kept ", ", put back: ", ", taken out: "  # in the warnings (the bench counts them)

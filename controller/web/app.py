@@ -37,10 +37,10 @@ from controller.game.events import NO_TILE, Override, RefereeCorrection
 from controller.records import Records
 from controller.records.errors import GameNotFoundError, RecordsError, TamperedError
 from controller.records.keyring import UntrustedKeyError
-from controller.records.store import ChainReport
+from controller.records.verification.report import ChainReport
 from controller.clock.record_view import clock_game_data, is_clock_game
-from controller.records.turn_data import audit_data, chain_data, games_data, replay_data, turns_index
-from controller.records.views import replay_lines
+from controller.records.reports.turn_data import audit_data, chain_data, games_data, replay_data, turns_index
+from controller.records.reports.views import replay_lines
 from controller.rules.errors import RulesError
 from controller.records.photo_types import image_type
 from controller.rules.tiles import parse_tile

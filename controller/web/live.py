@@ -36,7 +36,7 @@ from controller.game.events import (
 from controller.game.machine import GameModel, State
 from controller.messages import DEFAULT_LANGUAGE, catalogue
 from controller.records import Records
-from controller.records.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
+from controller.records.reports.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
 
 from .prompts import difference_parts, prompt_of
 from .templating import LOW_TIME_S, environment

@@ -26,7 +26,8 @@ from controller.demo.scene import Scene, SceneRenderer  # noqa: E402
 from controller.demo_games import bundled_game  # noqa: E402
 from controller.game.judging import invalid_sets, same_table  # noqa: E402
 from controller.game.machine import TableState  # noqa: E402
-from controller.game.rebuild import match_by_position, rebuild, tile_width  # noqa: E402
+from controller.game.reading import tile_width  # noqa: E402
+from controller.game.rebuild import match_by_position, rebuild  # noqa: E402
 
 SCRIPT = bundled_game("game")
 

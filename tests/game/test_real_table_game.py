@@ -35,8 +35,8 @@ from controller.game.events import (
 from controller.game.judging import same_table
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.records import Records
-from controller.records.moves import check_notation, game_notation_of, game_reading
-from controller.records.notation import format_notation
+from controller.records.reports.moves import check_notation, game_notation_of, game_reading
+from controller.records.reports.notation import format_notation
 from firmware_bridge.emulator_process import EmulatorProcess
 
 SCRIPT = bundled_game("wood-game")

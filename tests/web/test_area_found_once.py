@@ -16,7 +16,7 @@ from controller.game import judging
 from controller.game.events import AreaSource, PlayAreaSet
 from controller.game.machine import State, TableState, apply, fold
 from controller.records import Records
-from controller.records.views import replay_lines
+from controller.records.reports.views import replay_lines
 from controller.table import TableDevices, TableRunner
 from desk_helpers import StillTimer
 from web_helpers import dealt_game

@@ -26,7 +26,7 @@ def new_environment(loader: jinja2.BaseLoader, strict: bool = False) -> jinja2.E
 
 
 def records_loader() -> jinja2.BaseLoader:
-    return jinja2.PackageLoader("controller.records", "templates")
+    return jinja2.PackageLoader("controller.records.reports", "templates")
 
 
 @functools.lru_cache(maxsize=None)

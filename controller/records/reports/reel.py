@@ -1,6 +1,6 @@
 """`tileref highlights`: the turns worth showing as a small HTML reel a streamer or a club page can use.
 
-One folder: `index.html` (records/templates/highlights_reel.html, autoescaped, no script) and
+One folder: `index.html` (reports/templates/highlights_reel.html, autoescaped, no script) and
 `photos/`, the photos before and after each highlighted turn (and the table put back after a
 penalty) copied as the image type their bytes are. Each is shown cropped to where the turn's tiles
 changed, with a margin, and those tiles marked (reel_focus.py): an SVG over the photo as recorded,
@@ -16,14 +16,15 @@ from typing import Any
 from controller.game.events import PlacedTile, RestoreChecked, TableRead, TurnStarted
 from controller.messages import DEFAULT_LANGUAGE, catalogue
 
-from .errors import RecordsFileError
+from ..errors import RecordsFileError
+from ..photo_types import image_type
+from ..store import Records
+from ..verification.report import ChainReport
 from .moves import game_notation_of
 from .notation import HIGHLIGHT_WORDS, turn_text
-from .photo_types import image_type
 from .reel_focus import Focus, Frame, changed, focus, frame_of
-from .store import ChainReport, Records
 from .templating import render
-from .views import turns
+from .turns import turns
 
 PAGE = "index.html"
 PHOTOS = "photos"

@@ -1,7 +1,7 @@
 """What a referee opens: one turn as a self-contained HTML page, a game turn by turn as text.
 
 Both read only the records (events, photos, readings); the HTML (a Jinja2 template,
-records/templates/audit_page.html, autoescaped) embeds its photos as base64 data URIs so the page
+reports/templates/audit_page.html, autoescaped) embeds its photos as base64 data URIs so the page
 can be mailed or archived as one file. Both verify the game
 first (`Records.require_intact`, or the report the caller already has): a tampered record
 raises TamperedError instead of being shown. Both print the head's short digest, the one the
@@ -10,93 +10,28 @@ table display showed after each verdict, so a copy can be checked against what p
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from controller.game.events import (
     ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
     RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable,
     TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden, HeldPenaltyAnswered, PenaltyHeld,
-    AreaSource, PlayAreaSet,
+    PlayAreaSet,
 )
 from controller.game.machine import GameModel, State, TableState, apply
-from controller.messages import named
-from controller.rules.melds import SetChanges, classify, set_changes
+from controller.messages import catalogue, named
+from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
 
-from .errors import GameNotFoundError
-from .photo_types import image_type
-from .store import ChainReport, RecordedEvent, Records, head_digest
+from ..chain import head_digest
+from ..photo_types import image_type
+from ..store import Records
+from ..verification.report import ChainReport
 from .templating import render
-
-
-@dataclass(frozen=True)
-class TurnRecord:
-    turn: int
-    player: str
-    before: GameModel  # the game as the turn started
-    after: GameModel  # the game when the next turn starts (or at the end)
-    events: tuple[RecordedEvent, ...]
-
-
-def turns(records: Records, game_id: int) -> Iterator[TurnRecord]:
-    """Each turn with its events and the game before and after it (folded from the log)."""
-    return turns_of(records.recorded(game_id))
-
-
-def turns_of(log: Iterable[RecordedEvent]) -> Iterator[TurnRecord]:
-    """Each turn of a game's recorded events, as `turns` (the events may come from a record file)."""
-    model = GameModel()
-    current: list[RecordedEvent] = []
-    start: GameModel | None = None
-    for recorded in log:
-        event = recorded.event
-        if isinstance(event, TurnStarted) and start is not None:
-            yield TurnRecord(start.turn + 1, start.player, start, model, tuple(current))
-            current = []
-            start = None
-        if isinstance(event, TurnStarted):
-            start = model
-        model = apply(model, event)
-        if start is not None:
-            current.append(recorded)
-    if start is not None:
-        yield TurnRecord(start.turn + 1, start.player, start, model, tuple(current))
-
-
-def turn_record(records: Records, game_id: int, turn: int) -> TurnRecord:
-    for record in turns(records, game_id):
-        if record.turn == turn:
-            return record
-    raise GameNotFoundError(f"game {game_id} has no turn {turn!r}")
-
-
-def table_changes(before, after, rules=None) -> SetChanges:
-    """The sets (code tuples) gone from `before` and new in `after`, by the rules core's one definition
-    of the same set: a run laid again the other way round, or a group in another order, is neither."""
-    reading = rules.melds_reading() if rules is not None else {}
-    return set_changes([parse_tiles(m) for m in before], [parse_tiles(m) for m in after], **reading)
-
-
-def _differences(event: RestoreChecked) -> str:
-    """How a restored table differs, in words ("missing R1 R2 R3; should not be there: B1"), not as recorded."""
-    from controller.messages import difference_words
-
-    return "; ".join(difference_words(text) for text in event.differences)
-
-
-def describe_restore(event: RestoreChecked) -> str:
-    """A restore check in words. An arbiter's acceptance says whether the table it accepted matches
-    what it had to show (a table that does not match is said to be exactly that)."""
-    who = f" ({event.referee}: {event.note})" if event.referee else (f" ({event.note})" if event.note else "")
-    if not event.by_referee:
-        return "table matches the start of the turn" if event.matches else "not yet: " + _differences(event)
-    if event.differences == RestoreChecked.ARBITER_UNCHECKED:  # recorded before acceptances were compared
-        return "accepted by the arbiter as it lay; not compared with the start of the turn"
-    if event.differences:
-        return (f"accepted by the arbiter{who} although it does NOT match the start of the turn: "
-                + _differences(event))
-    return f"accepted by the arbiter{who}; the table matches the start of the turn"
+from .turns import table_changes, turn_record
+from .words import (
+    area_words, describe_restore, event_words, held_answer_words, held_words, melds_text, restore_differences,
+)
 
 
 # ------------------------------------------------------------------- replay
@@ -137,7 +72,7 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.append(f"  ended by {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else ""))
         elif isinstance(event, TableRead):
             table = TableState(event.tiles, event.sets)
-            block.append(f"  table read{' at the alarm' if event.purpose is ReadPurpose.ALARM else ''}: " + _melds_text(table.melds))
+            block.append(f"  table read{' at the alarm' if event.purpose is ReadPurpose.ALARM else ''}: " + melds_text(table.melds))
             for index, candidates, why in event.doubts:
                 block.append(f"  doubt: tile {index} {'/'.join(candidates)} ({why})")
             for index, read, chosen, why in event.settled:
@@ -167,7 +102,7 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
             block.append(f"  clock {event.action}" + (f" +{event.seconds} s" if event.seconds else "")
                          + f" by referee {event.referee}; why: {event.reason}")
         elif isinstance(event, TableUnrestorable):
-            block.append(f"  restore given up: kept {_melds_text(event.kept)}; {event.player} takes "
+            block.append(f"  restore given up: kept {melds_text(event.kept)}; {event.player} takes "
                          f"{' '.join(event.to_offender) or 'nothing'}; to the end of the pool "
                          f"{' '.join(event.to_pool) or 'nothing'}")
         elif isinstance(event, TimerIncident):
@@ -193,34 +128,6 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
     yield block
 
 
-def area_words(event: PlayAreaSet) -> str:
-    """A change of the table's play area, with what it is and who set it why."""
-    corners = " ".join(f"{x:g},{y:g}" for x, y in event.corners)
-    if event.how is AreaSource.FOUND:
-        what = "play area found on each frame (none marked)"
-    elif event.how is AreaSource.FOUND_ONCE:
-        what = f"play area found on the clear table and kept: corners {corners} on a {event.width}x{event.height} frame"
-    else:
-        what = f"play area marked: corners {corners} on a {event.width}x{event.height} frame"
-    return f"{what}, from the next look on; set by {event.by} ({event.reason})"
-
-
-def held_words(event: PenaltyHeld) -> str:
-    gone = " ".join(tile.code for tile in event.vanished)
-    rules = ", ".join(named("rule", rule).lower() for rule, _ in event.violations)
-    return f"penalty held for the referee: tile(s) of the table before seen nowhere ({gone}); rests on {rules}"
-
-
-def held_answer_words(event: HeldPenaltyAnswered) -> str:
-    if event.answer == "confirmed":
-        what = "confirms the penalty"
-    elif event.changes:
-        what = "says the tiles are there: " + ", ".join(f"tile {index} is {code}" for index, code in event.changes)
-    else:
-        what = "says the tiles are there: the table is read again"
-    return f"referee {event.referee} {what} at {event.at}; why: {event.reason}"
-
-
 def _clock_line(event) -> str:
     if isinstance(event, GameCreated):
         return f"{event.variant}; players {', '.join(event.players)}" + (
@@ -230,10 +137,6 @@ def _clock_line(event) -> str:
     times = ", ".join(f"{name} {ms // 60000}:{ms // 1000 % 60:02d}" for name, ms in event.ms_left)
     return "  " + " ".join(part for part in (named("clockfact", event.what), event.player or "", f"({times})" if times else "",
                                              event.detail) if part)
-
-
-def _melds_text(melds) -> str:
-    return "  ".join("[" + " ".join(m) + "]" for m in melds) or "(empty)"
 
 
 # -------------------------------------------------------------------- audit
@@ -248,12 +151,8 @@ def audit_html(records: Records, game_id: int, turn: int, report: ChainReport | 
 
 def audit_page_context(records: Records, game_id: int, turn: int, report: ChainReport | None = None,
                        language: str = "en") -> dict[str, Any]:
-    """What the static audit page shows (records/templates/audit_page.html), as plain values (the photos'
+    """What the static audit page shows (reports/templates/audit_page.html), as plain values (the photos'
     captions in `language`)."""
-    from controller.messages import catalogue
-
-    from .turn_data import event_words  # turn_data builds on this module
-
     words = catalogue(language)
 
     report = report or records.require_intact(game_id)
@@ -305,7 +204,7 @@ def audit_page_context(records: Records, game_id: int, turn: int, report: ChainR
                     "summary": _event_summary(r.event), "hash": r.hash[:12]} for r in record.events],
         "restores": [_photo_shown(records, check.photo, describe_restore(check) if check.by_referee else (
                          "matches the start of the turn" if check.matches
-                         else "not restored: " + _differences(check)))
+                         else "not restored: " + restore_differences(check)))
                      for check in (r.event for r in record.events) if isinstance(check, RestoreChecked)],
     }
 

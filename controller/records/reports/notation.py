@@ -3,7 +3,7 @@
 What PGN's movetext is to chess: tag pairs first (`[Event "Ron cup"]`), then each turn as
 `12. Ben 0:41 +R7 R8 R9 | B3-B4 -> B3-B4-B5 | legal`, then the result. This module is pure: values
 in, text out (`format_notation`), and text in, values out (`parse_notation`); what a record says
-in these values is made by `controller.records.moves`, which also checks a text against a record.
+in these values is made by `controller.records.reports.moves`, which also checks a text against a record.
 
 Tiles are the project's codes (`R5`, `K13`, `J`); a set is its tiles joined by `-`. A name that
 would not read back as one word is written as a JSON string (`"Ann Lee"`).
@@ -19,7 +19,7 @@ from controller.rules.errors import RulesError
 from controller.rules.judge import Outcome, Rule
 from controller.rules.tiles import parse_tile
 
-from .errors import RecordsError
+from ..errors import RecordsError
 
 
 class NotationError(RecordsError, ValueError):
@@ -45,7 +45,7 @@ class RestoreEnd(enum.StrEnum):
 
 
 class Highlight(enum.StrEnum):
-    """A reason to show a turn (definitions in controller/records/highlights.py and docs/notation.md)."""
+    """A reason to show a turn (definitions in controller/records/reports/highlights.py and docs/notation.md)."""
 
     BIGGEST_MELD = "biggest-meld"
     JOKER_FREED = "joker-freed"

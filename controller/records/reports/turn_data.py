@@ -23,27 +23,23 @@ from __future__ import annotations
 from typing import Any
 
 from controller.game.events import (
-    ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
-    Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted,
-    TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
-    HeldPenaltyAnswered, PenaltyHeld, PlayAreaSet,
+    HeldPenaltyAnswered, PenaltyHeld, RestoreChecked, TableRead, TableUnrestorable, TurnJudged, TurnStarted,
+    VerdictOverridden,
 )
-from controller.game.machine import TableState
-from controller.messages import catalogue
 from controller.rules.errors import RulesError
 from controller.rules.melds import classify
 from controller.rules.tiles import parse_tiles
 
+from ..store import Records
+from ..verification.report import ChainReport
 from .moves import game_notation_of
 from .notation import HIGHLIGHT_WORDS, turn_text
-from .store import ChainReport, Records
-from .views import area_words, describe_restore, held_answer_words, held_words, replay_lines, table_changes, turn_record, turns
+from .turns import table_changes, turn_record, turns
+from .views import replay_lines
+from .words import describe_restore, event_words, melds_of, verdict_words
 
 SURE = 0.85  # a read at least this confident stands on its own (game.rebuild.RebuildSettings.sure)
 DEFAULT_TILE = 40.0  # px: a tile's width when nothing on the table tells it
-
-_ENGLISH = catalogue("en")  # the audit's words (the records' pages are English)
-
 
 def chain_data(report: ChainReport) -> dict[str, Any]:
     return {"status": "intact" if report.ok else "tampered", "summary": report.summary(), "events": report.events,
@@ -56,10 +52,6 @@ def games_data(records: Records) -> dict[str, Any]:
         for game, variant, state, events in records.games()]}
 
 
-def melds_of(tiles, sets) -> list[list[str]]:
-    return [list(m) for m in TableState(tuple(tiles), tuple(sets)).melds]
-
-
 def verdict_data(event: TurnJudged) -> dict[str, Any]:
     return {"turn": event.turn, "player": event.player, "outcome": event.outcome, "played": list(event.played),
             "taken": list(event.taken), "draw": event.draw, "penalty_points": event.penalty_points,
@@ -68,101 +60,6 @@ def verdict_data(event: TurnJudged) -> dict[str, Any]:
             "restore_required": event.restore_required, "restore_to_rack": list(event.restore_to_rack),
             "restore_table": [list(m) for m in event.restore_table], "words": verdict_words(event)}
 
-
-def verdict_words(event: TurnJudged) -> str:
-    played = " ".join(event.played)
-    words = {Outcome.LEGAL: f"legal: played {played}" if played else "legal",
-             Outcome.RELIEVED: f"stands under the japan relief: played {played}",
-             Outcome.DRAW: "nothing played: draws", Outcome.PENALTY: "penalty"}[event.outcome]
-    if event.outcome is Outcome.DRAW:
-        words = f"nothing played: draws {event.draw}"
-    elif event.draw:
-        words += f"; draws {event.draw}"
-    if event.penalty_points:
-        words += f"; {event.penalty_points:+d} points"
-    if event.restore_required:
-        words += "; the table must be restored"
-    return f"{event.player}, turn {event.turn}: {words}"
-
-
-def event_words(event: Event) -> str:
-    """One recorded event as a sentence a referee reads (the audit and replay pages' rows)."""
-    if isinstance(event, GameCreated):
-        return (f"game created: {event.variant}, players {', '.join(event.players)}, {event.turn_seconds} s a turn"
-                + (f", signed by table key {event.key_id}" if event.key_id else ", unsigned"))
-    if isinstance(event, StartOrderDrawn):
-        draws = ", ".join(f"{p} {c}" for p, c in event.draws) or "(given)"
-        return f"start draw: {draws}: " + (f"{event.starter} starts" if event.starter else "a tie, draw again")
-    if isinstance(event, Dealt):
-        return f"deal {event.deal}"
-    if isinstance(event, DealAccepted):
-        return f"deal {event.deal}: nobody asks for a redeal"
-    if isinstance(event, RedealClaimed):
-        return (f"redeal asked by {event.player} showing {' '.join(event.shown)}: "
-                f"{'granted' if event.granted else 'refused'} ({event.reason})")
-    if isinstance(event, TurnStarted):
-        return f"turn {event.turn} starts: {event.player}, {event.seconds} s; photo of the table taken"
-    if isinstance(event, TurnEnded):
-        how = {TurnEndCause.BUTTON: f"by button {event.button}", TurnEndCause.EXPIRED: "by time running out",
-               TurnEndCause.SKIPPED: "by the next seat's button, without the countdown"}[event.cause]
-        return f"turn {event.turn} ended {how}" + (f" with {event.seconds_left} s left" if event.seconds_left else "")
-    if isinstance(event, TimerIncident):
-        return f"timer box: {_ENGLISH.maybe(f'incident.{event.incident}', '')}: {event.detail}"
-    if isinstance(event, PlayAreaSet):
-        return area_words(event)
-    if isinstance(event, TableAccepted):
-        return f"table accepted as the camera saw it, by {event.by} (something at the {event.where}: {event.reason})"
-    if isinstance(event, TableRead):
-        what = {ReadPurpose.ALARM: "table read as it lay at the alarm",
-                ReadPurpose.RESTORE: "table read while restoring"}.get(event.purpose, "table read")
-        text = f"{what}: {_melds_text(melds_of(event.tiles, event.sets))}"
-        if event.doubts:
-            text += f"; {len(event.doubts)} doubtful tile(s) for the referee"
-        if event.settled:
-            text += f"; {len(event.settled)} tile(s) settled by the rules"
-        return text
-    if isinstance(event, RefereeCorrection):
-        who = f"referee {event.referee}" if event.referee else "referee"
-        if event.target_kind is CorrectionTarget.TABLE:
-            what = ", ".join(f"tile {index} is {code}" for index, code in event.changes) or "nothing"
-            return f"{who} corrects the table read: {what} ({event.note})"
-        return f"{who} corrects {event.rack_player}'s rack: {' '.join(event.rack or ()) or '(empty)'} " \
-               f"({event.note})"
-    if isinstance(event, TurnJudged):
-        text = "verdict: " + verdict_words(event)
-        for rule, detail in event.violations:
-            text += f"; {_ENGLISH.maybe(f'rule.{rule}', rule.replace('-', ' '))}: {detail}"
-        return text
-    if isinstance(event, RestoreChecked):
-        return "restore check: " + describe_restore(event)
-    if isinstance(event, PenaltyHeld):
-        return held_words(event)
-    if isinstance(event, HeldPenaltyAnswered):
-        return held_answer_words(event)
-    if isinstance(event, VerdictOverridden):
-        return f"verdict of turn {event.turn} overridden by referee {event.referee}: {event.player}'s turn stands " \
-               f"({_ENGLISH.maybe(f'outcome.{event.outcome}', '').lower()}); why: {event.reason}"
-    if isinstance(event, ClockAdjusted):
-        return f"turn {event.turn}: clock {event.action}" + (f" +{event.seconds} s" if event.seconds else "") + \
-               f" by referee {event.referee}; why: {event.reason}"
-    if isinstance(event, TableUnrestorable):
-        return (f"restore given up: kept {_melds_text(event.kept)}; {event.player} takes "
-                f"{' '.join(event.to_offender) or 'nothing'}; to the end of the pool {' '.join(event.to_pool) or 'nothing'}")
-    if isinstance(event, CountAlert):
-        return (f"count alert: table {event.table} + racks {event.racks} + pool {event.pool} is not {event.expected}"
-                + ("; the table is disqualified" if event.disqualified else ""))
-    if isinstance(event, RackRevealed):
-        return f"{event.player} lays the rack open: {' '.join(event.codes) or '(empty)'} ({len(event.codes)} tiles, " \
-               f"{event.expected} counted)"
-    if isinstance(event, GameScored):
-        return f"score ({_ENGLISH.maybe(f'end.{event.end}', str(event.end))}): winner {event.winner}; " + ", ".join(f"{n} {p:+d}" for n, p in event.scores)
-    if isinstance(event, ClockRecorded):
-        return " ".join(part for part in (event.what, event.player or "", event.detail) if part)
-    return event.kind.value
-
-
-def _melds_text(melds) -> str:
-    return "  ".join("[" + " ".join(m) + "]" for m in melds) or "(empty)"
 
 
 # ------------------------------------------------------------------ overlays

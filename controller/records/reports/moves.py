@@ -1,4 +1,4 @@
-"""A recorded game in the notation (controller/records/notation.py), and a notation text checked
+"""A recorded game in the notation (controller/records/reports/notation.py), and a notation text checked
 against the record it claims to come from.
 
 `game_notation` reads only the signed events (and the game's labels: table, event, date): each
@@ -28,14 +28,15 @@ from controller.rules.judge import Outcome, Rule
 from controller.rules.melds import MeldKind, classify, same_set_key
 from controller.rules.tiles import parse_tile, parse_tiles
 
-from .errors import RecordsError, RecordsFileError
+from ..chain import RecordedEvent, head_digest
+from ..errors import RecordsError, RecordsFileError
+from ..store import Records
 from .highlights import game_highlights
 from .notation import (
     GameNotation, Restore, RestoreEnd, Result, TurnEnding, TurnLine, Verdict, format_notation,
     NotationError, parse_notation, result_text, set_text, time_text, verdict_text,
 )
-from .store import RecordedEvent, Records, head_digest
-from .views import TurnRecord, table_changes, turns_of
+from .turns import TurnRecord, table_changes, turns_of
 
 
 class NotationMismatchError(RecordsError):

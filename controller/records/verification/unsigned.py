@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from controller.game.errors import EventDataError
 from controller.game.events import GameCreated, event_from_payload
 
-from .engine import Database
-from .signing import PublicKey, event_message
+from ..chain import GENESIS_HASH, chain_hash
+from ..engine import Database
+from ..signing import PublicKey, event_message
 
 _KEYED = "'%\"table_key\":\"%'"  # a first event's canonical JSON that records a key
 
@@ -70,8 +71,6 @@ def unsigned_ranges(db: Database, *, but: int | None = None) -> tuple[tuple[int,
 def signing_era(db: Database, signature_column: str) -> SigningEra:
     """The signed games of the database whose first event holds (its hash and signature), and the
     unsigned games their lists name. A first event that does not hold proves nothing."""
-    from .store import GENESIS_HASH, chain_hash
-
     signed = with_lists = 0
     named: list[tuple[int, int]] = []
     rows = db.execute(f"SELECT game_id, payload, hash, {signature_column} FROM events WHERE seq=1 AND payload LIKE "

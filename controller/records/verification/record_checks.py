@@ -3,7 +3,7 @@
 * `read_record_text`: the file is at most MAX_RECORD_BYTES (its size is looked at before a byte
   is read, so a huge file costs no memory) and UTF-8.
 * `parse_strict`: JSON with one value per key, finite numbers, integers SQLite holds
-  (controller/records/strict_json.py), each field of the right type: numbers where numbers
+  (strict_json.py), each field of the right type: numbers where numbers
   belong, text where text belongs; the error names the field as a JSON path (`events[10].seq`).
 * `check_evidence`: every photo and reading is one the events rest on (below), and every photo
   is an image of the type it says, by its bytes (controller/records/photo_types.py).
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from . import strict_json
-from .errors import RecordFormatError
-from .photo_types import HEAD_BYTES, IMAGE_MIMES, image_type
+from ..errors import RecordFormatError
+from ..photo_types import HEAD_BYTES, IMAGE_MIMES, image_type
 
 # A long game's record (a hundred turns, three or four photos each) is some 50 MB; the limit leaves
 # room for it and keeps reading a record well under 300 MB of memory (benchmarks/bench_record_size.py).

@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .engine import POSTGRESQL, Database
-from .errors import SchemaError
+from ..engine import POSTGRESQL, Database
+from ..errors import SchemaError
 
 Step = Callable[[Database], None]
 

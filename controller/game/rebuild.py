@@ -40,12 +40,16 @@ if TYPE_CHECKING:
     from .fusion import Unsure  # fusion measures tiles with rebuild's tile_width
 
 COPIES = 2  # of each coloured number, and of the joker
+# In tile widths: a tile that seems to have shifted less than this is the same tile (on another frame
+# or after a turn). Under half the step to the next tile of a meld (about 1.02 widths), so a
+# meld's neighbour is never taken for it, and wide enough for the jitter of the reader's centres.
+SAME_TILE_RADIUS = 0.45
 
 
 @dataclass(frozen=True)
 class RebuildSettings:
     sure: float = 0.85  # a read at least this confident stands on its own
-    keep_radius: float = 0.45  # in tile widths: how far an unmoved tile may seem to shift
+    keep_radius: float = SAME_TILE_RADIUS  # how far an unmoved tile may seem to shift between turns
     min_candidate: float = 0.02  # runner-up codes below this probability are not considered
     max_candidates: int = 3
     max_combinations: int = 81  # per set; above this the set's doubts go to the referee as they are

@@ -1,4 +1,4 @@
-"""The reading pipeline: load -> find_tiles -> classify -> group, orient, order -> TableReading."""
+"""The reading pipeline: load -> find_tiles -> classify -> group, orient, order -> FrameReading."""
 from __future__ import annotations
 
 import os
@@ -23,7 +23,7 @@ from .melds import best_codes, find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
-from .reading import EdgeTile, SetReading, TableReading, TileReading
+from .reading import EdgeTile, FrameReading, SetReading, TileReading
 from .upright import carried_back, table_turn, table_up, turned_frame
 
 
@@ -157,7 +157,7 @@ class TableReader:
     profile: SetProfile | None = None  # a club set's calibration (tileref calibrate); None: the shipped reading
     area: PlayArea | None = None  # the table's play area (vision/area.py); None: found from each frame
 
-    def read(self, image: np.ndarray, area: PlayArea | None = None) -> TableReading:
+    def read(self, image: np.ndarray, area: PlayArea | None = None) -> FrameReading:
         """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count."""
         image = check_image(image)
         config = self.config
@@ -271,7 +271,7 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
 
 def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
               unsure_colour: frozenset[int] = frozenset(), area: PlayArea | None = None,
-              across: tuple = ()) -> TableReading:
+              across: tuple = ()) -> FrameReading:
     h, w = image.shape[:2]
     groups = find_groups([g.corners for g in guesses], config)
     placed_groups = []
@@ -302,7 +302,7 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
                         + "; ".join(_colour_doubt(tiles[i]) for i in colour_doubts))
     edge_tiles = tuple(EdgeTile(side, (round(c[0], 1), round(c[1], 1))) for side, c in across)
     warnings.extend(t.describe() for t in edge_tiles)
-    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(warnings), area, edge_tiles)
+    return FrameReading(w, h, tuple(tiles), tuple(sets), tuple(warnings), area, edge_tiles)
 
 
 def _copies_warning(limit, ordered, tiles: list[TileReading]) -> str:
@@ -354,7 +354,7 @@ _DEFAULT_READER = TableReader()
 
 
 def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None,
-               area: PlayArea | None = None) -> TableReading:
+               area: PlayArea | None = None) -> FrameReading:
     """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration,
     `area` the table's play area (None: found from the image)."""
     if config is None and profile is None:
@@ -363,7 +363,7 @@ def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: S
 
 
 def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None,
-              area: PlayArea | None = None) -> TableReading:
+              area: PlayArea | None = None) -> FrameReading:
     """Read an image file; ImageReadError names the file when it is not a usable image."""
     image = load_image(path)
     return read_image(image, config, profile, area)

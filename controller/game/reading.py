@@ -12,6 +12,11 @@ from typing import Any
 
 from .errors import EventDataError
 
+# In tile widths: a tile that seems to have shifted less than this is the same tile (on another frame
+# or after a turn). Under half the step to the next tile of a meld (about 1.02 widths), so a
+# meld's neighbour is never taken for it, and wide enough for the jitter of the reader's centres.
+SAME_TILE_RADIUS = 0.45
+
 
 @dataclass(frozen=True)
 class ReadTile:

@@ -34,7 +34,7 @@ from controller.rules.tiles import parse_tile
 from .events import NO_TILE, Doubt, PlacedTile
 from .fusion import Unsure
 from .machine import TableState
-from .reading import TableReading, tile_width
+from .reading import SAME_TILE_RADIUS, TableReading, tile_width
 
 COPIES = 2  # of each coloured number, and of the joker
 
@@ -42,7 +42,7 @@ COPIES = 2  # of each coloured number, and of the joker
 @dataclass(frozen=True)
 class RebuildSettings:
     sure: float = 0.85  # a read at least this confident stands on its own
-    keep_radius: float = 0.45  # in tile widths: how far an unmoved tile may seem to shift
+    keep_radius: float = SAME_TILE_RADIUS  # how far an unmoved tile may seem to shift between turns
     min_candidate: float = 0.02  # runner-up codes below this probability are not considered
     max_candidates: int = 3
     max_combinations: int = 81  # per set; above this the set's doubts go to the referee as they are

@@ -26,7 +26,7 @@ from controller.demo.scene import Scene, SceneRenderer  # noqa: E402
 from controller.demo_games import bundled_game  # noqa: E402
 from controller.game.judging import invalid_sets, same_table  # noqa: E402
 from controller.game.machine import TableState  # noqa: E402
-from controller.game.reading import tile_width  # noqa: E402
+from controller.game.reading import SAME_TILE_RADIUS, tile_width  # noqa: E402
 from controller.game.rebuild import match_by_position, rebuild  # noqa: E402
 
 SCRIPT = bundled_game("game")
@@ -63,7 +63,7 @@ def check(script: GameScript, reader: VisionReader, seed: int, width: int) -> li
     for player, rack in script.racks.items():
         laid = Scene(final.melds + Scene.of([{"tiles": list(rack), "at": [RACK_ROW, 0]}]).melds)
         _, reading = look(laid, before)
-        table_tiles = match_by_position(reading, before, 0.45 * tile_width(reading))
+        table_tiles = match_by_position(reading, before, SAME_TILE_RADIUS * tile_width(reading))
         got = sorted(t.code for i, t in enumerate(reading.tiles) if i not in table_tiles)
         if got != sorted(rack):
             wrong.append(f"rack {player}: read {' '.join(got)}")

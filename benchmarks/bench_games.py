@@ -192,7 +192,7 @@ class TruthReferee:
 class BenchRunner(TableRunner):
     """The table runner, with the arbiter pressing the button whenever the eyes ask."""
 
-    asks: list[int]
+    asks: list[tuple[int, str]]  # the turn each ask of the eyes came in, and the eyes' reason
     arbiter_press = None
     kept: list[int]  # a turn for each frame whose reading was kept, not made again (`Looking.read_table_timed`)
 
@@ -206,7 +206,7 @@ class BenchRunner(TableRunner):
         # the runner's own check polls the box with a zero timeout, which never reads the port
         # (SerialTimer.wait(0.0)), so the press is waited for here, as long as it takes to cross the pty
         if self.asking is None:
-            self.asks.append(self.model.turn + (self.model.state is State.TURN_READY))
+            self.asks.append((self.model.turn + (self.model.state is State.TURN_READY), covered.reason))
             self.arbiter_press("A")
         self.asking = (covered, frame.image)
         deadline = time.monotonic() + 2.0
@@ -249,7 +249,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     judged: dict[int, tuple[str, float]] = {}
     read: dict[int, TableState] = {}
     prompts: list[tuple[int, str]] = []
-    asks: list[int] = []
+    asks: list[tuple[int, str]] = []
     kept: list[int] = []
     refused: dict[int, RestoreChecked] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -315,8 +315,9 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                         "turn": checked, "kind": truth.kind, "expected": truth.verdict, "got": got[0],
                         "seconds": got[2] - ended_at.get(checked, (nan, nan))[1],
                         "wall_seconds": got[1] - ended_at.get(checked, (nan, nan))[0], "misread": misread,
-                        "prompts": sum(1 for t, _ in prompts if t == checked) + asks.count(checked),
-                        "prompt_kinds": [kind for t, kind in prompts if t == checked] + ["eyes asked the arbiter"] * asks.count(checked),
+                        "prompts": sum(1 for t, _ in prompts if t == checked) + sum(1 for t, _ in asks if t == checked),
+                        "prompt_kinds": [kind for t, kind in prompts if t == checked]
+                        + [f"eyes asked the arbiter: {why}" for t, why in asks if t == checked],
                         "stuck": checked in stuck, "expired": truth.expired, "kept": kept.count(checked),
                     })
                     row = rows[-1]

@@ -4,7 +4,7 @@
 
 Each photo of a split becomes the table in the middle of a larger frame, with the floor around
 it and a box of spare tiles, a lid (printed logo and tile art) and a rack of tiles on the floor
-(models/area_scenes.py; the spare faces are cut from photos of the train split). Printed per
+(models/recipe/area_scenes.py; the spare faces are cut from photos of the train split). Printed per
 split: tiles invented (read where no labelled tile of the table lies) and precision, labelled
 tiles read with the right code, tiles named as lying across the area's edge, and the same photo
 read alone for comparison; with the baseline, the same frames read with the area switched off.
@@ -29,9 +29,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from models.area_scenes import compose, cut_faces  # noqa: E402
-from models.evaluate import config_changes  # noqa: E402
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
+from models.recipe.area_scenes import compose, cut_faces  # noqa: E402
+from models.recipe.evaluate import config_changes  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
 from vision import read_image  # noqa: E402
 from vision.area import PlayArea  # noqa: E402
 from vision.config import DEFAULT_CONFIG  # noqa: E402

@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.bench_area import score  # noqa: E402
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
 from vision import read_image  # noqa: E402
 from vision.config import DEFAULT_CONFIG  # noqa: E402
 from vision.geometry import order_upright  # noqa: E402

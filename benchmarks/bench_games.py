@@ -224,7 +224,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee
     once, on the table top's corners (as
     the referee page's area editor marks it: `VisionReader(area_path=...)`)."""
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
 
     started = time.perf_counter()
     condition = CONDITIONS[index % len(CONDITIONS)]

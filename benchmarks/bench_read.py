@@ -71,7 +71,7 @@ def _render_elsewhere(width: int, height: int, seed: int) -> np.ndarray:
         path = Path(tmp) / "frame.png"
         code = (
             "import sys, cv2, numpy as np; sys.path.insert(0, %r); "
-            "from vision.synth import random_melds, render_table; "
+            "from models.recipe.synth import random_melds, render_table; "
             "r = render_table(random_melds(np.random.default_rng(%d), 106), %d, %d, seed=%d, hands=0, layout='rows'); "
             "cv2.imwrite(%r, r.image)"
         ) % (str(REPO), seed, width, height, seed, str(path))
@@ -148,7 +148,7 @@ def side_by_side(other: Path, rounds: int, reads: int) -> int:
 def _side_by_side_frames(folder: Path) -> list[Path]:
     """The frames both sides read, as PNG files: validation photos of 1000x750, the bundled photo and
     the rendered 3840x2160 table."""
-    from models.realdata import DEFAULT_DATASET, split_stems
+    from models.recipe.realdata import DEFAULT_DATASET, split_stems
 
     stems = sorted(split_stems("validation"))
     photos = [DEFAULT_DATASET / "train" / "images" / f"{stem}.jpg" for stem in stems]
@@ -191,13 +191,13 @@ def _calibration(runs: int = 3) -> None:
     from vision.calibrate import calibrate
     from vision.errors import CalibrationError
     from vision.layouts import DEFAULT_LAYOUT
-    from vision.synth import render_layout, unseen_designs
+    from models.recipe.synth import render_layout, unseen_designs
 
-    from vision.typefaces import HELD_OUT_FAMILY, font_families
+    from models.recipe.typefaces import HELD_OUT_FAMILY, font_families
 
     family = HELD_OUT_FAMILY if HELD_OUT_FAMILY in font_families() else None  # None: no training fonts here
     design = dict(edition=unseen_designs()["edition"], font_family=family, wood="walnut")
-    for seed in (3, 4, 5):  # a club whose photo is refused (a tile not found) takes another, as models.evaluate does
+    for seed in (3, 4, 5):  # a club whose photo is refused (a tile not found) takes another, as models.recipe.evaluate does
         photo = render_layout(DEFAULT_LAYOUT.pages[0], 1920, 1080, seed=seed, **design).image
         try:
             times = [calibrate([("set", photo)], DEFAULT_LAYOUT).seconds for _ in range(runs)]

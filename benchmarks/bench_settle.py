@@ -24,8 +24,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from models.occluder_eval import DESIGNS, RENDERED_TEST, covered_maps, rendered_maps, tally  # noqa: E402
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
+from models.recipe.occluder_eval import DESIGNS, RENDERED_TEST, covered_maps, rendered_maps, tally  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
 from vision import find_occluders  # noqa: E402
 from vision.config import DEFAULT_CONFIG  # noqa: E402
 

@@ -81,7 +81,7 @@ from controller.game.reading import TableReading  # noqa: E402
 from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
 from controller.table.looking import steadied  # noqa: E402
 from controller.table.settings import RunnerSettings  # noqa: E402
-from models.realdata import Photo, load_splits  # noqa: E402
+from models.recipe.realdata import Photo, load_splits  # noqa: E402
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
 from vision.occluders import find_occluders  # noqa: E402
 from vision.pipeline import read_image  # noqa: E402

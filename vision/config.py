@@ -22,7 +22,7 @@ MAX_IMAGE_SIDE = 16384  # pixels, either side (a 40000 x 800 strip is not a tabl
 @dataclass(frozen=True)
 class VisionConfig:
     # A dim frame is brightened, a clipped one darkened, before it is read (vision/exposure.py;
-    # models/decisions/exposure.txt, exposure_clipped.txt).
+    # lab/decisions/exposure.txt, exposure_clipped.txt).
     exposure_target: float = 225.0  # grey level a frame's bright level is raised to when below it (0: read as it comes)
     exposure_quantile: float = 99.5  # percent of the frame's pixels at or below its bright level (the brightest faces)
     exposure_max_gain: float = 2.0  # a frame is brightened by at most this factor
@@ -83,7 +83,7 @@ class VisionConfig:
     perspective_min_share: float = 0.5  # ... and so when fewer than this share of the faces agree (tiles strewn at every angle)
     perspective_turn_min: float = 8.0  # degrees; a set line that turns a face's width axis by more: its rectangle or the line is off ...
     perspective_off_line_both: bool = True  # ... so it is read both ways, sheared and turned whole; the surer reading keeps its cut
-    # Tried on 2026-11-23 and not shipped (it lost validation tiles; models/decisions/turnline.txt):
+    # Tried on 2026-11-23 and not shipped (it lost validation tiles; lab/decisions/turnline.txt):
     perspective_turn_with_line: bool = False  # such a face is only turned whole
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     set_faces_kept: bool = True  # ... unless it lies in a set beside two sure tiles (vision.pipeline._keep_faces_in_sets)

@@ -116,7 +116,7 @@ def test_with_the_switch_on_a_face_fitted_turned_off_its_set_is_turned_back_whol
     rectangles = _detector_rectangles(truth)
     k = 9  # inside the second row, neighbours on both sides
     rectangles[k] = _rectangle(truth[k], off)
-    config = replace(DEFAULT_CONFIG, perspective_turn_with_line=True)  # tried, not shipped (models/decisions/turnline.txt)
+    config = replace(DEFAULT_CONFIG, perspective_turn_with_line=True)  # tried, not shipped (lab/decisions/turnline.txt)
     followed = follow_perspective(tuple(TileCandidate(r, 1.0) for r in rectangles), config)
     assert _degrees_apart(_height_axis(rectangles[k]), _height_axis(truth[k])) > 10.0
     assert _degrees_apart(_width_axis(followed[k].corners), _width_axis(truth[k])) < 1.5

@@ -1,10 +1,9 @@
 """The reading under the cameras a club has: real photos turned, tilted, blurred and scaled.
 
     python benchmarks/bench_conditions.py [--splits validation,test] [--conditions upright,turn15,tilt20]
-                                          [--photos N] [--list] [--upright]
+                                          [--photos N] [--list]
 
-Each photo of a split is read with the shipped reader (`vision.read_image`; with `--upright`, the
-upright look of vision/upright.py on, which ships off) as it is (upright)
+Each photo of a split is read with the shipped reader (`vision.read_image`) as it is (upright)
 and under each condition: turned 15-345 degrees in 15-degree steps (the frame grown so nothing
 is cut, the new corners filled with the photo's border colour), 20 degrees off vertical (the
 photo as a camera turned 20 degrees about its horizontal axis sees it), Gaussian blur sigma 2,
@@ -18,7 +17,6 @@ split is frozen.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from dataclasses import dataclass
@@ -143,8 +141,6 @@ def main(argv=None) -> int:
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--list", action="store_true", help="name the conditions and stop")
     parser.add_argument("--failures", action="store_true", help="name the photos read imperfectly")
-    parser.add_argument("--upright", action="store_true",
-                        help="read with the upright look on (VisionConfig.upright, which ships off)")
     args = parser.parse_args(argv)
     conditions = pick(args.conditions)
     if args.list:
@@ -154,7 +150,6 @@ def main(argv=None) -> int:
         print(f"no photo set at {args.dataset}")
         return 2
     splits = load_splits(args.dataset)
-    config = dataclasses.replace(DEFAULT_CONFIG, upright=args.upright)
     started_all = time.perf_counter()
     for split in args.splits.split(","):
         photos = splits[split][: args.photos]
@@ -169,7 +164,7 @@ def main(argv=None) -> int:
             for photo, image in zip(photos, images):
                 frame, matrix = condition.transform(image)
                 labels = moved_labels(photo.tiles, matrix)
-                n_read, n_on, n_right = score(read_image(frame, config), labels)
+                n_read, n_on, n_right = score(read_image(frame, DEFAULT_CONFIG), labels)
                 labelled += len(labels)
                 read += n_read
                 on_label += n_on

@@ -1,6 +1,6 @@
 """The reading under the cameras a club has: real photos turned, tilted, blurred and scaled.
 
-    python benchmarks/bench_conditions.py [--splits validation,test] [--conditions upright,turn15,tilt20]
+    python -m benchmarks.bench_conditions [--splits validation,test] [--conditions upright,turn15,tilt20]
                                           [--photos N] [--list]
 
 Each photo of a split is read with the shipped reader (`vision.read_image`) as it is (upright)
@@ -16,8 +16,6 @@ split is frozen.
 """
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,14 +24,12 @@ from typing import Callable
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from benchmarks.bench_area import score  # noqa: E402
-from models.recipe.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
-from vision import read_image  # noqa: E402
-from vision.config import DEFAULT_CONFIG  # noqa: E402
-from vision.geometry import order_upright  # noqa: E402
+from benchmarks.harness import options
+from benchmarks.bench_area import score
+from models.recipe.realdata import DEFAULT_DATASET, load_splits
+from vision import read_image
+from vision.config import DEFAULT_CONFIG
+from vision.geometry import order_upright
 
 TARGET_CODES = 99.5
 TARGET_PRECISION = 99.9
@@ -134,8 +130,7 @@ def pick(names: str | None) -> list[Condition]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", default="validation,test")
+    parser = options(__doc__, splits="validation,test")
     parser.add_argument("--conditions", help="comma-separated names (default: all; --list names them)")
     parser.add_argument("--photos", type=int, help="read only the first N photos of each split (a quick run)")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)

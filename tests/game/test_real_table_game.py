@@ -11,7 +11,7 @@ which is closed here: a doubt ends `play` with an error instead of hanging the t
 What it shows: every verdict is the scripted one, every table read is the table laid, the
 penalty's restore is refused while wrong and accepted when right, the racks laid open are read
 and the game is scored, and the record's hash chain holds. The faces were chosen as ones the
-shipped reader reads (models/scene_assets.py): this is a test of the game flow on a real-looking
+shipped reader reads (models/recipe/scene_assets.py): this is a test of the game flow on a real-looking
 table, not a measure of the reader.
 """
 from __future__ import annotations

@@ -13,8 +13,8 @@ from vision.errors import CalibrationError, LayoutError, ProfileError
 from vision.config import DEFAULT_CALIBRATION
 from vision.layouts import DEFAULT_LAYOUT, parse_layout
 from vision.profile import load_profile, save_profile
-from vision.synth import render_layout, unseen_designs
-from vision.typefaces import HELD_OUT_FAMILY, font_families
+from models.recipe.synth import render_layout, unseen_designs
+from models.recipe.typefaces import HELD_OUT_FAMILY, font_families
 
 # The held-out edition always; its held-out typeface where the training fonts are installed
 # (CI has no fonts: the numbers are then drawn in OpenCV's Hershey faces).

@@ -20,8 +20,8 @@ from controller.records.reports.views import replay_lines
 from controller.table import TableDevices, TableRunner
 from desk_helpers import StillTimer
 from web_helpers import dealt_game
-from models.area_scenes import compose, cut_faces
-from vision.synth import random_melds, render_table
+from models.recipe.area_scenes import compose, cut_faces
+from models.recipe.synth import random_melds, render_table
 
 PLAYERS = ("Ann", "Ben")
 

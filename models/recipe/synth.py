@@ -1,14 +1,15 @@
 """Synthetic table photos with known answers: Rummikub tiles laid out in melds.
 
-`render_table(melds)` draws a table seen from above or at a slant, on a procedural wood,
-cloth, felt or plastic top, under uneven light, with optional shadows, hands, glare and
+Training and the benchmarks draw tables with it; the product never does (the demo lays its
+table with controller/demo/scene.py). `render_table(melds)` draws a table seen from above or
+at a slant, on a procedural wood, cloth, felt or plastic top, under uneven light, with optional shadows, hands, glare and
 blur, and returns the image together with the ground truth (each tile's code, face
-corners and meld). It needs only numpy and OpenCV, so tests and the game flow can render
-frames at run time; the same seed always gives the same image.
+corners and meld). It needs only numpy and OpenCV (Pillow only for the training typefaces);
+the same seed always gives the same image.
 
 Tile sets differ between clubs, so the look of the tiles is data: an edition
-(`vision.tile_designs`) and a typeface family for the numbers (`vision.typefaces`), which
-`vision.tile_faces` draws onto each face. By default numbers use OpenCV's built-in Hershey
+(`tile_designs`) and a typeface family for the numbers (`typefaces`), which `tile_faces`
+draws onto each face. By default numbers use OpenCV's built-in Hershey
 faces and the "original" edition, which need nothing installed. One family and one
 edition are kept out of training (`HELD_OUT_FAMILY`, `HELD_OUT_EDITION`) to measure how
 the reader copes with a design it never saw; `training_designs()` and `unseen_designs()`
@@ -25,7 +26,8 @@ from typing import Mapping, Sequence
 import cv2
 import numpy as np
 
-from .codes import CODES, JOKER_CODE
+from vision.codes import CODES, JOKER_CODE
+
 from .tile_designs import (  # noqa: F401 - Edition, Ink, JokerDesign, training_editions re-exported
     BGR,
     EDITIONS,
@@ -36,7 +38,7 @@ from .tile_designs import (  # noqa: F401 - Edition, Ink, JokerDesign, training_
     JokerDesign,
     training_editions,
 )
-from .tile_faces import TileFaceStyle, table_face_style, tile_face  # noqa: F401 - TileFaceStyle re-exported
+from .tile_faces import TileFaceStyle, TrainingFaceStyle, table_face_style, tile_face  # noqa: F401 - re-exported
 from .typefaces import (  # noqa: F401 - the rest re-exported; _glyph for the glyph tests
     HELD_OUT_FAMILY,
     HERSHEY,
@@ -172,7 +174,7 @@ class Style:
     wood: str | None = None  # wood tone, a key of WOOD_TONES or RANDOM; None: "classic"
     glare: int | str | None = None  # glare spots on table and tiles, or RANDOM (0-3); None: none
     meld_per_row: bool | None = None  # "rows" layout: each meld on a row of its own (a calibration layout)
-    glyph_variation: float = 0.0  # training only: chance a tile's number/joker is varied (vision.glyph_variants)
+    glyph_variation: float = 0.0  # training only: chance a tile's number/joker is varied (models.recipe.glyph_variants)
 
     @staticmethod
     def random(rng: np.random.Generator, **given) -> "Style":
@@ -205,7 +207,7 @@ class Style:
         editions = _allowed("edition", self.edition, tuple(EDITIONS), self.exclude_editions, "EDITIONS")
         # a family may be excluded without being installed: which fonts exist is up to the machine
         families = _allowed("font family", self.font_family, tuple(font_families()), self.exclude_families,
-                            "font_families() (training fonts: models/install_training_fonts.sh, Pillow)",
+                            "font_families() (training fonts: models/recipe/install_training_fonts.sh, Pillow)",
                             check_excluded=False)
         woods = _allowed("wood tone", self.wood, tuple(WOOD_TONES), (), "WOOD_TONES")
         edition = editions[int(rng.integers(len(editions)))] if self.edition == RANDOM else self.edition

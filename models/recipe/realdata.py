@@ -18,9 +18,9 @@ import numpy as np
 
 from vision.geometry import order_upright
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"
-SPLIT_DIR = Path(__file__).resolve().parent / "split"
+SPLIT_DIR = REPO / "models" / "split"
 SPLITS = ("train", "validation", "test")
 
 _COLOUR_LETTER = {"black": "K", "blue": "B", "orange": "O", "red": "R"}

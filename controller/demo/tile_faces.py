@@ -1,12 +1,14 @@
-"""One tile face drawn upright: the face of one edition, its logos, a number or a joker.
+"""One tile face drawn upright: the face of an edition, its logos, a number or a joker.
 
-`table_face_style` draws the look shared by every tile of one table (one physical set:
-an edition from `vision.tile_designs`, a typeface from `vision.typefaces`, and the shades
-that set was printed in); `tile_face` draws one face in that look. `vision.synth` pastes
-the faces onto a table; `controller.demo.scene` draws game frames with them.
+The demo's table (`controller.demo.scene`) is laid with these faces: the "original" edition,
+the photographed sets, with numbers in OpenCV's Hershey faces, which need nothing installed.
+An `Edition` holds how one tile set looks as data; `table_face_style` draws the look shared
+by every tile of one table and `tile_face` one face in that look. The training recipe draws
+other editions and typefaces with the same code (models/recipe/tile_faces.py).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -15,9 +17,108 @@ from typing import Callable, Mapping, Sequence
 import cv2
 import numpy as np
 
-from .codes import JOKER_CODE
-from .tile_designs import EDITIONS, TILE_ASPECT, Edition
-from .typefaces import HERSHEY, FontFace, _glyph, font_families
+from vision.codes import JOKER_CODE
+
+TILE_ASPECT = 0.74  # face width / height of a real tile (measured on the photos)
+
+BGR = tuple[float, float, float]
+
+
+# ------------------------------------------------------------------ editions
+
+
+@dataclass(frozen=True)
+class Ink:
+    """One colour role's ink: each table (one physical set) draws a shade between `lo` and
+    `hi`, and every tile jitters it by `jitter` (printing is never even)."""
+
+    lo: BGR
+    hi: BGR | None = None  # None: exactly `lo` (and no random draw, see _span)
+    jitter: float = 12.0
+
+
+@dataclass(frozen=True)
+class JokerDesign:
+    motif: str  # a key of _JOKER_MOTIFS: smiley, butterfly, star, letter
+    inks: tuple[str, ...] = ("R", "K")  # colour roles one of which inks a joker
+    multicolour: bool = False  # parts of the motif in different inks of `inks`
+
+
+@dataclass(frozen=True)
+class Edition:
+    """How one tile set looks. Ranges are drawn once per table; a range whose ends are equal
+    is a fixed value and costs no random draw, which is what keeps the "original" edition
+    drawing exactly the images it drew before editions existed."""
+
+    name: str
+    inks: Mapping[str, Ink]  # colour role K, B, O, R -> its ink in this edition
+    cream_lo: BGR  # face tint range
+    cream_hi: BGR
+    radius: tuple[float, float] = (0.09, 0.09)  # corner radius / face width
+    aspect: tuple[float, float] = (TILE_ASPECT, TILE_ASPECT)  # face width / height
+    number_y: float = 0.38  # number centre / face height (real numbers sit above the middle)
+    motif_y: float = 0.40  # centre of the ring and the joker / face height
+    number_h: tuple[float, float] = (0.27, 0.34)  # number height / face height, per tile
+    # (logo kind, chance) drawn in this order once per table; kinds are _LOGO_DRAWERS keys
+    logos: tuple[tuple[str, float], ...] = (("text", 0.8), ("ring", 0.7))
+    logo_word: str = "Rummikub"
+    emblem: str = "diamond"  # outline of the "shape" logo, a key of _EMBLEMS
+    emboss: bool = False  # logos pressed into the face (relief) instead of printed flat
+    jokers: tuple[JokerDesign, ...] = (JokerDesign("smiley"),)
+
+
+def edition_inks(K: Ink, B: Ink, O: Ink, R: Ink) -> Mapping[str, Ink]:  # noqa: E741 - the colour letters
+    return MappingProxyType({"K": K, "B": B, "O": O, "R": R})
+
+
+# The tiles the renderer always drew, matching the photographed sets.
+ORIGINAL_EDITION = Edition(
+    "original",
+    edition_inks(Ink((30, 30, 32)), Ink((185, 95, 20)), Ink((30, 135, 240)), Ink((45, 35, 205))),
+    cream_lo=(200, 225, 232), cream_hi=(238, 248, 255),
+)
+
+
+# ------------------------------------------------------------------ typefaces
+
+
+HERSHEY = "Hershey"  # the family of OpenCV's built-in faces; always available
+
+
+@dataclass(frozen=True)
+class FontFace:
+    family: str
+    style: str
+    path: str | None = None  # font file; None for an OpenCV Hershey face
+    hershey: int = cv2.FONT_HERSHEY_SIMPLEX
+
+
+HERSHEY_FACES: tuple[FontFace, ...] = tuple(
+    FontFace(HERSHEY, name, None, face) for name, face in zip(
+        ("Simplex", "Duplex", "Triplex", "Complex"),
+        (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX),
+    )
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def hershey_glyph(face: FontFace, text: str, weight: float) -> np.ndarray:
+    """`text` in white on black in one of OpenCV's stroke faces, cropped to its ink, about 96 px
+    tall (read-only); the weight is the pen width."""
+    big_h = 96
+    scale = cv2.getFontScaleFromHeight(face.hershey, big_h)
+    thick = max(2, int(round(big_h * 0.11 * weight)))
+    (bw, bh), base = cv2.getTextSize(text, face.hershey, scale, thick)
+    canvas = np.zeros((bh + base + 2 * thick + 8, bw + 2 * thick + 8), np.uint8)
+    cv2.putText(canvas, text, (thick + 4, bh + thick + 4), face.hershey, scale, 255, thick, cv2.LINE_AA)
+    return cropped_to_ink(canvas)
+
+
+def cropped_to_ink(canvas: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(canvas)
+    out = canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1].copy()
+    out.setflags(write=False)
+    return out
 
 
 # ---------------------------------------------------------------------- faces
@@ -33,15 +134,28 @@ class TileFaceStyle:
     slant: float
     stretch: float
     logos: tuple[str, ...]  # logo kinds drawn on every face
-    edition: Edition = EDITIONS["original"]
+    edition: Edition = ORIGINAL_EDITION
     radius: float = 0.09
     aspect: float = TILE_ASPECT
     shades: Mapping[str, tuple[float, ...]] = field(
-        default_factory=lambda: {k: ink.lo for k, ink in EDITIONS["original"].inks.items()}
+        default_factory=lambda: {k: ink.lo for k, ink in ORIGINAL_EDITION.inks.items()}
     )
-    # training only: chance that a tile's number or joker is varied procedurally
-    # (vision.glyph_variants); 0 draws nothing extra
-    glyph_variation: float = 0.0
+
+    def glyph(self, text: str) -> np.ndarray:
+        """`text` in this look's typeface and weight, white on black, cropped to its ink."""
+        return hershey_glyph(self.font, text, self.weight)
+
+    # Training varies some numbers and jokers procedurally (models/recipe/glyph_variants.py);
+    # a style that never varies draws nothing for it, so its faces take no extra random draw.
+    def varies(self, rng: np.random.Generator) -> bool:
+        """Whether the next face's number or joker is drawn varied."""
+        return False
+
+    def varied_number(self, rng: np.random.Generator, digits: str) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__} draws no varied numbers")
+
+    def draw_varied_joker(self, face: np.ndarray, rng: np.random.Generator, tw: int, th: int) -> None:
+        raise NotImplementedError(f"{type(self).__name__} draws no varied jokers")
 
 
 def _span(rng, lo, hi=None):
@@ -56,13 +170,11 @@ def _pick(rng, options: Sequence):
     return options[0] if len(options) == 1 else options[int(rng.choice(len(options)))]
 
 
-def table_face_style(rng: np.random.Generator, edition: str | Edition | None = None,
-                     font_family: str | None = None, glyph_variation: float = 0.0) -> TileFaceStyle:
-    """Draw the look of one table's tiles: `edition` (a key of EDITIONS, or an Edition to try
-    a new design) printed in a face of `font_family` (a key of font_families()); None: the
-    original set in Hershey faces."""
-    ed = edition if isinstance(edition, Edition) else EDITIONS[edition or "original"]
-    faces = font_families()[font_family or HERSHEY]
+def table_face_style(rng: np.random.Generator, edition: Edition = ORIGINAL_EDITION,
+                     faces: Sequence[FontFace] = HERSHEY_FACES) -> TileFaceStyle:
+    """Draw the look of one table's tiles: `edition` printed in one of `faces` (by default the
+    original set in Hershey faces)."""
+    ed = edition
     # the draws of the original look come first and in their old order
     cream = tuple(float(v) for v in rng.uniform(ed.cream_lo, ed.cream_hi))
     font = _pick(rng, faces)
@@ -74,7 +186,6 @@ def table_face_style(rng: np.random.Generator, edition: str | Edition | None = N
         cream=cream, font=font, weight=weight, slant=slant, stretch=stretch, logos=logos, edition=ed,
         radius=_span(rng, *ed.radius), aspect=_span(rng, *ed.aspect),
         shades=MappingProxyType({role: _span(rng, ink.lo, ink.hi) for role, ink in ed.inks.items()}),
-        glyph_variation=float(glyph_variation or 0.0),
     )
 
 
@@ -109,12 +220,10 @@ def tile_face(code: str, height: int, rng: np.random.Generator, face_style: Tile
     for kind in _LOGO_ORDER:
         if kind in fs.logos:
             _draw_logo(face, kind, fs, tw, th)
-    varied = fs.glyph_variation > 0 and bool(rng.random() < fs.glyph_variation)
+    varied = fs.varies(rng)
     if code == JOKER_CODE:
         if varied:
-            from .glyph_variants import varied_joker
-
-            varied_joker(face, rng, fs, tw, th, _JOKER_MOTIFS, _ink)
+            fs.draw_varied_joker(face, rng, tw, th)
         else:
             _draw_joker(face, rng, fs, tw, th)
     else:
@@ -207,12 +316,7 @@ def _place_glyph(face, glyph: np.ndarray, ink, fs: TileFaceStyle, center, target
 
 def _draw_number(face, rng, code, fs: TileFaceStyle, center, tw, th, varied: bool = False) -> None:
     ink = _ink(rng, fs, code[0])
-    if varied:
-        from .glyph_variants import varied_number
-
-        glyph = varied_number(rng, code[1:], lambda digit: _glyph(fs.font, digit, fs.weight))
-    else:
-        glyph = _glyph(fs.font, code[1:], fs.weight)
+    glyph = fs.varied_number(rng, code[1:]) if varied else fs.glyph(code[1:])
     _place_glyph(face, glyph, ink, fs, center, th * _span(rng, *fs.edition.number_h), tw, th)
 
 
@@ -282,7 +386,7 @@ def _joker_star(face, rng, fs, centre, tw, th, inks) -> None:
 
 
 def _joker_letter(face, rng, fs, centre, tw, th, inks) -> None:
-    glyph = _glyph(fs.font, "J", fs.weight)
+    glyph = fs.glyph("J")
     h = th * rng.uniform(0.32, 0.4)
     if len(inks) > 1:  # two-tone: a shadow letter in a second ink
         d = max(1, int(round(tw * 0.04)))

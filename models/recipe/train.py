@@ -1,13 +1,13 @@
 """Train the models tileref ships: models/tile_seg.onnx and models/tile_cls.onnx (`tileref read`),
-models/occluder.onnx (is anything over the table?, models/occluder_train.py).
+models/occluder.onnx (is anything over the table?, models/recipe/occluder_train.py).
 
 One command, from the repository root, after `pip install -e '.[train]'`:
 
-    python -m models.train            # full recipe (about seven hours on 2 busy CPU cores: two classifiers and four occluder nets)
-    python -m models.train --smoke    # a few steps of everything, seconds; writes to models/work/smoke
+    python -m models.recipe.train            # full recipe (about seven hours on 2 busy CPU cores: two classifiers and four occluder nets)
+    python -m models.recipe.train --smoke    # a few steps of everything, seconds; writes to models/work/smoke
 
 Data (details in docs/vision.md):
-- synthetic tables drawn by vision/synth.py (seeded, so the same every run);
+- synthetic tables drawn by models/recipe/synth.py (seeded, so the same every run);
 - the real photos in ../shared/datasets/rummikub-photos (CC BY 4.0, Roboflow Universe
   project rummikue/rummikub-nvypk-8cwem v1), except the photos listed in
   models/split/validation.txt and models/split/test.txt, which are never trained on.
@@ -26,22 +26,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
+from vision.codes import CLASS_COUNT, CODE_INDEX, JOKER_CODE, NOT_A_TILE
+from vision.config import CORE_SHRINK, CROP_HEIGHT, CROP_WIDTH
+from vision.detect import detector_tensor
+from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify
+from models.recipe.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families
 
-from vision.codes import CLASS_COUNT, CODE_INDEX, JOKER_CODE, NOT_A_TILE  # noqa: E402
-from vision.config import CORE_SHRINK, CROP_HEIGHT, CROP_WIDTH  # noqa: E402
-from vision.detect import detector_tensor  # noqa: E402
-from vision.geometry import flip_quad, normalise_crops, order_upright, quad_size, rectify  # noqa: E402
-from vision.synth import HELD_OUT_FAMILY, random_melds, render_table, training_designs, training_families  # noqa: E402
-
-from models.fitting import export, fit_steps, pool_map  # noqa: E402
-from models.occluder_data import AIMED, CORNERED, FOLDED, HARD, SHADED  # noqa: E402
-from models.occluder_train import (  # noqa: E402
+from models.recipe.fitting import export, fit_steps, pool_map
+from models.recipe.occluder_data import AIMED, CORNERED, FOLDED, HARD, SHADED
+from models.recipe.occluder_train import (
     OCCLUDER_MEMBERS, OCCLUDER_SMOKE, OCCLUDER_SMOKE_MEMBERS, OccluderRecipe, train_averaged_occluder, train_occluder,
 )
-from models.realdata import DEFAULT_DATASET, load_split  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET, load_split
 
 MODELS_DIR = REPO / "models"
 
@@ -58,11 +55,11 @@ class Recipe:
     det_patch: int = 256
     det_long_side: int = 640
     det_real_weight: int = 5  # each real photo counts as this many synthetic images
-    # Share of synthetic tables drawn in another edition and typeface (vision.synth.training_designs:
+    # Share of synthetic tables drawn in another edition and typeface (models.recipe.synth.training_designs:
     # every edition and font family but the held-out ones); the rest keep the original look.
     designs_share: float = 0.6
     # Classifier only: on the tables drawn in another design, the chance that a tile's number
-    # or joker is varied procedurally (vision.glyph_variants: stroke, width, slant, bends, 1s
+    # or joker is varied procedurally (models.recipe.glyph_variants: stroke, width, slant, bends, 1s
     # with and without flags and feet, 7s with and without crossbars, any joker motif).
     # 0: the old recipe.
     glyph_variation: float = 0.0
@@ -80,9 +77,9 @@ class Recipe:
 SMOKE = Recipe(det_synth_images=4, cls_synth_tables=2, real_crop_repeats=1, cls_epochs=1, det_steps=3, det_batch=2)
 
 # The shipped models/tile_cls.onnx is the average of two classifiers of this recipe
-# (models/average_nets.py, softmax probabilities; the embedding a set profile reads is the first's):
+# (models/recipe/average_nets.py, softmax probabilities; the embedding a set profile reads is the first's):
 # 8 epochs (2026-11-22 15:00) and 16 (2026-11-22 23:40). Averaged they read more seen-design tiles than the first alone
-# (models/decisions/clsens.txt). Any classifier option trains one net instead.
+# (lab/decisions/clsens.txt). Any classifier option trains one net instead.
 CLASSIFIER_MEMBER_EPOCHS = (8, 16)
 SMOKE_CLASSIFIER_MEMBER_EPOCHS = (1, 2)
 
@@ -245,7 +242,7 @@ def _sheared(rng, crops: np.ndarray, shear: float) -> np.ndarray:
 def train_averaged_classifier(recipe: Recipe, member_epochs: tuple[int, ...], train_photos, out_path: Path, workers: int,
                               log) -> None:
     """One classifier per entry of `member_epochs` (tile_cls-member-K.onnx beside `out_path`), then their average."""
-    from models.average_nets import train_and_average
+    from models.recipe.average_nets import train_and_average
 
     train_and_average(out_path, [(f"{epochs} epochs", lambda path, epochs=epochs: train_classifier(
         replace(recipe, cls_epochs=epochs), train_photos, path, workers, log)) for epochs in member_epochs],
@@ -255,7 +252,7 @@ def train_averaged_classifier(recipe: Recipe, member_epochs: tuple[int, ...], tr
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
 
-    from models.nets import ExportedClassifier, TileClassNet
+    from models.recipe.nets import ExportedClassifier, TileClassNet
 
     rng = np.random.default_rng(recipe.seed)
     t0 = time.time()
@@ -358,7 +355,7 @@ def train_detector(recipe: Recipe, train_photos, out_path: Path, workers: int, l
     import torch
     import torch.nn.functional as F
 
-    from models.nets import TileSegNet
+    from models.recipe.nets import TileSegNet
 
     rng = np.random.default_rng(recipe.seed + 7)
     t0 = time.time()
@@ -423,19 +420,19 @@ def main(argv=None) -> int:
                         help=f"occluder: one net, with this seed for its frames and weights (default {OccluderRecipe.seed})")
     lean = parser.add_mutually_exclusive_group()
     lean.add_argument("--occluder-hard", dest="occluder_lean", action="store_const", const=HARD,
-                      help="occluder: one net, on the harder samples of models/occluder_data.py (as the fourth shipped member)")
+                      help="occluder: one net, on the harder samples of models/recipe/occluder_data.py (as the fourth shipped member)")
     lean.add_argument("--occluder-aimed", dest="occluder_lean", action="store_const", const=AIMED,
                       help="occluder: one net, on harder samples leaning further to thin arms and arms in the table's colour "
-                           "(models/occluder_data.AIMED)")
+                           "(models/recipe/occluder_data.AIMED)")
     lean.add_argument("--occluder-shaded", dest="occluder_lean", action="store_const", const=SHADED,
                       help="occluder: one net, on the aimed samples with shadows cast from out of sight half the time "
-                           "(models/occluder_data.SHADED)")
+                           "(models/recipe/occluder_data.SHADED)")
     lean.add_argument("--occluder-folded", dest="occluder_lean", action="store_const", const=FOLDED,
                       help="occluder: one net, on the shaded samples with sharp-sided folds and creases in the top half the time "
-                           "(models/occluder_data.FOLDED)")
+                           "(models/recipe/occluder_data.FOLDED)")
     lean.add_argument("--occluder-cornered", dest="occluder_lean", action="store_const", const=CORNERED,
                       help="occluder: one net, on the folded samples with arms that only cut across a corner of the frame a "
-                           "third of the time (models/occluder_data.CORNERED)")
+                           "third of the time (models/recipe/occluder_data.CORNERED)")
     args = parser.parse_args(argv)
     given = {name: getattr(args, name) for _, name, *_ in _RECIPE_OPTIONS if getattr(args, name) is not None}
     recipe = replace(SMOKE if args.smoke else Recipe(), **given)
@@ -455,7 +452,7 @@ def main(argv=None) -> int:
         families = training_families()
         if len(families) < 2:
             parser.error(f"only {families} typeface families found: install the training fonts first "
-                         f"(models/install_training_fonts.sh; the held-out family is {HELD_OUT_FAMILY!r})")
+                         f"(models/recipe/install_training_fonts.sh; the held-out family is {HELD_OUT_FAMILY!r})")
     train_photos, holdout = load_split(args.dataset)
     if args.smoke:
         train_photos = train_photos[:2]

@@ -2,10 +2,10 @@
 
 Per split of the real photos (models/split/):
 - clear tables: every photo as it is, and again under warm and under dim, cold light with a
-  soft shadow (models/occluder_data.vary_light): none may be refused;
+  soft shadow (models/recipe/occluder_data.vary_light): none may be refused;
 - covered tables: the same photos with occluders composited on them at full resolution,
   drawn from MEASURE_SEED (never trained on): hands, sleeves, phones, cups from
-  models/occluder_data.py; the hands vision/synth.py draws for the tile detector (the
+  models/recipe/occluder_data.py; the hands models/recipe/synth.py draws for the tile detector (the
   training draws these too since the net of 15:45, other seeds); and, as a design the net
   never trained on, the arms the recorded games' scenes draw
   (controller/demo/scene_hands.py): none may be accepted.
@@ -24,12 +24,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.occluder_data import MEASURE_SEED, compose, vary_light
+from models.recipe.occluder_data import MEASURE_SEED, compose, vary_light
 from vision.config import DEFAULT_CONFIG, VisionConfig
 from vision.models import load_model
 from vision.occluders import find_occluders
 from controller.demo.scene_hands import draw_arm
-from vision.synth import _hands as synth_hands
+from models.recipe.synth import _hands as synth_hands
 
 DESIGNS = ("composited", "renderer hands", "scene arms")  # what covers a covered table
 MIN_COVERED_SHARE = 0.005  # a composite covering less than this of the frame is not counted as covered
@@ -82,9 +82,9 @@ def covered_cases(photo_path, stem: str, index: int, per_photo: int = 3):
 
 
 def rendered_cases(count: int, start: int = 0):
-    """Clear tables drawn by vision/synth.py at 1920x1080, every background and wood tone, and the
+    """Clear tables drawn by models/recipe/synth.py at 1920x1080, every background and wood tone, and the
     same with occluders composited (a camera frame, not a photo: other scale, other grain)."""
-    from vision.synth import BACKGROUNDS, random_melds, render_table
+    from models.recipe.synth import BACKGROUNDS, random_melds, render_table
 
     for k in range(start, start + count):
         rng = np.random.default_rng(MEASURE_SEED + 31 * k)
@@ -120,7 +120,7 @@ def rendered_maps(seeds: range, config: VisionConfig = DEFAULT_CONFIG, model_pat
 def decide(covered_map: np.ndarray, threshold: float, min_share: float, peak: float | None = None) -> bool:
     """True when something is over the table (the same rule as vision.occluders, from a map).
 
-    With `peak` (a two-threshold decision, models/decisions/occ16.txt): a region of cells above
+    With `peak` (a two-threshold decision, lab/decisions/occ16.txt): a region of cells above
     `threshold` counts only when its highest cell reaches `peak`."""
     least = min_share * covered_map.size
     return any(area >= least and (peak is None or top >= peak)
@@ -176,7 +176,7 @@ SHARES = [0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.012]
 def choose_thresholds(validation_maps, shares: tuple[float, ...] | list[float] = SHARES) -> tuple[float, float, Tally]:
     """The threshold and minimum share with the fewest mistakes on validation; among equals, the
     largest minimum share (a stray cell or two should never decide), then the middle threshold.
-    `shares` narrows the minimum shares tried: one share holds it (models/decisions/occ24.txt)."""
+    `shares` narrows the minimum shares tried: one share holds it (lab/decisions/occ24.txt)."""
     scores = {(t, s): tally(validation_maps, t, s) for t in THRESHOLDS for s in shares}
     best = min(x.refused + x.accepted for x in scores.values())
     good = [k for k, x in scores.items() if x.refused + x.accepted == best]

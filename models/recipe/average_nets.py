@@ -1,8 +1,8 @@
 """Average several trained nets of one kind into one ONNX file (the shipped occluder.onnx and tile_cls.onnx).
 
-    python -m models.average_nets models/work/occ8/occluder.onnx models/work/occ9b/occluder.onnx models/work/occ11/occluder.onnx models/work/occ13/occluder.onnx --out models/occluder.onnx
-    python -m models.average_nets A/tile_cls.onnx B/tile_cls.onnx --activation softmax --out tile_cls.onnx
-    python -m models.average_nets --take 2 models/occluder.onnx --out occ11.onnx   (member 2 back out, as it was trained)
+    python -m models.recipe.average_nets models/work/occ8/occluder.onnx models/work/occ9b/occluder.onnx models/work/occ11/occluder.onnx models/work/occ13/occluder.onnx --out models/occluder.onnx
+    python -m models.recipe.average_nets A/tile_cls.onnx B/tile_cls.onnx --activation softmax --out tile_cls.onnx
+    python -m models.recipe.average_nets --take 2 models/occluder.onnx --out occ11.onnx   (member 2 back out, as it was trained)
 
 Every member takes the same input and gives the same outputs under the same names. The file made
 runs each member on the input, averages their probabilities and gives the average back as a
@@ -115,7 +115,7 @@ def average_logit_nets(paths: list[Path], out_path: Path, activation: str = "sig
         nodes.append(helper.make_node("Identity", ["average/log_p"], [averaged]))
     graph = helper.make_graph(nodes, "average of " + ", ".join(str(p) for p in paths),
                               [first.graph.input[0]], list(first.graph.output), initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="tileref models.average_nets")
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="tileref models.recipe.average_nets")
     model.ir_version = first.ir_version
     helper.set_model_props(model, {
         "averages": " ".join(f"{p}:{hashlib.sha256(p.read_bytes()).hexdigest()[:16]}" for p in paths),
@@ -186,9 +186,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for path in args.members:
         if not path.is_file():
-            parser.exit(2, f"models.average_nets: no net at {path}\n")
+            parser.exit(2, f"models.recipe.average_nets: no net at {path}\n")
     if args.take is not None and len(args.members) != 1:
-        parser.exit(2, f"models.average_nets: --take reads one averaged net, got {[str(p) for p in args.members]}\n")
+        parser.exit(2, f"models.recipe.average_nets: --take reads one averaged net, got {[str(p) for p in args.members]}\n")
     try:
         if args.take is not None:
             take_member(args.members[0], args.take, args.out)
@@ -197,7 +197,7 @@ def main(argv=None) -> int:
             average_logit_nets(args.members, args.out, args.activation)
             made = f"the average of {len(args.members)} nets"
     except AverageError as error:
-        parser.exit(2, f"models.average_nets: {error}\n")
+        parser.exit(2, f"models.recipe.average_nets: {error}\n")
     print(f"{args.out}: {made}")
     return 0
 

@@ -1,11 +1,11 @@
 """Frames with and without something over the table, for the occluder net (training and measuring).
 
-A sample is a table frame (a real photo from ../shared, a table drawn by vision/synth.py,
+A sample is a table frame (a real photo from ../shared, a table drawn by models/recipe/synth.py,
 or a plain top of any colour, skin-like included) with 0-3 occluders composited on it and
 the mask of what they cover. The occluders are drawn here, procedurally, in many shapes:
 
 - hands and forearms reaching in from an edge (and, one in six, the thinner, flat-shaded
-  hands vision/synth.py draws for the tile detector): skin tones sampled along a continuous range
+  hands models/recipe/synth.py draws for the tile detector): skin tones sampled along a continuous range
   from very light to very dark, shaded as a cylinder, flat hands, fists, pinching fingers;
 - sleeves over the forearm in any colour (wood browns and skin beiges included) and
   pattern (plain, stripes, checks), some without a hand showing;
@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 
 from vision.occluders import OUTPUT_STRIDE, shrink_padded
-from vision.synth import _hands as synth_hands
-from vision.synth import random_melds, render_table
+from models.recipe.synth import _hands as synth_hands
+from models.recipe.synth import random_melds, render_table
 
 TRAIN_SEED = 20261122
 MEASURE_SEED = 77_000_000
@@ -57,19 +57,19 @@ class HardSamples:
 
 HARD = HardSamples()  # the fourth shipped member's samples
 # leaning further toward the two validation misses no average removed (a thin arm across
-# the tiles, a broad arm in the table's colour; models/decisions/occ16.txt)
+# the tiles, a broad arm in the table's colour; lab/decisions/occ16.txt)
 AIMED = HardSamples(thin_arms=0.6, like_table=0.7)
 # the aimed samples, plus the shadow of someone out of sight lying across the table half the
 # time, covered or not, for the validation tables still refused (rendered felt #18, cloth #33) on a dark
-# band from an edge. Not shipped: that band proved a sharp-sided fold of the cloth (models/decisions/occ18.txt)
+# band from an edge. Not shipped: that band proved a sharp-sided fold of the cloth (lab/decisions/occ18.txt)
 SHADED = replace(AIMED, cast_shadows=0.5)
 # the shaded samples, plus folds and creases of the top half the time, covered or not: the
 # six shipped nets refuse their two validation tables for a dark corner behind a sharp diagonal edge and the
-# dark end of a long crease (models/decisions/occ20.txt)
+# dark end of a long crease (lab/decisions/occ20.txt)
 FOLDED = replace(SHADED, folds=0.5)
 # the folded samples, plus arms that only cut across a corner of the frame a third of the time:
 # every candidate so far accepts rendered wood #0, whose only occluder is a dark forearm across its top-left
-# corner, the way a dark strip of floor beyond a table's edge lies in many photos (models/decisions/occ26.txt)
+# corner, the way a dark strip of floor beyond a table's edge lies in many photos (lab/decisions/occ26.txt)
 CORNERED = replace(FOLDED, corner_arms=1 / 3)
 
 
@@ -110,7 +110,7 @@ def fit_photo(rng: np.random.Generator, photo: np.ndarray, size: tuple[int, int]
 
 
 def rendered_table(seed: int, size: tuple[int, int]) -> np.ndarray:
-    """A table drawn by vision/synth.py with no hands (drawn at twice the size, shrunk)."""
+    """A table drawn by models/recipe/synth.py with no hands (drawn at twice the size, shrunk)."""
     rng = np.random.default_rng(seed)
     w, h = size
     tiles = int(rng.choice([0, 8, 30, 60, 106]))

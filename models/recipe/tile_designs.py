@@ -1,75 +1,30 @@
-"""Tile editions: how the tile sets of different clubs look, as data.
+"""Tile editions: how the tile sets of different clubs look, as data, for training.
 
-An `Edition` holds the inks of the four colours, the face tint and shape, the logos and
-where the number sits, and its joker designs; `EDITIONS` names them. `vision.tile_faces`
-draws a face from one. The "original" edition is the photographed sets and the renderer's
-default; `HELD_OUT_EDITION` is kept out of training to measure how the reader copes with a
-set it never saw.
+An `Edition` (controller/demo/tile_faces.py, which draws a face from one) holds the inks of
+the four colours, the face tint and shape, the logos and where the number sits, and its joker
+designs; `EDITIONS` names them. The "original" edition is the photographed sets, the
+renderer's and the demo's default; `HELD_OUT_EDITION` is kept out of training to measure how
+the reader copes with a set it never saw.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-TILE_ASPECT = 0.74  # face width / height of a real tile (measured on the photos)
-
-BGR = tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class Ink:
-    """One colour role's ink: each table (one physical set) draws a shade between `lo` and
-    `hi`, and every tile jitters it by `jitter` (printing is never even)."""
-
-    lo: BGR
-    hi: BGR | None = None  # None: exactly `lo` (and no random draw, see tile_faces._span)
-    jitter: float = 12.0
-
-
-@dataclass(frozen=True)
-class JokerDesign:
-    motif: str  # a key of tile_faces._JOKER_MOTIFS: smiley, butterfly, star, letter
-    inks: tuple[str, ...] = ("R", "K")  # colour roles one of which inks a joker
-    multicolour: bool = False  # parts of the motif in different inks of `inks`
-
-
-@dataclass(frozen=True)
-class Edition:
-    """How one tile set looks. Ranges are drawn once per table; a range whose ends are equal
-    is a fixed value and costs no random draw, which is what keeps the "original" edition
-    drawing exactly the images it drew before editions existed."""
-
-    name: str
-    inks: Mapping[str, Ink]  # colour role K, B, O, R -> its ink in this edition
-    cream_lo: BGR  # face tint range
-    cream_hi: BGR
-    radius: tuple[float, float] = (0.09, 0.09)  # corner radius / face width
-    aspect: tuple[float, float] = (TILE_ASPECT, TILE_ASPECT)  # face width / height
-    number_y: float = 0.38  # number centre / face height (real numbers sit above the middle)
-    motif_y: float = 0.40  # centre of the ring and the joker / face height
-    number_h: tuple[float, float] = (0.27, 0.34)  # number height / face height, per tile
-    # (logo kind, chance) drawn in this order once per table; kinds are tile_faces._LOGO_DRAWERS keys
-    logos: tuple[tuple[str, float], ...] = (("text", 0.8), ("ring", 0.7))
-    logo_word: str = "Rummikub"
-    emblem: str = "diamond"  # outline of the "shape" logo, a key of tile_faces._EMBLEMS
-    emboss: bool = False  # logos pressed into the face (relief) instead of printed flat
-    jokers: tuple[JokerDesign, ...] = (JokerDesign("smiley"),)
-
-
-def _inks(K: Ink, B: Ink, O: Ink, R: Ink) -> Mapping[str, Ink]:  # noqa: E741 - the colour letters
-    return MappingProxyType({"K": K, "B": B, "O": O, "R": R})
-
+from controller.demo.tile_faces import (  # noqa: F401 - BGR, Ink, JokerDesign and TILE_ASPECT re-exported
+    BGR,
+    ORIGINAL_EDITION,
+    TILE_ASPECT,
+    Edition,
+    Ink,
+    JokerDesign,
+    edition_inks as _inks,
+)
 
 _ANY_INK = ("K", "B", "O", "R")
 
 _EDITION_LIST = (
-    # The tiles the renderer always drew, matching the photographed sets.
-    Edition(
-        "original",
-        _inks(Ink((30, 30, 32)), Ink((185, 95, 20)), Ink((30, 135, 240)), Ink((45, 35, 205))),
-        cream_lo=(200, 225, 232), cream_hi=(238, 248, 255),
-    ),
+    ORIGINAL_EDITION,  # the tiles the renderer always drew, matching the photographed sets
     # Teal for blue and amber for orange on a cool white face: teal was read as black.
     Edition(
         "teal-amber",

@@ -1,11 +1,11 @@
 """Measure the shipped models: real photos per split, synthetic full tables, the occluder net.
 
-    python -m models.evaluate                      # all figures (a few minutes)
-    python -m models.evaluate --real               # real photos: train, validation and test splits
-    python -m models.evaluate --synthetic 20       # 20 full tables at each size
-    python -m models.evaluate --occluders          # clear vs covered tables, per split
-    python -m models.evaluate --choose-occluder-thresholds   # pick them on validation only
-    python -m models.evaluate --disagreements      # training photos whose labels the model contradicts
+    python -m models.recipe.evaluate                      # all figures (a few minutes)
+    python -m models.recipe.evaluate --real               # real photos: train, validation and test splits
+    python -m models.recipe.evaluate --synthetic 20       # 20 full tables at each size
+    python -m models.recipe.evaluate --occluders          # clear vs covered tables, per split
+    python -m models.recipe.evaluate --choose-occluder-thresholds   # pick them on validation only
+    python -m models.recipe.evaluate --disagreements      # training photos whose labels the model contradicts
 
 A labelled tile is found when a read tile's centre lies inside its face and each read
 tile is matched at most once; precision counts read tiles matched to a label; "code
@@ -25,16 +25,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
+from vision import TableReader
+from vision.codes import FULL_SET_SIZE
+from vision.config import DEFAULT_CALIBRATION, CalibrationConfig
+from models.recipe.synth import random_melds, render_table, training_designs, unseen_designs
 
-from vision import TableReader  # noqa: E402
-from vision.codes import FULL_SET_SIZE  # noqa: E402
-from vision.config import DEFAULT_CALIBRATION, CalibrationConfig  # noqa: E402
-from vision.synth import random_melds, render_table, training_designs, unseen_designs  # noqa: E402
-
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET, load_splits
 
 SYNTH_SEED_BASE = 9_000_000  # far from the training seeds
 CALIBRATION_SEED_BASE = 9_500_000  # the rendered calibration photos
@@ -181,7 +178,7 @@ def _profile_for(table, reader: TableReader, width: int, height: int, settings, 
     from vision.calibrate import calibrate
     from vision.errors import CalibrationError
     from vision.layouts import DEFAULT_LAYOUT
-    from vision.synth import render_layout
+    from models.recipe.synth import render_layout
 
     # A club calibrates its own set with the camera and light it plays under: the photo shows
     # the table's very set (print, typeface cut, slant, inks) and shares its camera, light and
@@ -311,7 +308,7 @@ def main(argv=None) -> int:
             for m in t.mistakes[: args.show_mistakes]:
                 print("   ", m)
     if args.occluders or everything:
-        from models.occluder_eval import DESIGNS as OCCLUDER_DESIGNS, RENDERED_TEST, covered_maps, rendered_maps, tally
+        from models.recipe.occluder_eval import DESIGNS as OCCLUDER_DESIGNS, RENDERED_TEST, covered_maps, rendered_maps, tally
         from vision.config import DEFAULT_CONFIG
 
         sets = {f"{split} split": lambda split=split: covered_maps(splits[split]) for split in SPLIT_TITLES}
@@ -325,7 +322,7 @@ def main(argv=None) -> int:
             for m in tally(maps, DEFAULT_CONFIG.occluder_threshold, DEFAULT_CONFIG.occluder_min_share).misses[: args.show_mistakes]:
                 print("   ", m)
     if args.choose_occluder_thresholds:
-        from models.occluder_eval import RENDERED_VALIDATION, choose_thresholds, covered_maps, rendered_maps
+        from models.recipe.occluder_eval import RENDERED_VALIDATION, choose_thresholds, covered_maps, rendered_maps
 
         maps = covered_maps(splits["validation"], model_path=args.occluder_model)
         maps += rendered_maps(RENDERED_VALIDATION, model_path=args.occluder_model)

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Install the typefaces the renderer (vision/synth.py, font_families()) draws tile numbers
+# Install the typefaces the renderer (models/recipe/synth.py, font_families()) draws tile numbers
 # with when training. Only the training machine needs them: the shipped models read tiles
 # without any font, and the renderer falls back to OpenCV's Hershey faces without them.
 #
-#   sh models/install_training_fonts.sh        (as root, or with sudo available)
+#   sh models/recipe/install_training_fonts.sh        (as root, or with sudo available)
 #
-# Debian/Ubuntu packages; each family the renderer keeps is listed in vision/typefaces.py
+# Debian/Ubuntu packages; each family the renderer keeps is listed in models/recipe/typefaces.py
 # (_FONT_SOURCES). Pillow, which draws them, comes with `pip install -e '.[train]'`.
 set -eu
 
@@ -25,7 +25,7 @@ fi
 # show what the renderer will use (needs Pillow; skipped quietly without it)
 cd "$(dirname "$0")/.."
 python3 - <<'PY' || true
-from vision.synth import HELD_OUT_FAMILY, font_families
+from models.recipe.synth import HELD_OUT_FAMILY, font_families
 
 families = font_families()
 if len(families) == 1:

@@ -1,7 +1,7 @@
 """Build the real tile faces and table tops that recorded-game scenes paste together.
 
-    python -m models.scene_assets            # -> controller/demo/scene_data/
-    python -m models.scene_assets --sheet /tmp/faces.png   # also a labelled contact sheet to look at
+    python -m models.recipe.scene_assets            # -> controller/demo/scene_data/
+    python -m models.recipe.scene_assets --sheet /tmp/faces.png   # also a labelled contact sheet to look at
 
 From the training photos of the real set (models/split/train.txt; Roboflow Universe
 rummikue/rummikub-nvypk-8cwem v1, CC BY 4.0) it cuts the face of every labelled tile,
@@ -35,16 +35,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+REPO = Path(__file__).resolve().parents[2]
+from vision.codes import CODE_INDEX, CODES
+from vision.config import DEFAULT_CONFIG
+from vision.geometry import flip_quad, normalise_crops, quad_size, rectify
+from vision.models import CLASSIFIER_FILE, load_model
 
-from vision.codes import CODE_INDEX, CODES  # noqa: E402
-from vision.config import DEFAULT_CONFIG  # noqa: E402
-from vision.geometry import flip_quad, normalise_crops, quad_size, rectify  # noqa: E402
-from vision.models import CLASSIFIER_FILE, load_model  # noqa: E402
-
-from models.realdata import DEFAULT_DATASET, Photo, load_splits  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET, Photo, load_splits
 
 OUT_DIR = REPO / "controller" / "demo" / "scene_data"
 CELL = (72, 96)  # atlas cell, width x height: multiples of 8 so JPEG blocks never straddle two faces
@@ -311,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     labelled = sum(1 for p in train for code, q in p.tiles if quad_size(q)[1] >= MIN_FACE_HEIGHT)
     meta = {
         "source": "Roboflow Universe rummikue/rummikub-nvypk-8cwem v1, CC BY 4.0 (training split, models/split/train.txt)",
-        "built_by": "python -m models.scene_assets",
+        "built_by": "python -m models.recipe.scene_assets",
         "cell": list(CELL),
         "filter": {"min_sure": MIN_SURE, "min_face_height_px": MIN_FACE_HEIGHT, "faces_big_enough": labelled,
                    "faces_readable_and_clean": len(crops), "faces_kept": len(chosen),

@@ -1,7 +1,7 @@
-"""Train models/occluder.onnx: what covers the table, per cell (run by `python -m models.train --only occluder`).
+"""Train models/occluder.onnx: what covers the table, per cell (run by `python -m models.recipe.train --only occluder`).
 
-Samples come from models/occluder_data.py: the real training photos (models/split/train.txt),
-tables drawn by vision/synth.py and plain tops, with procedural occluders composited on
+Samples come from models/recipe/occluder_data.py: the real training photos (models/split/train.txt),
+tables drawn by models/recipe/synth.py and plain tops, with procedural occluders composited on
 them. They are drawn once (seeded), then the net trains on them with flips.
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.fitting import export, fit_steps, pool_map
-from models.occluder_data import AIMED, HARD, TRAIN_SEED, HardSamples, compose, net_target, table_frame
+from models.recipe.fitting import export, fit_steps, pool_map
+from models.recipe.occluder_data import AIMED, HARD, TRAIN_SEED, HardSamples, compose, net_target, table_frame
 from vision.occluders import occluder_input
 
 
@@ -25,7 +25,7 @@ class OccluderRecipe:
     batch: int = 24
     lr: float = 3e-3
     seed: int = TRAIN_SEED
-    # harder samples (models/occluder_data.py `hard`: arms and sleeves in the table's colour, thinner
+    # harder samples (models/recipe/occluder_data.py `hard`: arms and sleeves in the table's colour, thinner
     # arms, more phones and renderer hands, more glare, blurred bright backgrounds): one of the four
     # shipped members (a single net at a larger input on them was worse: CHANGELOG.md, 2026-11-22)
     hard: HardSamples | None = None
@@ -33,10 +33,10 @@ class OccluderRecipe:
 
 OCCLUDER_SMOKE = OccluderRecipe(samples=6, steps=3, batch=2)
 
-# The shipped models/occluder.onnx is the average of six nets trained apart (models/average_nets.py):
+# The shipped models/occluder.onnx is the average of six nets trained apart (models/recipe/average_nets.py):
 # a 12,000-step net, a 15,000-step net (these two share their seed), one with another seed, one on the
 # harder samples with a fourth seed and two on the aimed samples. Averaged, they make fewer mistakes on validation than any one of them or any smaller
-# average tried (models/decisions/occens.txt, occ11.txt, occ12.txt, occ14.txt, occ16.txt).
+# average tried (lab/decisions/occens.txt, occ11.txt, occ12.txt, occ14.txt, occ16.txt).
 OCCLUDER_MEMBERS = (OccluderRecipe(steps=12000), OccluderRecipe(), OccluderRecipe(seed=TRAIN_SEED + 1_000_000),
                     OccluderRecipe(seed=TRAIN_SEED + 3_000_000, hard=HARD),
                     OccluderRecipe(seed=TRAIN_SEED + 6_000_000, hard=AIMED), OccluderRecipe(seed=TRAIN_SEED + 7_000_000, hard=AIMED))
@@ -77,7 +77,7 @@ def draw_samples(recipe: OccluderRecipe, photo_paths: tuple[str, ...], workers: 
 
 def train_averaged_occluder(members: tuple[OccluderRecipe, ...], train_photos, out_path: Path, workers: int, log) -> None:
     """Train each member beside `out_path` (occluder-member-K.onnx), then write their average to `out_path`."""
-    from models.average_nets import train_and_average
+    from models.recipe.average_nets import train_and_average
 
     train_and_average(out_path, [(str(member), lambda path, member=member: train_occluder(member, train_photos, path, workers, log))
                                  for member in members], "sigmoid", "occluder", log)
@@ -118,7 +118,7 @@ def occluder_loss(logits, y):
 def train_occluder(recipe: OccluderRecipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
 
-    from models.nets import OccluderNet
+    from models.recipe.nets import OccluderNet
 
     t0 = time.time()
     buckets = draw_samples(recipe, tuple(str(p.image_path) for p in train_photos), workers)

@@ -1,6 +1,6 @@
-"""A contact sheet of the tile designs vision/synth.py draws, to check them by eye.
+"""A contact sheet of the tile designs models/recipe/synth.py draws, to check them by eye.
 
-    python -m models.design_sheet /tmp/editions.png [--size 96] [--tables]
+    python -m models.recipe.design_sheet /tmp/editions.png [--size 96] [--tables]
 
 Rows of tile faces: every edition (all four inks, two jokers each), then every typeface
 family found on this machine (font_families(); "held out" marks HELD_OUT_FAMILY and
@@ -16,9 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from vision.synth import (  # noqa: E402
+from models.recipe.synth import (
     EDITIONS,
     HELD_OUT_EDITION,
     HELD_OUT_FAMILY,

@@ -1,8 +1,8 @@
-"""Typefaces for tile numbers: which families this machine can draw, and their glyphs.
+"""Typefaces for tile numbers in training: which families this machine can draw, and their glyphs.
 
-OpenCV's Hershey faces (`HERSHEY`) need nothing installed and are the renderer's default.
-Training may ask for TrueType/OpenType families from Debian font packages
-(`models/install_training_fonts.sh`), drawn with Pillow; the trained model needs no font
+OpenCV's Hershey faces (`HERSHEY`, controller/demo/tile_faces.py) need nothing installed and
+are the renderer's default. Training may ask for TrueType/OpenType families from Debian font
+packages (`models/recipe/install_training_fonts.sh`), drawn with Pillow; the trained model needs no font
 at run time. `HELD_OUT_FAMILY` is kept out of training to measure how the reader copes
 with numbers in a typeface it never saw.
 """
@@ -18,29 +18,13 @@ from typing import Mapping
 import cv2
 import numpy as np
 
-HERSHEY = "Hershey"  # the family of OpenCV's built-in faces; always available
+from controller.demo.tile_faces import HERSHEY, HERSHEY_FACES, FontFace, cropped_to_ink, hershey_glyph
 
 # URW Gothic (an Avant Garde geometric sans: round O-like 0, 6 and 9, an open 4) shares no
 # design with any other family found, unlike the Helvetica clones (Liberation Sans, Nimbus
 # Sans, FreeSans) which stand in for one another. DejaVu Sans and Liberation Sans, the
 # shapes the issue saw misread, stay in training.
 HELD_OUT_FAMILY = "URW Gothic"
-
-_HERSHEY_FACES = (
-    cv2.FONT_HERSHEY_SIMPLEX,
-    cv2.FONT_HERSHEY_DUPLEX,
-    cv2.FONT_HERSHEY_TRIPLEX,
-    cv2.FONT_HERSHEY_COMPLEX,
-)
-
-
-@dataclass(frozen=True)
-class FontFace:
-    family: str
-    style: str
-    path: str | None = None  # font file; None for an OpenCV Hershey face
-    hershey: int = cv2.FONT_HERSHEY_SIMPLEX
-
 
 @dataclass(frozen=True)
 class FontSource:
@@ -137,10 +121,7 @@ def font_families(sources: tuple[FontSource, ...] | None = None) -> Mapping[str,
     installed (the `train` extra). Upright regular to bold cuts, condensed and narrow ones
     included, each with sane digits.
     """
-    families: dict[str, list[FontFace]] = {
-        HERSHEY: [FontFace(HERSHEY, name, None, face) for name, face in
-                  zip(("Simplex", "Duplex", "Triplex", "Complex"), _HERSHEY_FACES)],
-    }
+    families: dict[str, list[FontFace]] = {HERSHEY: list(HERSHEY_FACES)}
     if _pillow_fonts() is None:
         return MappingProxyType({k: tuple(v) for k, v in families.items()})
     seen: set[tuple[str, str]] = set()
@@ -172,26 +153,16 @@ def font_families(sources: tuple[FontSource, ...] | None = None) -> Mapping[str,
 def _glyph(face: FontFace, text: str, weight: float) -> np.ndarray:
     """`text` in white on black, cropped to its ink, about 96 px tall (read-only)."""
     if face.path is None:
-        # stroke fonts: the weight is the pen width
-        big_h = 96
-        scale = cv2.getFontScaleFromHeight(face.hershey, big_h)
-        thick = max(2, int(round(big_h * 0.11 * weight)))
-        (bw, bh), base = cv2.getTextSize(text, face.hershey, scale, thick)
-        canvas = np.zeros((bh + base + 2 * thick + 8, bw + 2 * thick + 8), np.uint8)
-        cv2.putText(canvas, text, (thick + 4, bh + thick + 4), face.hershey, scale, 255, thick, cv2.LINE_AA)
-    else:
-        # outline fonts carry their own weight; the drawn weight only swells the strokes (1 to
-        # 3 px each side at 128 px), because tile numbers are printed heavy and the
-        # regular cuts of book and typewriter faces are far thinner than any tile's
-        canvas = _draw_text_pil(face.path, text, _GLYPH_PX)
-        grow = int(np.clip(1 + round((weight - 0.8) * 2.5), 1, 3))
-        if grow:
-            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
-            canvas = cv2.dilate(np.pad(canvas, grow + 1), kernel)
-    ys, xs = np.nonzero(canvas)
-    out = canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1].copy()
-    out.setflags(write=False)
-    return out
+        return hershey_glyph(face, text, weight)
+    # outline fonts carry their own weight; the drawn weight only swells the strokes (1 to
+    # 3 px each side at 128 px), because tile numbers are printed heavy and the
+    # regular cuts of book and typewriter faces are far thinner than any tile's
+    canvas = _draw_text_pil(face.path, text, _GLYPH_PX)
+    grow = int(np.clip(1 + round((weight - 0.8) * 2.5), 1, 3))
+    if grow:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1))
+        canvas = cv2.dilate(np.pad(canvas, grow + 1), kernel)
+    return cropped_to_ink(canvas)
 
 
 def training_families() -> tuple[str, ...]:

@@ -71,6 +71,7 @@ from .stillness import (
 __all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
            "SettledLook", "TileOutline", "TimedFrame"]
 
+CELLS_ACROSS = WORK_WIDTH / CELL  # the eyes' cells across a frame's width (40)
 Net = Callable[[np.ndarray, "np.ndarray | None"], object]  # (frame, reference or None) -> vision.occluders.Occluders
 
 
@@ -312,7 +313,7 @@ class Eyes:
         if not self.settings.outlines_need_a_tile or self.reference is None:
             return self._tiles(outlines or (), image, grid)
         return explained_by_tiles_read(outlines or (), self.reference.tiles, image.shape[:2], grid,
-                                       self.settings.tile_margin_cells)
+                                       self.settings.tile_margin_cells, self.settings)
 
     def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
         """The cells the reference's tiles explain on a frame read as `outlines` (None: a frame nobody read,
@@ -322,7 +323,7 @@ class Eyes:
             return self._exempt
         assert self._bare_table is not None
         return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
-                                      self.settings.tile_margin_cells, now, reference, self._bare_table)
+                                      self.settings.tile_margin_cells, now, reference, self._bare_table, self.settings)
 
     def _as_earlier(self, small: np.ndarray) -> np.ndarray | None:
         """The cells of a frame (its small copy) that look as they did on the table before the reference
@@ -381,7 +382,7 @@ class Eyes:
         grid = border_grid(image.shape[:2])
         if len(changed) != len(grid.boxes):
             return ()
-        margin = self.settings.tile_margin_cells * image.shape[1] / 40.0  # as the eyes' cells' margin, in pixels
+        margin = self.settings.tile_margin_cells * image.shape[1] / CELLS_ACROSS  # as the eyes' cells' margin, in pixels
         changed = changed & ~tiles_on_border(grid, outlines or (), margin)
         if self.reference is not None and self.reference.tiles:
             changed &= ~tiles_on_border(grid, self.reference.tiles, margin)
@@ -453,7 +454,7 @@ class Eyes:
         if known is not None and known[0] is frame.image:
             return known[1]
         seen = self._net(frame.image, reference)
-        if len(self._seen) > 4 * max(1, self.settings.look_frames):
+        if len(self._seen) > self.settings.net_memory_looks * max(1, self.settings.look_frames):
             oldest = self._run[0][0].at if self._run else frame.at
             self._seen = {at: entry for at, entry in self._seen.items() if at >= oldest}
         self._seen[frame.at] = (frame.image, seen)
@@ -472,7 +473,8 @@ class Eyes:
         picked: list[int] = []
         for k in range(count):
             target = first + (last - first) * k / max(1, count - 1)
-            near = [i for i in early if abs(run[i].at - target) <= (last - first) / 4] if 0 < k < count - 1 else []
+            near = ([i for i in early if abs(run[i].at - target) <= (last - first) * self.settings.early_stand_in_share]
+                    if 0 < k < count - 1 else [])
             index = min(near or range(len(run)), key=lambda i: abs(run[i].at - target))
             if index not in picked:
                 picked.append(index)

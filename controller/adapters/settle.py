@@ -39,7 +39,6 @@ __all__ = ["Ask", "EyesWait", "SettleSettings", "Settled", "WaitReason", "WaitSt
            "eyes_settings", "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
 
 Ask = Callable[[Covered, TimedFrame], bool]  # the arbiter asked: True when the table is accepted as seen
-STALE_AFTER = 0.1  # seconds without a look after which a live camera's buffered frames are dropped
 
 
 class _Watch:
@@ -133,7 +132,7 @@ class EyesWait:
         """One more frame watched: the frames worth reading ahead, once the table has been still long enough.
         A live camera that was not looked at for a while (a reading ahead) is flushed first, so a frame's
         time is when it was taken."""
-        if time.perf_counter() - self.last_read > STALE_AFTER:
+        if time.perf_counter() - self.last_read > self.eyes.settings.stale_after_seconds:
             self._flush()
         look = self.eyes.feed(self.read(retry=False))
         if self.settings.frame_interval:

@@ -35,7 +35,7 @@ from controller.game.steady import settled_tiles, steady_reading
 from controller.records import Photo, Reading, reading_sha
 
 from .ports import AdapterError, Frame, Settled, SignalKind, TimerSignal
-from .settings import ARBITER, LOOK_AGAIN, WATCH_POLL
+from .settings import ARBITER, LOOK_AGAIN
 
 if TYPE_CHECKING:
     from vision.eyes_values import Covered, Reference, SettledLook, TimedFrame
@@ -97,7 +97,7 @@ def codes(reading: TableReading) -> tuple[str, ...]:
 
 
 def steadied(judged: Reference | None, image: Frame, reading: TableReading, radius: float,
-             light=None) -> TableReading:
+             light=None, settings=None) -> TableReading:
     """A frame's reading made to agree with the last table read and judged (`judged`: its frame, the
     outlines and codes of its tiles) wherever the frame's patch is unchanged since, light matched
     (`controller.game.steady`; `light`: the gain and offset already fitted between the two frames, if
@@ -109,7 +109,8 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
 
     judged_count = len(judged.tiles)  # one comparison (one light fit) for the judged tiles and the read ones
     read_outlines = tuple(tile.corners for tile in reading.tiles)
-    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image, light)
+    unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image, light,
+                                settings or _eyes().EyesSettings())
     settled = settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count])
     return steady_reading(reading, settled, unchanged[judged_count:], radius)
 
@@ -149,6 +150,10 @@ class Looking:
     # the frame, the gain and offset), so that steadying the frame's reading does not fit it again
     compared_light: tuple[Frame, Frame, tuple] | None = None
 
+    def eyes_settings(self):
+        """The eyes' thresholds (`vision.eyes_values.EyesSettings`), those of the looking around them too."""
+        return self.settings.settle.eyes or _eyes().EyesSettings()
+
     def photo(self, frame: Frame) -> Photo:
         return self.photos.photo(frame)
 
@@ -182,7 +187,7 @@ class Looking:
                 return timer.wait(seconds)
         deadline = time.monotonic() + seconds
         while True:
-            signal = timer.wait(WATCH_POLL)
+            signal = timer.wait(self.eyes_settings().watch_poll_seconds)
             if signal is not None or time.monotonic() >= deadline:
                 return signal
             try:
@@ -264,7 +269,7 @@ class Looking:
         light = self.compared_light
         judged_image = None if self.judged is None else self.judged.image
         light = light[2] if light is not None and light[0] is judged_image and light[1] is image else None
-        return steadied(self.judged, image, reading, self.settings.fusion.match_radius, light)
+        return steadied(self.judged, image, reading, self.settings.fusion.match_radius, light, self.eyes_settings())
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
         """The eyes asked the arbiter (the table says why and where): the arbiter's button, or the
@@ -314,7 +319,7 @@ class Looking:
             judged, reading = kept
             light = light_between(judged.image, frame)
             self.compared_light = (judged.image, frame, light)
-            if lies_as(judged.image, judged.tiles, frame, reading.area, light):
+            if lies_as(judged.image, judged.tiles, frame, reading.area, light, self.eyes_settings()):
                 warnings = tuple(w for w in reading.warnings if w != LIES_AS_READ) + (LIES_AS_READ,)
                 return replace(reading, warnings=warnings), (time.perf_counter() - started) * 1000
         return self.read_timed(frame)

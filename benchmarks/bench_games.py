@@ -64,7 +64,7 @@ from controller.game.events import (  # noqa: E402
 )
 from controller.game.machine import State, TableState  # noqa: E402
 from controller.records import Records  # noqa: E402
-from controller.table.looking import LIES_AS_READ  # noqa: E402
+from controller.table.eyes import LIES_AS_READ  # noqa: E402
 from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner  # noqa: E402
 from controller.table.ports import SignalKind  # noqa: E402
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the table's loop loads no vision: the settle adapter gives the defaults
     from vision.config import VisionConfig
-    from vision.eyes_values import EyesSettings
+    from vision.eyes_values import Covered, EyesSettings, TimedFrame
 
 
 class WaitReason(Enum):
@@ -45,3 +45,12 @@ class Settled:
     moving_frames: int
     seconds: float
     checks: tuple[str, ...] = ()  # what the eyes checked, in words (vision.eyes.SettledLook)
+
+
+@dataclass(frozen=True)
+class ArbiterAsked:
+    """The eyes, fed a frame, find the table covered too long: whoever waits asks the arbiter, who may
+    accept the table as seen on `frame` (vision.eyes.Covered.ask_arbiter)."""
+
+    covered: Covered
+    frame: TimedFrame

@@ -133,7 +133,7 @@ class AreaWork:
             else:
                 reader.mark_area(*before)
             raise
-        self.readings_ahead = {}  # read ahead in the old area: the next look reads its frames again
+        self.eyes.area_changed()  # read ahead in the old area: the next look reads its frames again
         if event.how is AreaSource.FOUND:
             return f"play area found on each frame from the next look on, set by referee {request.referee}"
         return (f"play area marked by referee {request.referee} from the next look on: "

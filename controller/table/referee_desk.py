@@ -57,11 +57,11 @@ class DeskWork:
             self.accept_restore(seen, rebuilt, request.referee, request.reason)
             said = f"restore accepted by referee {request.referee}"
         elif request.action is DeskAction.ACCEPT_TABLE:
-            if self.asking is None:
+            if self.eyes.asking is None:
                 raise DeskError("the camera asks no arbiter now: it accepts a table only while it waits for one")
-            covered, image = self.asking
+            covered, image = self.eyes.asking
             self.record_accepted(covered, image, f"referee {request.referee}")
-            self.asking = None
+            self.eyes.accepted()
             self.table_accepted = True
             said = f"table accepted as the camera sees it by referee {request.referee}"
         elif request.action in (DeskAction.CONFIRM_PENALTY, DeskAction.TILES_THERE):

@@ -21,7 +21,8 @@ from controller.game.machine import GameModel, State
 from controller.messages import named
 from controller.records import Photo, Reading, head_digest
 
-from .looking import Looking, answered
+from .eyes import TableEyes
+from .looking import Looking
 from .play_area import AreaWork
 from .ports import (
     AdapterError, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
@@ -51,12 +52,10 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         self.watch, self.photos = _watch_and_photos(devices, settings)
         # the last settled table (its frame and the tiles read on it): what the eyes compare with; a
         # resumed game starts from the last settled photo in the records
-        self.reference: Reference | None = self.last_settled()
-        self.judged = self.last_judged()  # the readings after a resume are steadied as before it
-        self.asking = None  # (Covered, frame) while the eyes ask the arbiter; the referee page may accept it
-        self.watching: int | None = None  # the turn whose table the eyes watch while it runs
-        self.readings_ahead: dict = {}  # frame time -> its ReadBefore, made while watching (looking.py)
-        self.to_read: list = []  # frames the eyes would rest on at a press now, not yet read ahead
+        # which reading stands; a resumed game starts from the last settled photo in the records, and the
+        # readings after a resume are steadied as before it
+        self.eyes = TableEyes(settings.settle.eyes, settings.fusion)
+        self.eyes.reference, self.eyes.judged = self.last_settled(), self.last_judged()
         self.table_accepted = False  # the referee page accepted the table the eyes asked about
         self.timer_turn: int | None = None  # the turn whose countdown this process set up (armed or started)
         self.clock_running = False  # the countdown of `timer_turn` runs (not merely armed)
@@ -69,6 +68,24 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         self.held_announced = False  # the held penalty was said to wait for the referee
         self.rack_reading = None  # the reading the last rack laid open was read from (racks left lying)
         self.rack_announced: str | None = None  # the rack said to wait for the referee page
+
+    @property
+    def reference(self) -> Reference | None:
+        """The last settled table: what the eyes compare with (`TableEyes.reference`)."""
+        return self.eyes.reference
+
+    @reference.setter
+    def reference(self, reference: Reference | None) -> None:
+        self.eyes.reference = reference
+
+    @property
+    def judged(self) -> Reference | None:
+        """The last table read and judged: what each frame's reading is steadied against (`TableEyes.judged`)."""
+        return self.eyes.judged
+
+    @judged.setter
+    def judged(self, judged: Reference | None) -> None:
+        self.eyes.judged = judged
 
     # ------------------------------------------------------------- recording
 
@@ -84,7 +101,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         before = self.model
         after = self.journal.record(event, photos, readings)  # refused by the machine before anything is written
         if isinstance(event, RefereeCorrection) and before.state is State.REFEREE_CHECK and before.pending:
-            self.judged = answered(self.judged, event.changes, len(before.pending.tiles))
+            self.eyes.answered(event.changes, len(before.pending.tiles))
         return after
 
     def head(self) -> str:
@@ -150,9 +167,9 @@ def _watch_and_photos(devices: TableDevices, settings: RunnerSettings) -> tuple[
     watch, photos = devices.watch, devices.photos
     if watch is None or photos is None:
         from controller.adapters.photos import FramePhotos
-        from controller.adapters.watch import CameraWatch
+        from controller.adapters.settle import EyesWait
 
-        watch = watch or CameraWatch(devices.camera, settings.settle)
+        watch = watch or EyesWait(devices.camera, settings.settle)
         photos = photos or FramePhotos(settings.photo_format, settings.photo_quality)
     return watch, photos
 

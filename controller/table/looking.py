@@ -33,12 +33,14 @@ from controller.game.reading import TableReading
 from controller.game.rebuild import Rebuilt, rebuild
 from controller.records import Photo, Reading, reading_sha
 
-from .eyes import LIES_AS_READ, AskArbiter, ReadFirst, ReadingStands, ReadOffered, answered
-from .ports import AdapterError, Frame, Settled, SignalKind, TimerSignal
+from .eyes import AskArbiter, ReadFirst, ReadingStands, ReadOffered, TableEyes, answered
+from .ports import AdapterError, Frame, PhotoEncoder, Settled, SignalKind, TableWatch, TimerSignal
 from .settings import ARBITER, LOOK_AGAIN
 
 if TYPE_CHECKING:
     from vision.eyes_values import Covered, Reference, TimedFrame
+
+    from .runner import TableRunner
 
 # events whose photo shows the table as the camera settled on it (or as the arbiter accepted it)
 SETTLED_PHOTOS = (TableRead, TurnStarted, RestoreChecked, StartOrderDrawn, RackRevealed, TableAccepted, TableUnrestorable)
@@ -71,8 +73,14 @@ def _eyes():
 
 
 class Looking:
-    """The runner's looking (a part of `TableRunner`): carries out what the table's eyes decide
-    (`controller.table.eyes.TableEyes`, `self.eyes`) with the watch, the reader and the photo encoder."""
+    """Looking at the table (a part of the table's runner, `TableRunner`): carries out what the table's
+    eyes decide (`controller.table.eyes.TableEyes`) with the watch, the reader and the photo encoder."""
+
+    def __init__(self, table: TableRunner, eyes: TableEyes, watch: TableWatch, photos: PhotoEncoder) -> None:
+        self.table = table
+        self.eyes = eyes
+        self.watch = watch
+        self.photos = photos
 
     def photo(self, frame: Frame) -> Photo:
         return self.photos.photo(frame)
@@ -81,21 +89,21 @@ class Looking:
 
     def begin_wait(self, carry: bool = False, keep_unsure: bool = False) -> None:
         """A wait against the last settled table; with `carry`, the table watched during this turn may carry it."""
-        self.watch_the_area()
-        if self.eyes.begin(self.model.turn, carry, keep_unsure):
-            self.watch.begin(self.eyes.reference, self.devices.display.waiting, carry=True)
+        self.table.area.watch_the_area()
+        if self.eyes.begin(self.table.model.turn, carry, keep_unsure):
+            self.watch.begin(self.eyes.reference, self.table.devices.display.waiting, carry=True)
         else:
-            self.watch.begin(self.eyes.reference, self.devices.display.waiting)
+            self.watch.begin(self.eyes.reference, self.table.devices.display.waiting)
 
     def watch_turn(self, seconds: float) -> TimerSignal | None:
         """The timer box's next signal within `seconds`, the eyes watching the table meanwhile (a watch that
         can): the frames they would rest on at a press now are read ahead, one between two looks at the box."""
-        timer = self.devices.timer
+        timer = self.table.devices.timer
         glance = getattr(self.watch, "glance", None)
         if glance is None:
             return timer.wait(seconds)
-        if self.eyes.watch(self.model.turn):
-            self.watch_the_area()
+        if self.eyes.watch(self.table.model.turn):
+            self.table.area.watch_the_area()
             try:
                 self.watch.watch_table(self.eyes.reference)
             except AdapterError:
@@ -177,16 +185,13 @@ class Looking:
             self.eyes.not_accepted()
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
-        self.table_accepted = False
-        if self.devices.desk is not None:
-            self.attend_desk()
-            if self.table_accepted:
-                return True
-        signal = self.devices.timer.wait(0.0)
+        if self.table.desk.accepts_table():  # the referee page (recorded there)
+            return True
+        signal = self.table.devices.timer.wait(0.0)
         if signal is None:
             return False
         if signal.kind == SignalKind.INCIDENT:
-            self.record_incident(signal)
+            self.table.record_incident(signal)
             return False
         if signal.kind != SignalKind.PRESSED or signal.button != ARBITER:
             return False
@@ -195,15 +200,15 @@ class Looking:
 
     def record_accepted(self, covered: Covered, image: Frame, by: str) -> None:
         photo = self.photo(image)
-        self.record(TableAccepted(photo=photo.sha256, where=covered.where, reason=covered.reason, by=by),
+        self.table.record(TableAccepted(photo=photo.sha256, where=covered.where, reason=covered.reason, by=by),
                     photos=(photo,))
-        self.devices.display.say(f"table accepted as it is by the {by} (something at the {covered.where})")
+        self.table.devices.display.say(f"table accepted as it is by the {by} (something at the {covered.where})")
 
     # ---------------------------------------------------------------- reading
 
     def read_timed(self, frame: Frame) -> tuple[TableReading, float]:
         started = time.perf_counter()
-        reading = self.devices.reader.read(frame)
+        reading = self.table.devices.reader.read(frame)
         return reading, (time.perf_counter() - started) * 1000
 
     def read_table_timed(self, frame: Frame, afresh: bool = False) -> tuple[TableReading, float]:
@@ -248,18 +253,18 @@ class Looking:
         table: tiles that lay on it before cannot have left it), tiles seen nowhere now mean the eyes
         are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands.
         With `carry` (a turn's end), the first look may rest on the table watched still before it."""
-        melds_reading = judging.ruleset_of(self.model).melds_reading()
+        melds_reading = judging.ruleset_of(self.table.model).melds_reading()
         for attempt in range(LOOK_AGAIN + 1):
             # a look again reads afresh: the reader may find there what it missed on the same pixels
             seen = self.look_still(carry and attempt == 0, keep_unsure=True, afresh=attempt > 0)
-            rebuilt = rebuild(seen.reading, before, self.settings.rebuild, melds_reading, seen.unsure)
+            rebuilt = rebuild(seen.reading, before, self.table.settings.rebuild, melds_reading, seen.unsure)
             codes = " ".join(code for code, _, _ in rebuilt.missing)
             if rebuilt.missing and look_again and attempt == LOOK_AGAIN:
-                self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before still not seen "
+                self.table.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before still not seen "
                                          f"({codes}): taken as read (a penalty resting on them waits for the referee)")
             if not rebuilt.missing or not look_again or attempt == LOOK_AGAIN:
                 return seen, rebuilt
-            self.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before not seen ({codes}): "
+            self.table.devices.display.say(f"    {len(rebuilt.missing)} tile(s) of the table before not seen ({codes}): "
                                      "looking again")
         raise AssertionError("unreachable")
 
@@ -271,11 +276,11 @@ class Looking:
         decode = getattr(self.photos, "frame", None)
         if decode is None:
             return None
-        events = self.records.events(self.game_id)
+        events = self.table.records.events(self.table.game_id)
         for index in range(len(events) - 1, -1, -1):
             event = events[index]
             sha = getattr(event, "photo", None) if isinstance(event, SETTLED_PHOTOS) else None
-            photo = self.records.photo(sha) if sha else None
+            photo = self.table.records.photo(sha) if sha else None
             image = decode(photo) if photo is not None else None
             if image is not None:
                 # no codes: the reading last named may be older than the photo, so no code is carried over
@@ -286,10 +291,10 @@ class Looking:
         """A restore's waits compare with the table at the turn's start as well (`Reference.earlier`):
         the tiles taken back leave the table top as it lay then, whatever its grain or pattern."""
         reference = self.eyes.reference
-        if reference is None or reference.earlier is not None or not self.model.turn_photo:
+        if reference is None or reference.earlier is not None or not self.table.model.turn_photo:
             return
         decode = getattr(self.photos, "frame", None)
-        photo = self.records.photo(self.model.turn_photo) if decode is not None else None
+        photo = self.table.records.photo(self.table.model.turn_photo) if decode is not None else None
         image = decode(photo) if photo is not None else None
         if image is not None and image.shape == reference.image.shape:
             self.eyes.reference = replace(reference, earlier=image)
@@ -298,16 +303,16 @@ class Looking:
         """The last table read and judged, as the records hold it (the photo of the last reading recorded,
         and that reading's tiles and codes): what the first readings after a resume are steadied against, as
         they would have been had the process lived. None for a game with none."""
-        decode, find = getattr(self.photos, "frame", None), getattr(self.records, "reading", None)
+        decode, find = getattr(self.photos, "frame", None), getattr(self.table.records, "reading", None)
         if decode is None or find is None:
             return None
-        events = self.records.events(self.game_id)
+        events = self.table.records.events(self.table.game_id)
         for at in range(len(events) - 1, -1, -1):
             event = events[at]
             sha, photo_sha = getattr(event, "reading", None), getattr(event, "photo", None)
             if not isinstance(sha, str) or not isinstance(photo_sha, str):
                 continue
-            photo, raw = self.records.photo(photo_sha), find(sha, photo_sha)
+            photo, raw = self.table.records.photo(photo_sha), find(sha, photo_sha)
             image = decode(photo) if photo is not None else None
             if image is None or raw is None:
                 return None
@@ -321,7 +326,7 @@ class Looking:
         return None
 
     def _last_outlines(self, events) -> tuple:
-        find = getattr(self.records, "reading", None)
+        find = getattr(self.table.records, "reading", None)
         for event in reversed(events):
             sha = getattr(event, "reading", None)
             raw = find(sha) if find is not None and isinstance(sha, str) else None

@@ -62,13 +62,13 @@ from .eyes_border import border_cells, border_edges, border_grid, tiles_on_borde
 from .eyes_cells import band_mask, cell_centres, edges_of, tiles_mask, where_of
 from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_under_tiles
 from .eyes_values import (
-    Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
+    Covered, EyesAnswer, EyesSettings, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
 from .stillness import (
     CELL, UNCLIPPED, WORK_WIDTH, cells_of_small, grey_of, light_change, light_fit, matched_difference, small_colour,
 )
 
-__all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
+__all__ = ["Covered", "Eyes", "EyesAnswer", "EyesSettings", "Moving", "ReadAhead", "ReadFrames", "Reference",
            "SettledLook", "TileOutline", "TimedFrame"]
 
 CELLS_ACROSS = WORK_WIDTH / CELL  # the eyes' cells across a frame's width (40)
@@ -197,7 +197,7 @@ class Eyes:
         self.begin(since, reference)
         self._watching = True
 
-    def feed(self, frame: TimedFrame) -> Look:
+    def feed(self, frame: TimedFrame) -> EyesAnswer:
         s = self.settings
         if frame.at < self.started:
             return Moving(frame.at, "before the wait")
@@ -404,7 +404,7 @@ class Eyes:
         self._base_band = border_cells(frame.image)
         return True
 
-    def _read_ahead(self, at: float, still_for: float) -> Look:
+    def _read_ahead(self, at: float, still_for: float) -> EyesAnswer:
         """While watching: the frames a wait begun now would rest on, offered once to read ahead when the net
         sees nothing over them. Afterwards the run keeps only them and the newest frame (a turn may be
         still for minutes): what the fine border showed on the frames let go of is folded in."""

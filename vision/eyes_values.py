@@ -124,4 +124,4 @@ class ReadAhead:
     frames: tuple[TimedFrame, ...]
 
 
-Look = Moving | Covered | ReadFrames | ReadAhead
+EyesAnswer = Moving | Covered | ReadFrames | ReadAhead  # what the eyes answer to a frame fed (`Eyes.feed`)

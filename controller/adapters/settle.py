@@ -33,11 +33,11 @@ from vision.eyes import (
 )
 from vision.stillness import frame_difference
 
-from .camera import FrameSource
+from .frames import BuffersFrames, Camera, SaysIfLive, TimesFrames
 from .errors import CameraError, ReaderError
-from .waiting import ArbiterAsked, SettleSettings, Settled, WaitReason, WaitStatus  # noqa: F401 - its own words
+from .waiting import ArbiterAsked, SettleSettings, WaitReport, WaitReason, WaitStatus  # noqa: F401 - its own words
 
-__all__ = ["ArbiterAsked", "Ask", "EyesWait", "SettleSettings", "Settled", "WaitReason", "WaitStatus",
+__all__ = ["ArbiterAsked", "Ask", "EyesWait", "SettleSettings", "WaitReport", "WaitReason", "WaitStatus",
            "arbiter_words", "eyes_settings", "frame_difference", "read_frame", "read_timed", "wait_until_settled"]
 
 Ask = Callable[[Covered, TimedFrame], bool]  # the arbiter asked: True when the table is accepted as seen
@@ -99,7 +99,7 @@ class EyesWait:
     read, and `explain` what was read on them, until a look is settled. Besides: the next frame, and
     whether the table moved, compared the one way the eyes do."""
 
-    def __init__(self, camera: FrameSource, settings: SettleSettings = SettleSettings(), eyes: Eyes | None = None,
+    def __init__(self, camera: Camera, settings: SettleSettings = SettleSettings(), eyes: Eyes | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.camera = camera
         self.settings = settings
@@ -153,9 +153,8 @@ class EyesWait:
         return frame_difference(frame, since) > self.eyes.settings.still_level
 
     def _flush(self) -> None:
-        flush = getattr(self.camera, "flush", None)
-        if flush is not None:
-            flush()
+        if isinstance(self.camera, BuffersFrames):
+            self.camera.flush()
 
     def read(self, retry: bool = True) -> TimedFrame:
         settings = self.settings if retry else replace(self.settings, camera_retries=0)
@@ -210,21 +209,21 @@ class EyesWait:
         self.eyes.accept(frame)
         self.watch.say(WaitReason.ACCEPTED, WaitReason.ACCEPTED.value, self.taken)
 
-    def settled(self, look: SettledLook) -> Settled:
+    def settled(self, look: SettledLook) -> WaitReport:
         self.watch.settled(self.taken)
-        return Settled(look.frames[-1].image, self.taken, self.watch.covered, self.watch.counts[WaitReason.TABLE_MOVING],
+        return WaitReport(look.frames[-1].image, self.taken, self.watch.covered, self.watch.counts[WaitReason.TABLE_MOVING],
                        time.perf_counter() - self.started, look.checks)
 
 
 def wait_until_settled(
-    camera: FrameSource,
+    camera: Camera,
     reference: np.ndarray | Reference | None,
     settings: SettleSettings = SettleSettings(),
     sleep: Callable[[float], None] = time.sleep,
     on_wait: Callable[[WaitStatus], None] | None = None,
     ask: Ask | None = None,
     read: Callable[[np.ndarray], tuple[TileOutline, ...]] | None = None,
-) -> Settled:
+) -> WaitReport:
     """Wait for a look the eyes settle on. `read` gives the outlines of the tiles on a frame offered
     (None: the frames are not read, so every change against `reference` must lie on its tiles).
     `on_wait` hears why the wait goes on each time that changes, and `SETTLED` at the end if it
@@ -248,17 +247,16 @@ def wait_until_settled(
             return wait.settled(look)
 
 
-def read_timed(camera: FrameSource, settings: SettleSettings = SettleSettings(),
+def read_timed(camera: Camera, settings: SettleSettings = SettleSettings(),
                sleep: Callable[[float], None] = time.sleep, on_no_frame: Callable[[], None] | None = None) -> TimedFrame:
     """The camera's next frame with its time: the source's own (`read_timed`), else the moment it was read."""
-    timed = getattr(camera, "read_timed", None)
-    if timed is not None:
-        return _retrying(timed, camera, settings, sleep, on_no_frame)
+    if isinstance(camera, TimesFrames):
+        return _retrying(camera.read_timed, camera, settings, sleep, on_no_frame)
     image = _retrying(camera.read, camera, settings, sleep, on_no_frame)
     return TimedFrame(image, time.monotonic())
 
 
-def read_frame(camera: FrameSource, settings: SettleSettings = SettleSettings(),
+def read_frame(camera: Camera, settings: SettleSettings = SettleSettings(),
                sleep: Callable[[float], None] = time.sleep, on_no_frame: Callable[[], None] | None = None) -> np.ndarray:
     """The camera's next frame. A live camera that gives none is asked again (`on_no_frame` hears of
     each failure) up to `camera_retries` times; any other source's failure is bad input and raised."""
@@ -272,7 +270,7 @@ def _retrying(read, camera, settings: SettleSettings, sleep, on_no_frame):
         try:
             return read()
         except CameraError as error:
-            if not getattr(camera, "live", False):
+            if not (isinstance(camera, SaysIfLive) and camera.live):
                 raise
             failures += 1
             if on_no_frame is not None:

@@ -38,7 +38,9 @@ class SettleSettings:
 
 
 @dataclass(frozen=True)
-class Settled:
+class WaitReport:
+    """How a wait for a still, clear table went: the frame it settled on, and what held it up meanwhile."""
+
     frame: Any  # the settled camera image (a numpy array): the last frame the look rests on
     frames: int  # frames taken
     occluded_frames: int  # frames on which the table was covered

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from controller.game.events import NO_TILE
 from controller.game.fusion import Fusion, FusionSettings, fuse
 from controller.game.reading import TableReading
-from controller.game.steady import settled_tiles, steady_reading
+from controller.game.steady import judged_tiles, steady_reading
 
 if TYPE_CHECKING:
     from controller.adapters.waiting import ArbiterAsked
@@ -139,7 +139,7 @@ def steadied(judged: Reference | None, image: Frame, reading: TableReading, radi
     read_outlines = tuple(tile.corners for tile in reading.tiles)
     unchanged = unchanged_tiles(judged.image, tuple(judged.tiles) + read_outlines, image, light,
                                 settings or _vision().EyesSettings())
-    return steady_reading(reading, settled_tiles(judged.tiles, judged.codes, unchanged[:judged_count]),
+    return steady_reading(reading, judged_tiles(judged.tiles, judged.codes, unchanged[:judged_count]),
                           unchanged[judged_count:], radius)
 
 

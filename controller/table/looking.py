@@ -34,7 +34,7 @@ from controller.game.rebuild import Rebuilt, rebuild
 from controller.records import Photo, Reading, reading_sha
 
 from .eyes import AskArbiter, ReadFirst, ReadingStands, ReadOffered, TableEyes, answered
-from .ports import AdapterError, Frame, PhotoEncoder, Settled, SignalKind, TableWatch, TimerSignal
+from .ports import AdapterError, Frame, PhotoEncoder, SignalKind, TableWatch, TimerSignal, WaitReport, WatchesTurns
 from .settings import ARBITER, LOOK_AGAIN
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ SETTLED_PHOTOS = (TableRead, TurnStarted, RestoreChecked, StartOrderDrawn, RackR
 
 
 @dataclass(frozen=True)
-class Look:
+class FusedLook:
     """What the runner saw of a still table: the fused reading and everything it came from."""
 
     reading: TableReading  # fused from the frames read
@@ -55,7 +55,7 @@ class Look:
     raw: Reading  # the fused reading as recorded (it names the readings it was fused from)
     photos: tuple[Photo, ...]  # every frame read
     raws: tuple[Reading, ...]  # every frame's reading, then the fused one
-    wait: Settled | None = None  # the wait it rests on (None: a frame read without waiting)
+    wait: WaitReport | None = None  # the wait it rests on (None: a frame read without waiting)
     read_ahead: int = 0  # frames of it read ahead, before the wait began
     read_ahead_ms: float = 0.0  # what reading them cost
     unsure: tuple[Unsure, ...] = ()  # fused tiles the frames disagree on (controller.game.fusion)
@@ -99,8 +99,7 @@ class Looking:
         """The timer box's next signal within `seconds`, the eyes watching the table meanwhile (a watch that
         can): the frames they would rest on at a press now are read ahead, one between two looks at the box."""
         timer = self.table.devices.timer
-        glance = getattr(self.watch, "glance", None)
-        if glance is None:
+        if not isinstance(self.watch, WatchesTurns):
             return timer.wait(seconds)
         if self.eyes.watch(self.table.model.turn):
             self.table.area.watch_the_area()
@@ -120,12 +119,12 @@ class Looking:
                     reading, elapsed = self.read_table_timed(frame.image)
                     self.eyes.read_ahead(frame, reading, elapsed)
                 else:
-                    self.eyes.glanced(glance())
+                    self.eyes.glanced(self.watch.glance())
             except AdapterError:  # the camera failed while watching: the wait at the press meets it, as ever
                 self.eyes.stop_watching()
                 return timer.wait(max(0.0, deadline - time.monotonic()))
 
-    def settle(self) -> Settled:
+    def settle(self) -> WaitReport:
         """Wait until the eyes settle on the table without reading it (a turn's start, a restore's change):
         every change against the last settled table must lie on the tiles read on it."""
         self.begin_wait()
@@ -145,11 +144,11 @@ class Looking:
         """The eyes' reference moved to a frame that was not read (see `TableEyes.unread_reference`)."""
         return self.eyes.unread_reference(image)
 
-    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> Look:
+    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> FusedLook:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
         With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and
         the frames read ahead are not read again. With `keep_unsure`, a tile only some frames see is
-        kept in the fused reading, unsure (see `Look.unsure`), rather than outvoted. With `afresh`, every
+        kept in the fused reading, unsure (see `FusedLook.unsure`), rather than outvoted. With `afresh`, every
         frame is read, even one in which the table lies as on the last table read."""
         self.begin_wait(carry, keep_unsure)
         decision = None
@@ -226,8 +225,8 @@ class Looking:
         raw = reading.to_json()
         return reading, photo, Reading(reading_sha(raw), photo.sha256, raw, round(elapsed, 1))
 
-    def fused(self, frames: list[Frame], readings: list[tuple[TableReading, float]], wait: Settled | None,
-              fusion: Fusion | None = None) -> Look:
+    def fused(self, frames: list[Frame], readings: list[tuple[TableReading, float]], wait: WaitReport | None,
+              fusion: Fusion | None = None) -> FusedLook:
         """The readings of one still table's frames fused into one (every frame's photo and reading kept)."""
         photos = [self.photo(frame) for frame in frames]
         raws = []
@@ -237,18 +236,18 @@ class Looking:
         fusion = fusion or self.eyes.fused(readings)
         photo = photos[fusion.anchor]
         if len(raws) == 1:
-            return Look(fusion.reading, photo, raws[0], tuple(photos), tuple(raws), wait)
+            return FusedLook(fusion.reading, photo, raws[0], tuple(photos), tuple(raws), wait)
         data = fusion.reading.to_json()
         data["fused_from"] = [raw.sha256 for raw in raws]
         elapsed = round(sum(raw.elapsed_ms or 0.0 for raw in raws), 1)
         fused = Reading(reading_sha(data), photo.sha256, data, elapsed)
-        return Look(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,), wait, unsure=fusion.unsure)
+        return FusedLook(fusion.reading, photo, fused, tuple(photos), tuple(raws) + (fused,), wait, unsure=fusion.unsure)
 
-    def look_at(self, frame: Frame) -> Look:
+    def look_at(self, frame: Frame) -> FusedLook:
         """One frame read as it is, without waiting (the arbiter accepts the table as it lies)."""
         return self.fused([frame], [self.read_timed(frame)], None)
 
-    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[Look, Rebuilt]:
+    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[FusedLook, Rebuilt]:
         """The settled table's fused reading, rebuilt on the table before. With `look_again` (a turn's
         table: tiles that lay on it before cannot have left it), tiles seen nowhere now mean the eyes
         are waited for and the table read again, up to `LOOK_AGAIN` times, before the reading stands.
@@ -273,13 +272,11 @@ class Looking:
     def last_settled(self) -> Reference | None:
         """The last table the records hold a settled photo of (and the tiles last read), the reference
         of the first wait after a resume; None for a game with none."""
-        decode = getattr(self.photos, "frame", None)
-        if decode is None:
-            return None
+        decode = self.photos.frame
         events = self.table.records.events(self.table.game_id)
         for index in range(len(events) - 1, -1, -1):
             event = events[index]
-            sha = getattr(event, "photo", None) if isinstance(event, SETTLED_PHOTOS) else None
+            sha = event.photo if isinstance(event, SETTLED_PHOTOS) else None
             photo = self.table.records.photo(sha) if sha else None
             image = decode(photo) if photo is not None else None
             if image is not None:
@@ -293,9 +290,8 @@ class Looking:
         reference = self.eyes.reference
         if reference is None or reference.earlier is not None or not self.table.model.turn_photo:
             return
-        decode = getattr(self.photos, "frame", None)
-        photo = self.table.records.photo(self.table.model.turn_photo) if decode is not None else None
-        image = decode(photo) if photo is not None else None
+        photo = self.table.records.photo(self.table.model.turn_photo)
+        image = self.photos.frame(photo) if photo is not None else None
         if image is not None and image.shape == reference.image.shape:
             self.eyes.reference = replace(reference, earlier=image)
 
@@ -303,9 +299,7 @@ class Looking:
         """The last table read and judged, as the records hold it (the photo of the last reading recorded,
         and that reading's tiles and codes): what the first readings after a resume are steadied against, as
         they would have been had the process lived. None for a game with none."""
-        decode, find = getattr(self.photos, "frame", None), getattr(self.table.records, "reading", None)
-        if decode is None or find is None:
-            return None
+        decode, find = self.photos.frame, self.table.records.reading
         events = self.table.records.events(self.table.game_id)
         for at in range(len(events) - 1, -1, -1):
             event = events[at]
@@ -326,10 +320,9 @@ class Looking:
         return None
 
     def _last_outlines(self, events) -> tuple:
-        find = getattr(self.table.records, "reading", None)
         for event in reversed(events):
-            sha = getattr(event, "reading", None)
-            raw = find(sha) if find is not None and isinstance(sha, str) else None
+            sha = getattr(event, "reading", None)  # the events that name a reading
+            raw = self.table.records.reading(sha) if isinstance(sha, str) else None
             if raw is not None:
                 return tuple(corners for corners, _ in _outlined(raw))
         return ()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from controller.game.events import AreaSource, PlayAreaSet
 from controller.game.machine import State, apply, expected_events
 
-from .ports import AdapterError, DeskError, RefereeRequest
+from .ports import AdapterError, DeskError, KeepsArea, RefereeRequest, WatchesArea
 
 if TYPE_CHECKING:
     from .runner import TableRunner
@@ -38,10 +38,10 @@ class PlayArea:
 
     def area_event(self, by: str, reason: str) -> PlayAreaSet | None:
         """The area the reader reads in now, as an event; None for a reader that takes no area."""
-        in_force = getattr(self.table.devices.reader, "area_in_force", None)
-        if not callable(in_force):
+        reader = self.table.devices.reader
+        if not isinstance(reader, KeepsArea):
             return None
-        marked = in_force()
+        marked = reader.area_in_force()
         if marked is None:
             return PlayAreaSet(how=AreaSource.FOUND, corners=(), width=0, height=0, by=by, reason=reason)
         corners, width, height = marked
@@ -52,14 +52,13 @@ class PlayArea:
         """The eyes watch the area the reader reads in (a watch that can): with one marked or kept, the
         tile box and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
         reader = self.table.devices.reader
-        read_in = getattr(reader, "area_read_in", None) or getattr(reader, "area_in_force", None)
-        watch_area = getattr(self.table.looking.watch, "watch_area", None)
-        if callable(read_in) and callable(watch_area):
-            area = read_in()
+        watch = self.table.looking.watch
+        if isinstance(reader, KeepsArea) and isinstance(watch, WatchesArea):
+            area = reader.area_read_in()
             if area is None:
-                watch_area(None, None)
+                watch.watch_area(None, None)
             else:
-                watch_area(area[0], (int(area[1]), int(area[2])))
+                watch.watch_area(area[0], (int(area[1]), int(area[2])))
 
     def last_area(self) -> PlayAreaSet | None:
         return next((e for e in reversed(self.table.records.events(self.table.game_id)) if isinstance(e, PlayAreaSet)), None)
@@ -69,7 +68,8 @@ class PlayArea:
         game has not recorded yet is recorded when it starts or resumes."""
         if PlayAreaSet.kind not in expected_events(self.table.model.state):
             return
-        file = getattr(self.table.devices.reader, "area_file", None)
+        reader = self.table.devices.reader
+        file = reader.area_file if isinstance(reader, KeepsArea) else None
         now = self.area_event(TABLE_SETTINGS, str(file) if file is not None else "the table's area file")
         if now is None:
             return
@@ -91,7 +91,7 @@ class PlayArea:
         """With the table clear (no tile on it in the game), the area found on its frame is recorded and
         kept; False when the reader cannot find one, the table is not clear, or the frame shows no edge."""
         reader = self.table.devices.reader
-        if not callable(getattr(reader, "find_area_on", None)) or self.table.model.state not in CLEAR_STATES:
+        if not isinstance(reader, KeepsArea) or self.table.model.state not in CLEAR_STATES:
             return False
         if self.table.model.table.tiles:
             return False
@@ -116,7 +116,7 @@ class PlayArea:
         """The referee page's area: checked against the state table, kept in the table's area file, then
         recorded; it is read in from the next look on."""
         reader = self.table.devices.reader
-        if not callable(getattr(reader, "mark_area", None)) or getattr(reader, "area_file", None) is None:
+        if not isinstance(reader, KeepsArea) or reader.area_file is None:
             raise DeskError("this table keeps no play area file: `tileref play` keeps one (--area AREA.json, or "
                             "play-area.json beside its records)")
         by = f"referee {request.referee}"

@@ -21,7 +21,7 @@ from controller.messages import named
 from controller.rules.errors import RulesError
 
 from .eyes import EyesMode
-from .ports import AdapterError, DeskAction, DeskAnswer, DeskError, RefereeRequest
+from .ports import AdapterError, AdjustsClock, DeskAction, DeskAnswer, DeskError, RefereeRequest
 
 if TYPE_CHECKING:
     from .runner import TableRunner
@@ -157,7 +157,7 @@ class RefereeDeskWork:
         else:
             action = ClockAdjustment.EXTEND
         timer = self.table.devices.timer
-        if not callable(getattr(timer, action.value, None)):
+        if not isinstance(timer, AdjustsClock):
             raise DeskError(f"this timer cannot {action.value}")
         event = ClockAdjusted(turn=model.turn, action=action,
                               seconds=request.seconds if action is ClockAdjustment.EXTEND else 0,
@@ -168,8 +168,10 @@ class RefereeDeskWork:
         try:
             if action is ClockAdjustment.EXTEND:
                 timer.extend(request.seconds)
+            elif action is ClockAdjustment.PAUSE:
+                timer.pause()
             else:
-                getattr(timer, action.value)()
+                timer.resume()
         except TimerError as error:
             raise DeskError(f"turn {model.turn}: {error}; nothing was recorded") from None
         try:
@@ -184,7 +186,8 @@ class RefereeDeskWork:
 
     def _undo_on_box(self, action: ClockAdjustment) -> None:
         """A pause or resume the records refused after the box carried it out is taken back on the box."""
-        undo = {ClockAdjustment.PAUSE: "resume", ClockAdjustment.RESUME: "pause"}.get(action)
+        timer = self.table.devices.timer
+        undo = {ClockAdjustment.PAUSE: timer.resume, ClockAdjustment.RESUME: timer.pause}.get(action)
         if undo is not None:
             with contextlib.suppress(TimerError):
-                getattr(self.table.devices.timer, undo)()
+                undo()

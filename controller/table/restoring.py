@@ -9,7 +9,7 @@ from controller.game.machine import State
 from controller.game.rebuild import Rebuilt, rebuild
 from controller.messages import difference_words
 
-from .looking import Look
+from .looking import FusedLook
 from .ports import SignalKind
 from .settings import ARBITER
 
@@ -68,7 +68,7 @@ class Restore:
         else:
             self.table.devices.display.say("    not restored yet: " + "; ".join(difference_words(d) for d in differences))
 
-    def accept(self, seen: Look, rebuilt: Rebuilt, referee: str | None = None, note: str | None = None) -> None:
+    def accept(self, seen: FusedLook, rebuilt: Rebuilt, referee: str | None = None, note: str | None = None) -> None:
         """The arbiter accepts the table as it lies: compared with what it had to show, and recorded so
         (`differences` empty: it matches; else how it does not)."""
         matches, differences = judging.restore_check(self.table.model, rebuilt.table)
@@ -80,7 +80,7 @@ class Restore:
         self.table.devices.display.say("    table accepted by the arbiter" + (
             "; it matches the start of the turn" if matches else " although it does not match: " + "; ".join(differences)))
 
-    def give_up(self, seen: Look, rebuilt: Rebuilt) -> None:
+    def give_up(self, seen: FusedLook, rebuilt: Rebuilt) -> None:
         event = judging.unrestorable(self.table.model, rebuilt.table, seen.photo.sha256, seen.raw.sha256)
         self.table.record(event, photos=seen.photos, readings=seen.raws)
         self.last_differences = None

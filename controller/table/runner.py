@@ -30,10 +30,11 @@ from controller.messages import named
 from controller.records import Photo, Reading, head_digest
 
 from .eyes import TableEyes
-from .looking import Look, Looking
+from .looking import FusedLook, Looking
 from .play_area import PlayArea
 from .ports import (
-    AdapterError, Frame, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
+    AdapterError, Frame, Incident, NamesPort, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch,
+    TimerSignal,
 )
 from .referee_desk import RefereeDeskWork
 from .restoring import Restore
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from controller.game.rebuild import Rebuilt
     from vision.eyes_values import Reference
 
-    from .ports import Settled
+    from .ports import WaitReport
 
 Observer = Callable[[GameModel, "Event | None"], None]
 
@@ -119,8 +120,8 @@ class TableRunner:
         # a timer that names no kind (an older adapter) is recorded as the box's own incident
         self.record(TimerIncident(incident=signal.incident or Incident.BOX, detail=signal.detail))
         if signal.incident in LINK_INCIDENTS:  # the table is told why it waits, and on which port
-            timer = self.devices.timer  # a wrapper (the demo's RecordedTimer) names its timer's port
-            port = getattr(timer, "port", None) or getattr(getattr(timer, "timer", None), "port", "its port")
+            timer = self.devices.timer
+            port = timer.port if isinstance(timer, NamesPort) else "its port"
             self.devices.display.say(f"timer box on {port}: {named('incident', signal.incident)}: {signal.detail}"
                                      + ("; waiting for it to answer again" if signal.incident is Incident.DISCONNECTED
                                         else ""))
@@ -230,13 +231,13 @@ class TableRunner:
     def last_restore_differences(self, differences: tuple[str, ...] | None) -> None:
         self.restore.last_differences = differences
 
-    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> Look:
+    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> FusedLook:
         return self.looking.look_still(carry, keep_unsure, afresh)
 
-    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[Look, Rebuilt]:
+    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[FusedLook, Rebuilt]:
         return self.looking.look(before, look_again, carry)
 
-    def settle(self) -> Settled:
+    def settle(self) -> WaitReport:
         return self.looking.settle()
 
     def unread_reference(self, image: Frame) -> Reference:

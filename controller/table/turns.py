@@ -17,7 +17,7 @@ from controller.game.reading import TableReading
 from controller.rules.errors import RulesError
 from controller.rules.variants import RedealWhen, StartBy
 
-from .ports import AdapterError, SignalKind
+from .ports import AdapterError, RefereeOnPage, SignalKind
 
 if TYPE_CHECKING:
     from .runner import TableRunner
@@ -182,7 +182,7 @@ class TurnFlow:
     def step_referee_check(self) -> None:
         model = self.table.model
         assert model.pending is not None
-        if self.table.devices.desk is not None and getattr(self.table.devices.referee, "on_page", False):
+        if self.table.devices.desk is not None and self._referee_on_page():
             if self.doubts_announced != model.turn:  # the referee answers on the page: `correct` the table
                 self.doubts_announced = model.turn
                 self.table.devices.display.say(f"referee: {len(model.pending_doubts)} doubtful tile(s) of turn {model.turn} "
@@ -231,7 +231,7 @@ class TurnFlow:
             codes = " ".join(tile.code for tile in held.vanished)
             self.table.devices.display.say(f"turn {model.turn}: a penalty for {model.player} rests on tile(s) seen nowhere "
                                      f"({codes}): it waits for the referee, who confirms it or says the tiles are there")
-        if self.table.devices.desk is not None and getattr(self.table.devices.referee, "on_page", False):
+        if self.table.devices.desk is not None and self._referee_on_page():
             self.table.desk.attend(WAIT_SLICE)
             return
         answer, changes, note = self.table.devices.referee.held_penalty(model, held)
@@ -282,9 +282,8 @@ class TurnFlow:
         if not self.table.model.revealed:
             return None
         if self.rack_reading is None:
-            find = getattr(self.table.records, "reading", None)
             shown = next((e for e in reversed(self.table.records.events(self.table.game_id)) if isinstance(e, RackRevealed)), None)
-            raw = find(shown.reading, shown.photo) if find is not None and shown is not None and shown.reading else None
+            raw = self.table.records.reading(shown.reading, shown.photo) if shown is not None and shown.reading else None
             self.rack_reading = TableReading.from_json(raw.reading) if raw is not None else None
         return self.rack_reading
 
@@ -293,7 +292,7 @@ class TurnFlow:
         a tile missed or read twice): the referee gives its tiles; it is never scored as read."""
         model = self.table.model
         codes, expected = model.laid_open(player) or (), model.rack_of(player)
-        if self.table.devices.desk is not None and getattr(self.table.devices.referee, "on_page", False):
+        if self.table.devices.desk is not None and self._referee_on_page():
             if self.rack_announced != player:
                 self.rack_announced = player
                 self.table.devices.display.say(f"{player}'s rack: {len(codes)} tiles read, {expected} counted: the referee "
@@ -318,9 +317,13 @@ class TurnFlow:
 
     def correct_command(self, player: str) -> str:
         """The `tileref correct` line that gives `player`'s rack for this game."""
-        where = getattr(self.table.records, "path", None)
+        where = self.table.records.path
         return (f"tileref correct" + (f" --db {where}" if where else "") + f" --game {self.table.game_id} "
                 f"--rack {player} --tiles '...'")
+
+    def _referee_on_page(self) -> bool:
+        referee = self.table.devices.referee
+        return isinstance(referee, RefereeOnPage) and referee.on_page
 
     def step_scoring(self) -> None:
         model = self.table.model

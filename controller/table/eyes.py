@@ -327,6 +327,12 @@ class TableEyes:
         self.reference = self.judged = _vision().Reference(image, outlines(reading), codes(reading))
         self.judged_reading = (self.judged, reading)
 
+    def compare_with_earlier(self, image: Frame) -> None:
+        """The waits compare with `image` as well, the table as it lay before the reference (a restore's
+        turn start, `Reference.earlier`): what looks as it did then changed back."""
+        if self.reference is not None:
+            self.reference = replace(self.reference, earlier=image)
+
     def answered(self, changes, tiles_read: int) -> None:
         """The referee answered the last table read's doubts: readings are steadied against the answer."""
         self.judged = answered(self.judged, changes, tiles_read)

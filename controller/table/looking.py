@@ -293,7 +293,7 @@ class Looking:
         photo = self.table.records.photo(self.table.model.turn_photo)
         image = self.photos.frame(photo) if photo is not None else None
         if image is not None and image.shape == reference.image.shape:
-            self.eyes.reference = replace(reference, earlier=image)
+            self.eyes.compare_with_earlier(image)
 
     def last_judged(self) -> Reference | None:
         """The last table read and judged, as the records hold it (the photo of the last reading recorded,

@@ -107,7 +107,7 @@ class RefereeDeskWork:
             self.table.record(VerdictOverridden(turn=model.turn, player=model.players[judgement.player_index],
                                           outcome=request.outcome or Override.LEGAL, referee=request.referee,
                                           reason=request.reason))
-            self.table.restore.last_differences = None
+            self.table.restore.ended()
             said = f"turn {model.turn}: verdict overridden by referee {request.referee}: the turn stands"
         elif request.action is DeskAction.AREA:
             said = self.table.area.desk_area(request)

@@ -27,6 +27,10 @@ class Restore:
         # how the table last read differed from what it had to show (None: no refused restore to wait out)
         self.last_differences: tuple[str, ...] | None = None
 
+    def ended(self) -> None:
+        """The restore ended otherwise (a verdict overridden): no refused table is waited out."""
+        self.last_differences = None
+
     def show(self, event: TurnJudged) -> None:
         photo = self.table.records.photo(self.table.model.turn_photo) if self.table.model.turn_photo else None
         suffix = ".jpg" if photo is not None and photo.mime == "image/jpeg" else ".png"

@@ -42,6 +42,14 @@ class TurnClock:
         self.running = True
         self.devices.timer.show(f"{model.player[:10]} {model.turn}")
 
+    def turn_started(self, turn: int) -> None:
+        """This process recorded `turn` as started (a turn it did not is one a process that is gone began)."""
+        self.started_turn = turn
+
+    def next_player_starts(self, turn: int) -> None:
+        """The next player pressed to start their own clock: `turn`'s countdown starts, not armed."""
+        self.start_for = turn
+
     def ended(self) -> None:
         """The turn's end was pressed, or its time ran out."""
         self.pressed_at = time.perf_counter()

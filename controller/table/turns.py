@@ -87,7 +87,7 @@ class TurnFlow:
         turn = model.turn + 1
         self.table.record(TurnStarted(turn=turn, player=model.player, seconds=model.turn_seconds, photo=photo.sha256),
                     photos=(photo,))
-        self.table.clock.started_turn = turn
+        self.table.clock.turn_started(turn)
 
     def step_turn_running(self) -> None:
         model = self.table.model
@@ -118,7 +118,7 @@ class TurnFlow:
             # the next player starts their own clock: this turn ended without one (a draw or one tile)
             clock.ended()
             self.table.record(TurnEnded(turn=model.turn, cause=TurnEndCause.SKIPPED, button=signal.button, seconds_left=None))
-            clock.start_for = model.turn + 1
+            clock.next_player_starts(model.turn + 1)
         elif signal.kind == SignalKind.PRESSED and signal.button == ARBITER and model.first_turn and self._redeal_allowed():
             self.claim_redeal(model.player)
         elif signal.kind == SignalKind.PRESSED and signal.button == ARBITER:

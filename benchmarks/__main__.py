@@ -13,16 +13,15 @@ dropped; the exit code is 1 when any script failed.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from benchmarks.harness import REPO, checkout_env, load_average, machine, markdown
+
 TIMEOUT_S = 1800  # one script; the quick runs take seconds to a few minutes
 
 
@@ -36,7 +35,7 @@ class Figure:
 
 @dataclass(frozen=True)
 class Benchmark:
-    name: str  # the script, benchmarks/<name>.py
+    name: str  # the script, benchmarks/<name>.py, run as the module benchmarks.<name>
     quick: tuple[str, ...]
     figures: tuple[Figure, ...]
     full: tuple[str, ...] = ()
@@ -133,14 +132,14 @@ def command_of(bench: Benchmark, full: bool) -> list[str]:
     options = bench.full if full else bench.quick
     if bench.needs and not installed(bench.needs):
         options = (*options, *bench.fallback)
-    return ["python", f"benchmarks/{bench.name}.py", *options]
+    return ["python", "-m", f"benchmarks.{bench.name}", *options]
 
 
 def run(bench: Benchmark, full: bool) -> tuple[list[list[str]], bool]:
     """The rows of one benchmark, and whether its script ran to the end with exit 0."""
     command = command_of(bench, full)
     shown = " ".join(command)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+    env = checkout_env()
     started = time.monotonic()
     try:
         done = subprocess.run([sys.executable, *command[1:]], cwd=REPO, env=env, capture_output=True, text=True,
@@ -166,12 +165,6 @@ def run(bench: Benchmark, full: bool) -> tuple[list[list[str]], bool]:
     return rows, code == 0
 
 
-def markdown(rows: list[list[str]]) -> str:
-    lines = ["| what | figure | target | command |", "|---|---|---|---|"]
-    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     names = [b.name for b in BENCHMARKS]
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
@@ -179,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", choices=names, metavar="NAME", help=f"some of: {', '.join(names)}")
     args = parser.parse_args(argv)
     chosen = [b for b in BENCHMARKS if not args.only or b.name in args.only]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    load = load_average()
     started = datetime.now(timezone.utc)
     rows, failed = [], []
     for bench in chosen:
@@ -187,9 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += bench_rows
         if not ok:
             failed.append(bench.name)
-    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"Measured {started:%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores, load average {load:.1f} at the start "
-          f"and {load_after:.1f} at the end ({'full' if args.full else 'quick'} runs, from the repository root).\n")
+    print(f"Measured {started:%Y-%m-%d %H:%M} UTC on {machine(load)} ({'full' if args.full else 'quick'} runs, "
+          f"from the repository root).\n")
     print(markdown(rows))
     if failed:
         print(f"\nfailed: {', '.join(failed)}")

@@ -1,10 +1,10 @@
 """Only the play area is read: real photos with a box of spare tiles, its lid and a rack beside the table.
 
-    python benchmarks/bench_area.py [--splits validation,test] [--no-baseline] [--config FIELD=VALUE]
+    python -m benchmarks.bench_area [--splits validation,test] [--no-baseline] [--config FIELD=VALUE]
 
 Each photo of a split becomes the table in the middle of a larger frame, with the floor around
 it and a box of spare tiles, a lid (printed logo and tile art) and a rack of tiles on the floor
-(models/area_scenes.py; the spare faces are cut from photos of the train split). Printed per
+(models/recipe/area_scenes.py; the spare faces are cut from photos of the train split). Printed per
 split: tiles invented (read where no labelled tile of the table lies) and precision, labelled
 tiles read with the right code, tiles named as lying across the area's edge, and the same photo
 read alone for comparison; with the baseline, the same frames read with the area switched off.
@@ -17,24 +17,20 @@ test split is held out.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from models.area_scenes import compose, cut_faces  # noqa: E402
-from models.evaluate import config_changes  # noqa: E402
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
-from vision import read_image  # noqa: E402
-from vision.area import PlayArea  # noqa: E402
-from vision.config import DEFAULT_CONFIG  # noqa: E402
+from benchmarks.harness import options
+from models.recipe.area_scenes import compose, cut_faces
+from models.recipe.evaluate import config_changes
+from models.recipe.realdata import DEFAULT_DATASET, load_splits
+from vision import read_image
+from vision.area import PlayArea
+from vision.config import DEFAULT_CONFIG
 
 SPARE_PHOTOS = ("rummy-4_jpeg", "rummy-6_jpeg")  # train split: whole sets laid out
 SEED = 20261126
@@ -87,8 +83,7 @@ def score(reading, labels, offset=(0, 0)) -> tuple[int, int, int]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", default="validation,test")
+    parser = options(__doc__, splits="validation,test")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--no-baseline", action="store_true", help="skip reading the frames with the area switched off")
     parser.add_argument("--config", action="append", default=[], metavar="FIELD=VALUE",

@@ -1,6 +1,6 @@
 """Club scale: 16 tables of 4 players each play a game at once into one PostgreSQL database.
 
-    python benchmarks/bench_club.py [--tables 16] [--no-kill] [--pace-ms 0]
+    python -m benchmarks.bench_club [--tables 16] [--no-kill] [--pace-ms 0]
 
 The game every table plays is the demo game (`tileref demo`, run first into a temporary folder:
 53 events with their real photos and readings), each table with its own photos (the demo's JPEG
@@ -17,25 +17,22 @@ figures), how many events went through the spools, and the checks: every game ho
 """
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import shutil
-import statistics
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.cli import main as tileref  # noqa: E402
-from controller.game.events import canonical_json, event_from_payload  # noqa: E402
-from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes  # noqa: E402
-from controller.records.pg_local import LocalPostgres  # noqa: E402
-from controller.records.record_file import export_record  # noqa: E402
-from controller.records.spool import SpooledRecords  # noqa: E402
+from benchmarks.harness import median, options, percentile
+from controller.cli import main as tileref
+from controller.game.events import canonical_json, event_from_payload
+from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
+from tests.pg_local import LocalPostgres
+from controller.records.record_file import export_record
+from controller.records.spool import SpooledRecords
 
 
 def demo_document(work: Path) -> dict:
@@ -106,11 +103,6 @@ def table_game(doc: dict, table: int):
                 stack.extend(r.reading.get("fused_from", ()) if isinstance(r.reading, dict) else ())
         steps.append((event, with_photos, with_readings))
     return steps
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
 def run(tables: int, kill: bool, pace_ms: float) -> int:
@@ -208,10 +200,10 @@ def run(tables: int, kill: bool, pace_ms: float) -> int:
         print(f"{tables} tables x 4 players, one game each ({per_game} events, photos and readings) into one "
               f"PostgreSQL database{' (killed and restarted mid-run)' if kill else ''}")
         print(f"  events: {total} in {elapsed:.2f} s = {total / elapsed:.0f} events/s")
-        print(f"  write latency, every append: p50 {statistics.median(all_s) * 1000:.1f} ms, "
-              f"p99 {percentile(all_s, 99) * 1000:.1f} ms, max {max(all_s) * 1000:.1f} ms")
-        print(f"  write latency, appends to the server: p50 {statistics.median(online) * 1000:.1f} ms, "
-              f"p99 {percentile(online, 99) * 1000:.1f} ms")
+        print(f"  write latency, every append: p50 {median(all_s) * 1000:.1f} ms, "
+              f"p99 {percentile(all_s, 0.99) * 1000:.1f} ms, max {max(all_s) * 1000:.1f} ms")
+        print(f"  write latency, appends to the server: p50 {median(online) * 1000:.1f} ms, "
+              f"p99 {percentile(online, 0.99) * 1000:.1f} ms")
         print(f"  spooled while the server was away: {spooled} events; delivered {delivered}, "
               f"skipped as already there {skipped}")
         print(f"  stored events {stored} (expected {total}); lost {lost}; chains that do not verify: {broken}")
@@ -222,7 +214,7 @@ def run(tables: int, kill: bool, pace_ms: float) -> int:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__)
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--no-kill", action="store_true", help="do not kill the server mid-run")
     parser.add_argument("--pace-ms", type=float, default=0.0, help="pause between a table's events")

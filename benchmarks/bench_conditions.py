@@ -1,10 +1,9 @@
 """The reading under the cameras a club has: real photos turned, tilted, blurred and scaled.
 
-    python benchmarks/bench_conditions.py [--splits validation,test] [--conditions upright,turn15,tilt20]
-                                          [--photos N] [--list] [--upright]
+    python -m benchmarks.bench_conditions [--splits validation,test] [--conditions upright,turn15,tilt20]
+                                          [--photos N] [--list]
 
-Each photo of a split is read with the shipped reader (`vision.read_image`; with `--upright`, the
-upright look of vision/upright.py on, which ships off) as it is (upright)
+Each photo of a split is read with the shipped reader (`vision.read_image`) as it is (upright)
 and under each condition: turned 15-345 degrees in 15-degree steps (the frame grown so nothing
 is cut, the new corners filled with the photo's border colour), 20 degrees off vertical (the
 photo as a camera turned 20 degrees about its horizontal axis sees it), Gaussian blur sigma 2,
@@ -17,9 +16,6 @@ split is frozen.
 """
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,14 +24,12 @@ from typing import Callable
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from benchmarks.bench_area import score  # noqa: E402
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
-from vision import read_image  # noqa: E402
-from vision.config import DEFAULT_CONFIG  # noqa: E402
-from vision.geometry import order_upright  # noqa: E402
+from benchmarks.harness import options
+from benchmarks.bench_area import score
+from models.recipe.realdata import DEFAULT_DATASET, load_splits
+from vision import read_image
+from vision.config import DEFAULT_CONFIG
+from vision.geometry import order_upright
 
 TARGET_CODES = 99.5
 TARGET_PRECISION = 99.9
@@ -136,15 +130,12 @@ def pick(names: str | None) -> list[Condition]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--splits", default="validation,test")
+    parser = options(__doc__, splits="validation,test")
     parser.add_argument("--conditions", help="comma-separated names (default: all; --list names them)")
     parser.add_argument("--photos", type=int, help="read only the first N photos of each split (a quick run)")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     parser.add_argument("--list", action="store_true", help="name the conditions and stop")
     parser.add_argument("--failures", action="store_true", help="name the photos read imperfectly")
-    parser.add_argument("--upright", action="store_true",
-                        help="read with the upright look on (VisionConfig.upright, which ships off)")
     args = parser.parse_args(argv)
     conditions = pick(args.conditions)
     if args.list:
@@ -154,7 +145,6 @@ def main(argv=None) -> int:
         print(f"no photo set at {args.dataset}")
         return 2
     splits = load_splits(args.dataset)
-    config = dataclasses.replace(DEFAULT_CONFIG, upright=args.upright)
     started_all = time.perf_counter()
     for split in args.splits.split(","):
         photos = splits[split][: args.photos]
@@ -169,7 +159,7 @@ def main(argv=None) -> int:
             for photo, image in zip(photos, images):
                 frame, matrix = condition.transform(image)
                 labels = moved_labels(photo.tiles, matrix)
-                n_read, n_on, n_right = score(read_image(frame, config), labels)
+                n_read, n_on, n_right = score(read_image(frame, DEFAULT_CONFIG), labels)
                 labelled += len(labels)
                 read += n_read
                 on_label += n_on

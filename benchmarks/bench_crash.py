@@ -1,9 +1,9 @@
 """Crash safety: `tileref demo` killed (SIGKILL, the controller and its emulated box) at random
 moments, resumed, and compared with an uninterrupted run of the same recorded game.
 
-    python benchmarks/bench_crash.py [--kills 100] [--per-game 5] [--seed 15] [--script game]
+    python -m benchmarks.bench_crash [--kills 100] [--per-game 5] [--seed 15] [--script game]
 
-One uninterrupted run first: its semantic log (controller.records.views.semantic_log: what
+One uninterrupted run first: its semantic log (controller.records.reports.views.semantic_log: what
 happened at the table, without photo hashes, positions or timer incidents), its audit pages and
 its printed verdicts and scores are the reference. Then games are played until `--kills` kills
 were made: each game is killed up to `--per-game` times, each kill a random moment (uniform over
@@ -18,7 +18,6 @@ Prints one line per game and the totals; exits 1 if any game differs.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -31,16 +30,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from controller.records import Records  # noqa: E402
-from controller.records.views import semantic_log  # noqa: E402
+from benchmarks.harness import REPO, options
+from controller.records import Records
+from controller.records.reports.views import semantic_log
 
 
 def demo(out: Path, script: str, resume: bool) -> subprocess.Popen:
     command = [sys.executable, "-m", "controller.cli", "demo", "--out", str(out), "--quiet", "--script", script]
-    return subprocess.Popen(command + (["--resume"] if resume else []), cwd=ROOT, stdout=subprocess.PIPE,
+    return subprocess.Popen(command + (["--resume"] if resume else []), cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
@@ -102,10 +99,9 @@ def outcome(out: Path, outputs: list[str]) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = options(__doc__, seed=15)
     parser.add_argument("--kills", type=int, default=100, help="kills in all")
     parser.add_argument("--per-game", type=int, default=5, help="kills per game at most")
-    parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--script", default="game")
     args = parser.parse_args()
     rng = random.Random(args.seed)

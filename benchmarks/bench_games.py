@@ -1,6 +1,6 @@
 """Whole scripted games through the real game flow, each under its own camera: are the verdicts right?
 
-    python benchmarks/bench_games.py [--games 6] [--turns 52] [--seed 43] [--jobs 1] [--quick]
+    python -m benchmarks.bench_games [--games 6] [--turns 52] [--seed 43] [--jobs 1] [--quick]
                                      [--area found|marked] [--cameras 2,5]
 
 Each game is scripted first (benchmarks/game_scripts.py): three players, opening melds, new melds,
@@ -35,38 +35,36 @@ verdicts, at most one prompt per 20 turns, median press -> verdict <= 1 s.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
-import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from benchmarks.game_camera import CONDITIONS, ENTER, GRID_COLUMNS, GRID_ROWS, GameCamera, Hand, hand_path, spare_faces  # noqa: E402
-from benchmarks.game_scripts import KINDS, Grid, Meld, scripted_game  # noqa: E402
-from controller.adapters.display import ConsoleDisplay  # noqa: E402
-from controller.adapters.errors import AdapterError  # noqa: E402
-from controller.adapters.reader import VisionReader  # noqa: E402
-from controller.adapters.timer import open_timer  # noqa: E402
-from controller.demo.recorded_game import FPS, GameScript, RecordedTable, RecordedTimer  # noqa: E402
-from controller.demo.scene import Scene  # noqa: E402
-from controller.game import judging  # noqa: E402
-from controller.game.events import (  # noqa: E402
+from benchmarks.harness import load_average, machine, median, options, percentile, pool_map
+from benchmarks.game_camera import CONDITIONS, ENTER, GRID_COLUMNS, GRID_ROWS, GameCamera, Hand, hand_path, spare_faces
+from benchmarks.game_scripts import KINDS, Grid, Meld, scripted_game
+from controller.adapters.display import ConsoleDisplay
+from controller.adapters.errors import AdapterError
+from controller.adapters.reader import VisionReader
+from controller.adapters.timer import open_timer
+from controller.demo.recorded_game import FPS, GameScript, RecordedTable, RecordedTimer
+from controller.demo.scene import Scene
+from controller.game import judging
+from controller.game.events import (
     NO_TILE, HeldAnswer, RefereeCorrection, RestoreChecked, TableRead, TurnEndCause, TurnEnded, TurnJudged, TurnStarted,
 )
-from controller.game.machine import State, TableState  # noqa: E402
-from controller.records import Records  # noqa: E402
-from controller.table.eyes import LIES_AS_READ  # noqa: E402
-from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner  # noqa: E402
-from controller.table.ports import SignalKind  # noqa: E402
+from controller.game.machine import State, TableState
+from controller.records import Records
+from controller.table.eyes import LIES_AS_READ
+from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner
+from controller.table.looking import Looking
+from controller.table.ports import SignalKind
 
 PLAYERS = ("Ann", "Ben", "Cat")
 CLOCK_RATE = 60.0  # box seconds per real second: a 60 s turn that runs out takes 1 s
@@ -189,34 +187,51 @@ class TruthReferee:
         return None, "accepted"
 
 
-class BenchRunner(TableRunner):
-    """The table runner, with the arbiter pressing the button whenever the eyes ask."""
+class BenchLooking(Looking):
+    """The runner's looking, with the arbiter pressing the button whenever the eyes ask."""
 
-    asks: list[int]
-    arbiter_press = None
-    kept: list[int]  # a turn for each frame whose reading was kept, not made again (`Looking.read_table_timed`)
+    def __init__(self, runner: BenchRunner, looking: Looking) -> None:
+        super().__init__(runner, runner.eyes, looking.watch, looking.photos)
+        self.pressed = False  # the arbiter pressed for the eyes' ask in this wait, not accepted yet
+
+    def begin_wait(self, carry=False, keep_unsure=False):
+        self.pressed = False
+        super().begin_wait(carry, keep_unsure)
 
     def read_table_timed(self, frame, afresh=False):
         reading, elapsed = super().read_table_timed(frame, afresh)
         if LIES_AS_READ in reading.warnings:
-            self.kept.append(self.model.turn)
+            self.table.kept.append(self.table.model.turn)
         return reading, elapsed
 
     def arbiter_accepts(self, covered, frame) -> bool:
         # the runner's own check polls the box with a zero timeout, which never reads the port
         # (SerialTimer.wait(0.0)), so the press is waited for here, as long as it takes to cross the pty
-        if self.asking is None:
-            self.asks.append(self.model.turn + (self.model.state is State.TURN_READY))
-            self.arbiter_press("A")
-        self.asking = (covered, frame.image)
+        runner = self.table
+        if not self.pressed:
+            runner.asks.append((runner.model.turn + (runner.model.state is State.TURN_READY), covered.reason))
+            runner.arbiter_press("A")
+            self.pressed = True
         deadline = time.monotonic() + 2.0
         while (left := deadline - time.monotonic()) > 0:
-            signal = self.devices.timer.wait(left)
+            signal = runner.devices.timer.wait(left)
             if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == "A":
                 self.record_accepted(covered, frame.image, "arbiter button")
-                self.asking = None
+                self.pressed = False
                 return True
         return False
+
+
+class BenchRunner(TableRunner):
+    """The table runner, its looking the bench's (`BenchLooking`)."""
+
+    asks: list[tuple[int, str]]  # the turn each ask of the eyes came in, and the eyes' reason
+    arbiter_press = None
+    kept: list[int]  # a turn for each frame whose reading was kept, not made again (`Looking.read_table_timed`)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.looking = BenchLooking(self, self.looking)
 
 
 def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
@@ -224,7 +239,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee
     once, on the table top's corners (as
     the referee page's area editor marks it: `VisionReader(area_path=...)`)."""
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
 
     started = time.perf_counter()
     condition = CONDITIONS[index % len(CONDITIONS)]
@@ -249,7 +264,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
     judged: dict[int, tuple[str, float]] = {}
     read: dict[int, TableState] = {}
     prompts: list[tuple[int, str]] = []
-    asks: list[int] = []
+    asks: list[tuple[int, str]] = []
     kept: list[int] = []
     refused: dict[int, RestoreChecked] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -315,8 +330,9 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                         "turn": checked, "kind": truth.kind, "expected": truth.verdict, "got": got[0],
                         "seconds": got[2] - ended_at.get(checked, (nan, nan))[1],
                         "wall_seconds": got[1] - ended_at.get(checked, (nan, nan))[0], "misread": misread,
-                        "prompts": sum(1 for t, _ in prompts if t == checked) + asks.count(checked),
-                        "prompt_kinds": [kind for t, kind in prompts if t == checked] + ["eyes asked the arbiter"] * asks.count(checked),
+                        "prompts": sum(1 for t, _ in prompts if t == checked) + sum(1 for t, _ in asks if t == checked),
+                        "prompt_kinds": [kind for t, kind in prompts if t == checked]
+                        + [f"eyes asked the arbiter: {why}" for t, why in asks if t == checked],
                         "stuck": checked in stuck, "expired": truth.expired, "kept": kept.count(checked),
                     })
                     row = rows[-1]
@@ -366,17 +382,15 @@ def summary(name: str, rows: list[dict]) -> str:
     misread = sum(r["misread"] for r in rows)
     prompts = sum(r["prompts"] for r in rows)
     stuck = sum(r["stuck"] for r in rows)
-    seconds = sorted(r["seconds"] for r in rows if r["seconds"] == r["seconds"])
-    median = statistics.median(seconds) if seconds else float("nan")
-    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))] if seconds else float("nan")
+    seconds = [r["seconds"] for r in rows if r["seconds"] == r["seconds"]]
     wall = [r["wall_seconds"] for r in rows if r["wall_seconds"] == r["wall_seconds"]]
     kinds = Counter(kind for r in rows for kind in r["prompt_kinds"])
     said = f" ({', '.join(f'{kind} {count}' for kind, count in kinds.most_common())})" if kinds else ""
     return (f"{name}: {n} turns, verdicts right {right}/{n}, false penalties {false_pen}, missed penalties {missed}, "
             f"tables misread {misread}, referee prompts {prompts} ({prompts / max(n, 1):.3f} per turn{said}), "
             f"stuck {stuck}, "
-            f"press -> verdict median {median:.2f} s, p95 {p95:.2f} s (with the bench's drawing of frames: median "
-            f"{statistics.median(wall) if wall else float('nan'):.2f} s)")
+            f"press -> verdict median {median(seconds):.2f} s, p95 {percentile(seconds, 0.95):.2f} s (with the bench's "
+            f"drawing of frames: median {median(wall):.2f} s)")
 
 
 def print_game(g: dict) -> None:
@@ -390,12 +404,10 @@ def print_game(g: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__, seed=43, jobs="games played at once, each in its own process",
+                     quick="one short game (a smoke test)")
     parser.add_argument("--games", type=int, default=len(CONDITIONS), help="games, one camera each (in turn)")
     parser.add_argument("--turns", type=int, default=52, help="turns per game")
-    parser.add_argument("--seed", type=int, default=43)
-    parser.add_argument("--jobs", type=int, default=1, help="games played at once, each in its own process")
-    parser.add_argument("--quick", action="store_true", help="one short game (a smoke test)")
     parser.add_argument("--cameras", default=None,
                         help=f"the cameras played, e.g. 2,5 (numbers 1-{len(CONDITIONS)} as printed; default: each "
                              "in turn)")
@@ -418,26 +430,17 @@ def main(argv: list[str] | None = None) -> int:
         if value < 1:
             parser.exit(2, f"bench_games: {name} {value} is not a positive count\n")
     started = time.perf_counter()
-    load = os.getloadavg()[0]
+    load = load_average()
     games = []
-    if args.jobs == 1:
-        for k in indices:
-            games.append(play_game(k, args.turns, args.seed, args.area))
-            print_game(games[-1])
-    else:
-        import multiprocessing
-
-        with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            submitted = [pool.submit(play_game, k, args.turns, args.seed, args.area) for k in indices]
-            for done in as_completed(submitted):
-                games.append(done.result())
-                print_game(games[-1])
+    for game in pool_map(partial(play_game, turns=args.turns, seed=args.seed, area=args.area), indices, args.jobs):
+        games.append(game)
+        print_game(game)
     games.sort(key=lambda g: g["index"])
     took = time.perf_counter() - started
     everything = [r for g in games for r in g["rows"]]
     kinds = {k: sum(r["kind"] == k for r in everything) for k in KINDS}
     print(f"scripted games through the table runner: {len(games)} games x {args.turns} turns, seed {args.seed}, "
-          f"{os.cpu_count()} cores, load average {load:.1f} at the start and {os.getloadavg()[0]:.1f} at the end, "
+          f"{machine(load)}, "
           f"{args.jobs} job(s), {took:.0f} s in all; play area "
           f"{'marked by the referee' if args.area == 'marked' else 'found by the table as the game began'}")
     print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
@@ -446,11 +449,10 @@ def main(argv: list[str] | None = None) -> int:
     print(summary("all", everything))
     wrong = sum(r["got"] != r["expected"] for r in everything)
     prompts = sum(r["prompts"] for r in everything) / max(len(everything), 1)
-    seconds = [r["seconds"] for r in everything if r["seconds"] == r["seconds"]]
-    median = statistics.median(seconds) if seconds else float("nan")
+    middle = median([r["seconds"] for r in everything if r["seconds"] == r["seconds"]])
     print(f"targets: 0 wrong verdicts ({wrong}), at most {TARGET_PROMPTS:.2f} referee prompts per turn "
-          f"({prompts:.3f}), median press -> verdict <= {TARGET_MEDIAN_S:.0f} s ({median:.2f} s): "
-          f"{'met' if wrong == 0 and prompts <= TARGET_PROMPTS and median <= TARGET_MEDIAN_S else 'not met'}")
+          f"({prompts:.3f}), median press -> verdict <= {TARGET_MEDIAN_S:.0f} s ({middle:.2f} s): "
+          f"{'met' if wrong == 0 and prompts <= TARGET_PROMPTS and middle <= TARGET_MEDIAN_S else 'not met'}")
     return 0
 
 

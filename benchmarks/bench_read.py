@@ -1,7 +1,7 @@
 """Time `read` per image on this machine and report peak memory.
 
-    python benchmarks/bench_read.py [--repeat 15] [--quick]
-    python benchmarks/bench_read.py --against /path/to/another/checkout [--rounds 6]
+    python -m benchmarks.bench_read [--repeat 15] [--quick]
+    python -m benchmarks.bench_read --against /path/to/another/checkout [--rounds 6]
 
 Cases and targets: a 1000x750 real photo with about 50 tiles (< 150 ms median),
 a 3840x2160 synthetic frame with all 106 tiles (< 600 ms median); peak resident memory of
@@ -19,24 +19,19 @@ the two read the frame alike (tiles, codes, corners, confidences, sets, warnings
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from vision import load_image, read_image  # noqa: E402
+from benchmarks.harness import REPO, checkout_env, load_average, median, options, timed
+from vision import load_image, read_image
 
 BUNDLED_PHOTO = REPO / "tests" / "vision" / "data" / "full_grid.jpg"
 WORKER = Path(__file__).resolve().parent / "read_worker.py"
@@ -47,18 +42,8 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def _time(fn, repeat):
-    fn()  # warm-up: first call loads the models
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
 def _line(name, times, target_ms, tiles):
-    med = statistics.median(times) * 1000
+    med = median(times) * 1000
     verdict = "meets" if med < target_ms else "MISSES"
     return (f"{name}: median {med:.0f} ms, min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms over {len(times)} reads; "
             f"{tiles} tiles read; target < {target_ms} ms: {verdict}")
@@ -70,22 +55,20 @@ def _render_elsewhere(width: int, height: int, seed: int) -> np.ndarray:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "frame.png"
         code = (
-            "import sys, cv2, numpy as np; sys.path.insert(0, %r); "
-            "from vision.synth import random_melds, render_table; "
+            "import cv2, numpy as np; "
+            "from models.recipe.synth import random_melds, render_table; "
             "r = render_table(random_melds(np.random.default_rng(%d), 106), %d, %d, seed=%d, hands=0, layout='rows'); "
             "cv2.imwrite(%r, r.image)"
-        ) % (str(REPO), seed, width, height, seed, str(path))
-        subprocess.run([sys.executable, "-c", code], check=True)
+        ) % (seed, width, height, seed, str(path))
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, env=checkout_env())
         return cv2.imread(str(path))
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__, quick="the same cases with fewer repeats (5 reads, one calibration): rougher medians")
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--photo", type=Path, default=BUNDLED_PHOTO, help="a ~1000x750 photo with about 50 tiles")
     parser.add_argument("--no-calibration", action="store_true", help="skip timing `calibrate`")
-    parser.add_argument("--quick", action="store_true",
-                        help="the same cases with fewer repeats (5 reads, one calibration): rougher medians")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="time this checkout's reading beside another checkout's, on the same frames")
     parser.add_argument("--rounds", type=int, default=6,
@@ -100,13 +83,15 @@ def main(argv=None) -> int:
     print(f"peak memory before reading: {_peak_mb():.0f} MB")
     photo = load_image(args.photo)
     n_photo = len(read_image(photo).tiles)
-    print(_line(f"photo {args.photo.name} {photo.shape[1]}x{photo.shape[0]}", _time(lambda: read_image(photo), args.repeat), 150, n_photo))
-    decode = _time(lambda: load_image(args.photo), args.repeat)
-    print(f"  (decoding the JPEG file: median {statistics.median(decode) * 1000:.1f} ms, not included above)")
+    times = timed(lambda: read_image(photo), args.repeat, warm_up=True)
+    print(_line(f"photo {args.photo.name} {photo.shape[1]}x{photo.shape[0]}", times, 150, n_photo))
+    decode = timed(lambda: load_image(args.photo), args.repeat, warm_up=True)
+    print(f"  (decoding the JPEG file: median {median(decode) * 1000:.1f} ms, not included above)")
 
     frame = _render_elsewhere(3840, 2160, seed=4242)
     n_frame = len(read_image(frame).tiles)
-    print(_line("synthetic 3840x2160, 106 tiles", _time(lambda: read_image(frame), max(5, args.repeat // 2)), 600, n_frame))
+    times = timed(lambda: read_image(frame), max(5, args.repeat // 2), warm_up=True)
+    print(_line("synthetic 3840x2160, 106 tiles", times, 600, n_frame))
     peak = _peak_mb()
     print(f"peak memory (max resident set of this process): {peak:.0f} MB; target < 500 MB: {'meets' if peak < 500 else 'MISSES'}")
     if not args.no_calibration:
@@ -123,7 +108,7 @@ def side_by_side(other: Path, rounds: int, reads: int) -> int:
     sides = {"this": REPO, "other": other}
     with tempfile.TemporaryDirectory() as tmp:
         frames = _side_by_side_frames(Path(tmp))
-        print(f"this checkout: {REPO}\nother checkout: {other}\nload average before: {_load()}")
+        print(f"this checkout: {REPO}\nother checkout: {other}\nload average before: {load_average():.2f}")
         seconds = {side: {f.name: [] for f in frames} for side in sides}
         cpu = {side: {f.name: [] for f in frames} for side in sides}
         readings: dict[str, dict] = {}
@@ -134,11 +119,11 @@ def side_by_side(other: Path, rounds: int, reads: int) -> int:
                     seconds[side][name] += frame["seconds"]
                     cpu[side][name] += frame["cpu_seconds"]
                     readings.setdefault(side, {})[name] = frame["reading"]
-        print(f"load average after: {_load()}; {rounds} turns each, {reads} timed reads per frame per turn")
+        print(f"load average after: {load_average():.2f}; {rounds} turns each, {reads} timed reads per frame per turn")
         print(f"{'frame':<60} {'other ms':>9} {'this ms':>9} {'speed-up':>9} | {'CPU: other':>10} {'this':>6} {'less':>6} | read alike")
         for f in frames:
-            before, after = (statistics.median(seconds[side][f.name]) * 1000 for side in ("other", "this"))
-            cpu_before, cpu_after = (statistics.median(cpu[side][f.name]) * 1000 for side in ("other", "this"))
+            before, after = (median(seconds[side][f.name]) * 1000 for side in ("other", "this"))
+            cpu_before, cpu_after = (median(cpu[side][f.name]) * 1000 for side in ("other", "this"))
             alike = _alike(readings["other"][f.name], readings["this"][f.name])
             print(f"{f.name:<60} {before:9.1f} {after:9.1f} {before / after:8.2f}x | {cpu_before:10.1f} {cpu_after:6.1f} "
                   f"{cpu_before / cpu_after:5.2f}x | {alike}")
@@ -148,7 +133,7 @@ def side_by_side(other: Path, rounds: int, reads: int) -> int:
 def _side_by_side_frames(folder: Path) -> list[Path]:
     """The frames both sides read, as PNG files: validation photos of 1000x750, the bundled photo and
     the rendered 3840x2160 table."""
-    from models.realdata import DEFAULT_DATASET, split_stems
+    from models.recipe.realdata import DEFAULT_DATASET, split_stems
 
     stems = sorted(split_stems("validation"))
     photos = [DEFAULT_DATASET / "train" / "images" / f"{stem}.jpg" for stem in stems]
@@ -182,22 +167,18 @@ def _alike(before: dict, after: dict) -> str:
     return f"same codes; differs in {', '.join(differ)}"
 
 
-def _load() -> str:
-    return " ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
 def _calibration(runs: int = 3) -> None:
     """`tileref calibrate` on one rendered 1920x1080 photo of the held-out set (target <= 60 s)."""
     from vision.calibrate import calibrate
     from vision.errors import CalibrationError
     from vision.layouts import DEFAULT_LAYOUT
-    from vision.synth import render_layout, unseen_designs
+    from models.recipe.synth import render_layout, unseen_designs
 
-    from vision.typefaces import HELD_OUT_FAMILY, font_families
+    from models.recipe.typefaces import HELD_OUT_FAMILY, font_families
 
     family = HELD_OUT_FAMILY if HELD_OUT_FAMILY in font_families() else None  # None: no training fonts here
     design = dict(edition=unseen_designs()["edition"], font_family=family, wood="walnut")
-    for seed in (3, 4, 5):  # a club whose photo is refused (a tile not found) takes another, as models.evaluate does
+    for seed in (3, 4, 5):  # a club whose photo is refused (a tile not found) takes another, as models.recipe.evaluate does
         photo = render_layout(DEFAULT_LAYOUT.pages[0], 1920, 1080, seed=seed, **design).image
         try:
             times = [calibrate([("set", photo)], DEFAULT_LAYOUT).seconds for _ in range(runs)]
@@ -207,9 +188,9 @@ def _calibration(runs: int = 3) -> None:
     else:
         print("calibration: three photos refused, no time measured")
         return
-    median = statistics.median(times)
-    print(f"calibration, one 1920x1080 photo of 106 tiles: median {median:.1f} s over {len(times)} "
-          f"(min {min(times):.1f}, max {max(times):.1f}); target <= 60 s: {'meets' if median <= 60 else 'MISSES'}")
+    middle = median(times)
+    print(f"calibration, one 1920x1080 photo of 106 tiles: median {middle:.1f} s over {len(times)} "
+          f"(min {min(times):.1f}, max {max(times):.1f}); target <= 60 s: {'meets' if middle <= 60 else 'MISSES'}")
 
 
 if __name__ == "__main__":

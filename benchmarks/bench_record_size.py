@@ -1,6 +1,6 @@
 """Memory to read an open game record: refused by its size before a byte is read, or parsed.
 
-    python benchmarks/bench_record_size.py [--huge-mb 200]
+    python -m benchmarks.bench_record_size [--huge-mb 200]
 
 Each figure is the peak resident memory (VmHWM) of a fresh process that imports the record
 reader and does one thing: nothing (the baseline); `load_record` on a sparse file of --huge-mb
@@ -10,18 +10,15 @@ parsed strictly to the end and checked).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from controller.cli import main as tileref  # noqa: E402
-from controller.records.record_checks import MAX_RECORD_BYTES  # noqa: E402
+from benchmarks.harness import REPO, options
+from controller.cli import main as tileref
+from controller.records.verification.record_checks import MAX_RECORD_BYTES
 
 MEASURE = """
 import sys
@@ -43,7 +40,7 @@ print(peak_kb // 1024, outcome)
 
 def peak(path: str) -> tuple[int, str]:
     done = subprocess.run([sys.executable, "-c", MEASURE, path], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     megabytes, outcome = done.stdout.strip().split(" ", 1)
     return int(megabytes), outcome
 
@@ -64,7 +61,7 @@ def padded_record(folder: Path) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__)
     parser.add_argument("--huge-mb", type=int, default=200)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tileref-bench-record-") as name:

@@ -1,4 +1,4 @@
-"""Rules-core timings on this machine: `python benchmarks/bench_rules.py [--quick]`.
+"""Rules-core timings on this machine: `python -m benchmarks.bench_rules [--quick]`.
 
 Targets: judging a turn on a full 106-tile table, median < 1 ms without the relief
 search and < 20 ms with it; the could-have-opened search on a 40-tile rack < 50 ms worst case.
@@ -8,18 +8,15 @@ search and < 20 ms with it; the could-have-opened search on a 40-tile rack < 50 
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.rules import melds  # noqa: E402
-from controller.rules.judge import Outcome, judge_turn  # noqa: E402
-from controller.rules.table import Table  # noqa: E402
-from controller.rules.tiles import COLOURS, JOKER, Tile, full_set  # noqa: E402
-from controller.rules.variants import CLASSIC, JAPAN_2017, WORLD  # noqa: E402
+from benchmarks.harness import median
+from controller.rules import melds
+from controller.rules.judge import Outcome, judge_turn
+from controller.rules.table import Table
+from controller.rules.tiles import COLOURS, JOKER, Tile, full_set
+from controller.rules.variants import CLASSIC, JAPAN_2017, WORLD
 
 
 def full_table() -> list[list[Tile]]:
@@ -89,7 +86,7 @@ def time_judge(before, after, ruleset, repeats: int, cold: bool) -> tuple[float,
         verdict = judge_turn(before, after, True, ruleset)
         samples.append((time.perf_counter_ns() - start) / 1e6)
         outcome = verdict.outcome
-    return statistics.median(samples), max(samples), outcome.value if outcome else "?"
+    return median(samples), max(samples), outcome.value if outcome else "?"
 
 
 def random_rack(rng: random.Random, size: int) -> list[Tile]:
@@ -127,7 +124,7 @@ def bench_could_have_opened(repeats: int) -> None:
             samples.append((time.perf_counter_ns() - start) / 1e6)
         print(
             f"{label}, 40-tile racks ({len(racks)} racks incl. 1 dense, 2 where the greedy proof fails): "
-            f"median {statistics.median(samples):.3f} ms, worst {max(samples):.3f} ms  (target worst < 50 ms)"
+            f"median {median(samples):.3f} ms, worst {max(samples):.3f} ms  (target worst < 50 ms)"
         )
     for label, rack in (("rack that cannot open", racks[-2]), ("same with two jokers", racks[-1])):
         start = time.perf_counter_ns()

@@ -1,6 +1,6 @@
 """Is the table clear? Over every shared real photo, and what it costs per 1080p frame.
 
-    python benchmarks/bench_settle.py [--repeat 60] [--quick]
+    python -m benchmarks.bench_settle [--repeat 60] [--quick]
 
 Targets: over all shared real photos as still tables, 0 refused as "something
 over the table"; over the photos with occluders composited on them (hands in many skin
@@ -12,8 +12,6 @@ test split is held-out (the thresholds were chosen on validation).
 """
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -21,13 +19,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from models.occluder_eval import DESIGNS, RENDERED_TEST, covered_maps, rendered_maps, tally  # noqa: E402
-from models.realdata import DEFAULT_DATASET, load_splits  # noqa: E402
-from vision import find_occluders  # noqa: E402
-from vision.config import DEFAULT_CONFIG  # noqa: E402
+from benchmarks.harness import REPO, median, options, percentile
+from models.recipe.occluder_eval import DESIGNS, RENDERED_TEST, covered_maps, rendered_maps, tally
+from models.recipe.realdata import DEFAULT_DATASET, load_splits
+from vision import find_occluders
+from vision.config import DEFAULT_CONFIG
 
 PHOTO = REPO / "tests" / "vision" / "data" / "melds.jpg"
 
@@ -54,11 +50,9 @@ def settle_cost(repeat: int) -> tuple[list[float], list[float]]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__, quick="the held-out cases only (test split, rendered tables) and 20 timed frames")
     parser.add_argument("--repeat", type=int, default=60)
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
-    parser.add_argument("--quick", action="store_true",
-                        help="the held-out cases only (test split, rendered tables) and 20 timed frames")
     args = parser.parse_args(argv)
     if args.quick:
         args.repeat = min(args.repeat, 20)
@@ -83,10 +77,9 @@ def main(argv=None) -> int:
           f"{'meets' if refused == accepted == 0 else 'MISSES'}")
     alone, referenced = settle_cost(args.repeat)
     for name, times in (("first wait (no reference)", alone), ("with a reference frame", referenced)):
-        median = statistics.median(times) * 1000
-        p95 = sorted(times)[int(0.95 * (len(times) - 1))] * 1000
-        print(f"settle decision on a 1920x1080 frame, {name}: median {median:.1f} ms, p95 {p95:.1f} ms over "
-              f"{len(times)} frames; target <= 30 ms: {'meets' if median <= 30 else 'MISSES'}")
+        middle, p95 = median(times) * 1000, percentile(times, 0.95) * 1000
+        print(f"settle decision on a 1920x1080 frame, {name}: median {middle:.1f} ms, p95 {p95:.1f} ms over "
+              f"{len(times)} frames; target <= 30 ms: {'meets' if middle <= 30 else 'MISSES'}")
     return 0
 
 

@@ -1,8 +1,8 @@
 """Benchmark the arrangement solver against the `rummikub-solver` package (the anchor).
 
     pip install -e '.[bench]'
-    python benchmarks/bench_solver.py                 # 10,000 table checks, 1,000 best moves
-    python benchmarks/bench_solver.py --cases 600 --moves 100 --melds 100   # a quick run
+    python -m benchmarks.bench_solver                 # 10,000 table checks, 1,000 best moves
+    python -m benchmarks.bench_solver --cases 600 --moves 100 --melds 100   # a quick run
 
 Both solvers get the same generated cases: legal tables (valid sets laid from one 106-tile
 set, jokers sometimes in them), legal tables minus one tile, and random mixes, 20 to 106
@@ -19,19 +19,14 @@ out), and strict disagreements are listed separately.
 """
 from __future__ import annotations
 
-import argparse
 import gc
 import random
-import statistics
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.rules.solver import Objective, best_move, can_partition, max_meld_points  # noqa: E402
-from controller.rules.tiles import COLOURS, JOKER, Tile  # noqa: E402
+from benchmarks.harness import median, options, percentile
+from controller.rules.solver import Objective, best_move, can_partition, max_meld_points
+from controller.rules.tiles import COLOURS, JOKER, Tile
 
 FACES = [Tile(colour, number) for colour in COLOURS for number in range(1, 14)]
 
@@ -169,11 +164,9 @@ class Anchor:
 
 
 def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     return (
-        f"median {1e3 * statistics.median(ordered):8.3f} ms   p95 {1e3 * p95:8.3f} ms   "
-        f"worst {1e3 * ordered[-1]:8.3f} ms"
+        f"median {1e3 * median(times):8.3f} ms   p95 {1e3 * percentile(times, 0.95):8.3f} ms   "
+        f"worst {1e3 * max(times):8.3f} ms"
     )
 
 
@@ -185,11 +178,10 @@ def real_tiles_laid(tiles: list[Tile]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = options(__doc__, seed=2026)
     parser.add_argument("--cases", type=int, default=10_000, help="table checks (default 10000)")
     parser.add_argument("--moves", type=int, default=1_000, help="best moves (default 1000)")
     parser.add_argument("--melds", type=int, default=1_000, help="max_meld_points on 40-tile racks")
-    parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-anchor", action="store_true", help="time this solver only")
     args = parser.parse_args(argv)
 
@@ -211,7 +203,7 @@ def bench_table_checks(count: int, seed: int, anchor: Anchor | None) -> list[str
     gc.freeze()
     sizes = [len(tiles) for _, tiles in cases]
     print(f"{len(cases)} table checks, {min(sizes)}-{max(sizes)} tiles "
-          f"(median {statistics.median(sizes):.0f}); kinds {dict(Counter(k for k, _ in cases))}")
+          f"(median {median(sizes):.0f}); kinds {dict(Counter(k for k, _ in cases))}")
 
     # warm up both (the anchor compiles its model on first use)
     can_partition(cases[0][1])
@@ -258,7 +250,7 @@ def bench_table_checks(count: int, seed: int, anchor: Anchor | None) -> list[str
         print(f"    95-106 tiles ({len(big):>4})  : {summary(big)}")
     if anchor:
         print(f"  rummikub-solver       : {summary(anchor_times)}")
-        ratio = statistics.median(anchor_times) / statistics.median(ours_times)
+        ratio = median(anchor_times) / median(ours_times)
         print(f"  ratio at the median   : {ratio:.0f}x faster;  worst-case ratio "
               f"{max(anchor_times) / max(ours_times):.1f}x")
         print(f"  agreement: {agree} same verdict (in {agree_anchor_freed} of them the anchor "
@@ -296,7 +288,7 @@ def bench_moves(count: int, seed: int, anchor: Anchor | None) -> None:
         print(f"  tileref best_move     : {summary(ours_move)}")
         if anchor:
             print(f"  rummikub-solver solve : {summary(anchor_move)}")
-            print(f"  ratio at the median   : {statistics.median(anchor_move) / statistics.median(ours_move):.0f}x")
+            print(f"  ratio at the median   : {median(anchor_move) / median(ours_move):.0f}x")
             print(f"  tiles played: {same} same, {ours_more} more than the anchor "
                   f"(its joker limits), {ours_fewer} fewer")
 

@@ -1,6 +1,6 @@
 """Button press to controller event through the pty: p50 < 5 ms, p99 < 20 ms.
 
-    python benchmarks/bench_timer.py [--presses 500]
+    python -m benchmarks.bench_timer [--presses 500]
 
 The emulated box runs as a separate process (firmware_bridge.emulator_process);
 each sample is the time from asking it to press a button (a line on its stdin)
@@ -10,19 +10,15 @@ serial link instead of the stdin pipe. Also prints command round trips (STATE).
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from firmware_bridge.conformance import percentile  # noqa: E402
-from firmware_bridge.driver import TimerDriver  # noqa: E402
-from firmware_bridge.emulator_process import EmulatorProcess  # noqa: E402
-from firmware_bridge.events import ButtonPressed  # noqa: E402
-from firmware_bridge.protocol import Mode  # noqa: E402
+from benchmarks.harness import options, percentile
+from firmware_bridge.driver import TimerDriver
+from firmware_bridge.emulator_process import EmulatorProcess
+from firmware_bridge.events import ButtonPressed
+from firmware_bridge.protocol import Mode
 
 TARGET_P50_MS = 5.0
 TARGET_P99_MS = 20.0
@@ -56,7 +52,7 @@ def measure(presses: int) -> tuple[list[float], list[float]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = options(__doc__)
     parser.add_argument("--presses", type=int, default=500)
     args = parser.parse_args()
     press_ms, round_trip_ms = measure(args.presses)

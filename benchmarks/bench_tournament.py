@@ -3,20 +3,18 @@
 Target: under 1 second. Two figures: the pure core alone, and the same event through
 the SQLite store (a real file: create, 4 draws, 4 imports of every game, standings).
 Results are generated (random winners, zero-sum small points); run:
-    python benchmarks/bench_tournament.py
+    python -m benchmarks.bench_tournament
 """
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.tournament import (  # noqa: E402
+from benchmarks.harness import median
+from controller.tournament import (
     RummikubGameResult,
     TournamentStore,
     create_event,
@@ -83,10 +81,10 @@ def main() -> int:
     runs = 5
     print(f"64-player Warsaw event, draw to final, {runs} runs each")
     pure = timed(pure_event, runs)
-    print(f"pure core:        median {statistics.median(pure) * 1000:.1f} ms, max {max(pure) * 1000:.1f} ms")
+    print(f"pure core:        median {median(pure) * 1000:.1f} ms, max {max(pure) * 1000:.1f} ms")
     with tempfile.TemporaryDirectory() as folder:
         stored = timed(lambda seed: stored_event(seed, folder), runs)
-    print(f"with SQLite file: median {statistics.median(stored) * 1000:.1f} ms, max {max(stored) * 1000:.1f} ms")
+    print(f"with SQLite file: median {median(stored) * 1000:.1f} ms, max {max(stored) * 1000:.1f} ms")
     ok = max(stored) < TARGET_SECONDS and max(pure) < TARGET_SECONDS
     print(f"target < {TARGET_SECONDS:.0f} s: {'met' if ok else 'MISSED'}")
     return 0 if ok else 1

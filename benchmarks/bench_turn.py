@@ -1,6 +1,6 @@
 """Button press to verdict on a 60-tile table, the whole pipeline, on this machine.
 
-    python benchmarks/bench_turn.py [--turns 15] [--still-before 1.0] [--width 1920 --height 1080]
+    python -m benchmarks.bench_turn [--turns 15] [--still-before 1.0] [--width 1920 --height 1080]
 
 A table of 56 tiles lies still; at each turn the player lays 4 more (60 on the table), a
 hand over the table first, lifts the hand, and `--still-before` seconds later presses the
@@ -15,29 +15,26 @@ press comes as the hand leaves, so the whole still span and every reading follow
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import os
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.adapters.display import ConsoleDisplay  # noqa: E402
-from controller.adapters.reader import VisionReader  # noqa: E402
-from controller.demo.recorded_game import FPS, HAND_FRAMES, GameScript, RecordedTable, RecordedTimer  # noqa: E402
-from controller.adapters.referee import ScriptedReferee  # noqa: E402
-from controller.table import STEPS, TableDevices, TableRunner  # noqa: E402
-from controller.demo.scene import Scene  # noqa: E402
-from controller.adapters.timer import open_timer  # noqa: E402
-from controller.game import judging  # noqa: E402
-from controller.game.events import TurnJudged  # noqa: E402
-from controller.game.machine import State, TableState  # noqa: E402
-from controller.game.rebuild import rebuild  # noqa: E402
-from controller.records import Records  # noqa: E402
+from benchmarks.harness import median, options
+from controller.adapters.display import ConsoleDisplay
+from controller.adapters.reader import VisionReader
+from controller.demo.recorded_game import FPS, HAND_FRAMES, GameScript, RecordedTable, RecordedTimer
+from controller.adapters.referee import ScriptedReferee
+from controller.table import STEPS, TableDevices, TableRunner
+from controller.demo.scene import Scene
+from controller.adapters.timer import open_timer
+from controller.game import judging
+from controller.game.events import TurnJudged
+from controller.game.machine import State, TableState
+from controller.game.rebuild import rebuild
+from controller.records import Records
 
 BEFORE = [
     {"at": [0, 0], "tiles": [f"K{n}" for n in range(1, 14)]},
@@ -50,7 +47,7 @@ PLAYED = {"at": [2, 6], "tiles": ["B10", "B11", "B12", "B13"]}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__)
     parser.add_argument("--turns", type=int, default=15)
     parser.add_argument("--still-before", type=float, default=1.0,
                         help="seconds the table lies still between the hand leaving and the press")
@@ -120,22 +117,23 @@ def main() -> int:
     print(f"button press to verdict, {len(seconds)} turns, table of 56 + 4 = 60 tiles, "
           f"{args.width}x{args.height} frames, still {args.still_before:g} s before the press, real reader, "
           f"emulator on a pty, SQLite records:")
-    print(f"  median {statistics.median(seconds) * 1000:.0f} ms, min {min(seconds) * 1000:.0f} ms, "
+    print(f"  median {median(seconds) * 1000:.0f} ms, min {min(seconds) * 1000:.0f} ms, "
           f"max {max(seconds) * 1000:.0f} ms (target: median under 1000 ms)")
     counts = {outcome: outcomes.count(outcome) for outcome in sorted(set(outcomes))}
     print(f"  verdicts: {counts} (all should be legal: B10-B13 laid by an opened player); tiles read before the "
           f"turn: {accepted.tile_count} of 56")
-    median = lambda key: statistics.median(key(p) for p in parts)  # noqa: E731
-    late = statistics.median(sec * 1000 - p["press_to_verdict_ms"] for sec, p in zip(seconds, parts))
+    median_of = lambda key: median([key(p) for p in parts])  # noqa: E731
+    late = median([sec * 1000 - p["press_to_verdict_ms"] for sec, p in zip(seconds, parts)])
     print(f"  of which: the press reaching the runner {late:.0f} ms (a reading ahead under way is finished first), "
-          f"waiting for the look {median(lambda p: p['settle_ms']):.0f} ms "
-          f"(median {median(lambda p: p['frames']):.0f} frames after the press; reading after the press "
-          f"{median(lambda p: p['read_ms'] - p['read_ahead_ms']):.0f} ms for "
-          f"{median(lambda p: p['reads'] - p['read_ahead']):.0f} of {median(lambda p: p['reads']):.0f} frames fused), "
-          f"the rest {median(lambda p: p['press_to_verdict_ms'] - p['settle_ms']):.0f} ms (the turn's end recorded, "
+          f"waiting for the look {median_of(lambda p: p['settle_ms']):.0f} ms "
+          f"(median {median_of(lambda p: p['frames']):.0f} frames after the press; reading after the press "
+          f"{median_of(lambda p: p['read_ms'] - p['read_ahead_ms']):.0f} ms for "
+          f"{median_of(lambda p: p['reads'] - p['read_ahead']):.0f} of {median_of(lambda p: p['reads']):.0f} "
+          f"frames fused), "
+          f"the rest {median_of(lambda p: p['press_to_verdict_ms'] - p['settle_ms']):.0f} ms (the turn's end recorded, "
           f"photos, fusing, rebuilding, judging, recording)")
-    print(f"  read ahead while the turn ran (not in the figures above): {median(lambda p: p['read_ahead']):.0f} "
-          f"frames, {median(lambda p: p['read_ahead_ms']):.0f} ms")
+    print(f"  read ahead while the turn ran (not in the figures above): {median_of(lambda p: p['read_ahead']):.0f} "
+          f"frames, {median_of(lambda p: p['read_ahead_ms']):.0f} ms")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Never judge a table it cannot see: the eyes (vision/eyes.py) over hands, sleeves, phones and cups.
 
-    python benchmarks/bench_watch.py [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...] [--jobs N]
+    python -m benchmarks.bench_watch [--sequences 300] [--seed 40] [--fps 30] [--quick] [--only INDEX ...] [--jobs N]
                                      [--save FILE] [--merge FILE ...]
 
 `--save` writes each sequence's outcome and costs to FILE as it ends (one JSON line each), so a
@@ -53,12 +53,9 @@ Printed per kind and overall (targets of the club's test):
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
-import os
-import statistics
 import sys
 import time
 from collections import Counter
@@ -67,24 +64,22 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
-
-from benchmarks.watch_scenes import KINDS, Sequence, empty_table, labelled_table, plan  # noqa: E402
-from controller.adapters.reader import convert  # noqa: E402
-from controller.game.events import NO_TILE  # noqa: E402
-from controller.game.fusion import fuse  # noqa: E402
-from controller.game.machine import TableState  # noqa: E402
-from controller.game.rebuild import rebuild, tile_width  # noqa: E402
-from controller.game.reading import TableReading  # noqa: E402
-from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT  # noqa: E402
-from controller.table.eyes import steadied  # noqa: E402
-from controller.table.settings import RunnerSettings  # noqa: E402
-from models.realdata import Photo, load_splits  # noqa: E402
-from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame  # noqa: E402
-from vision.occluders import find_occluders  # noqa: E402
-from vision.pipeline import read_image  # noqa: E402
+from benchmarks.harness import REPO, load_average, machine, median, options, percentile, pool_map
+from benchmarks.watch_scenes import KINDS, Sequence, empty_table, labelled_table, plan
+from controller.adapters.reader import convert
+from controller.game.events import NO_TILE
+from controller.game.fusion import fuse
+from controller.game.machine import TableState
+from controller.game.rebuild import rebuild
+from controller.game.reading import tile_width
+from controller.game.reading import TableReading
+from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT
+from controller.table.eyes import steadied
+from controller.table.settings import RunnerSettings
+from models.recipe.realdata import Photo, load_splits
+from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame
+from vision.occluders import find_occluders
+from vision.pipeline import read_image
 
 DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"  # beside this repository, whichever eyes are measured
 LATE_AFTER = 1.0  # seconds after the last occluder left: a clear table judged later is late
@@ -284,11 +279,10 @@ def judged_table(readings: list[TableReading], has_reference: bool, clear: Clear
 def ms(times: list[float], q: float) -> str:
     if not times:
         return "n/a"
-    ordered = sorted(times)
-    return f"{1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.1f}"
+    return f"{1000 * percentile(times, q):.1f}"
 
 
-def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, load: tuple[float, ...]) -> bool:
+def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, load: float) -> bool:
     head = (f"{'kind':<24} {'seqs':>4} {'judged':>6} {'covered':>7} {'false pen':>9} {'late >1s':>8} "
             f"{'no look':>7} {'median delay':>12} {'asked':>5} {'false ask':>9} {'referee':>7}")
     print(head)
@@ -304,7 +298,7 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
         no_look = sum(1 for o in group if not o.judged and o.kind != "cup at the edge")
         print(f"{name:<24} {len(group):>4} {sum(o.judged for o in group):>6} {sum(o.judged_covered for o in group):>7} "
               f"{sum(o.false_penalty for o in group):>9} {late:>8} {no_look:>7} "
-              f"{(f'{statistics.median(delays):.2f} s' if delays else 'n/a'):>12} {sum(o.asked for o in group):>5} "
+              f"{(f'{median(delays):.2f} s' if delays else 'n/a'):>12} {sum(o.asked for o in group):>5} "
               f"{sum(o.false_ask for o in group):>9} {sum(1 for o in group if o.doubts):>7}")
     judged_covered = sum(o.judged_covered for o in outcomes)
     false_penalties = sum(o.false_penalty for o in outcomes)
@@ -316,7 +310,7 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
     cups = [o for o in outcomes if o.kind == "cup at the edge"]
     cups_not_asked = sum(1 for o in cups if not o.asked)
     before = sum(o.before_occluder for o in outcomes)
-    feed_median = statistics.median(costs.feed) * 1000 if costs.feed else float("nan")
+    feed_median = median(costs.feed) * 1000
     frames = len(costs.feed)
     print()
     checks = [
@@ -369,8 +363,8 @@ def report(outcomes: list[Outcome], costs: Costs, elapsed: float, photos: int, l
             print(f"    #{o.index} {o.kind} ({o.design}) on {o.photo}: {o.note}"
                   + (f", judged {o.delay:.2f} s after it left" if o.delay is not None else "")
                   + (", a false ask" if o.false_ask else ""))
-    print(f"{len(outcomes)} sequences, {frames} frames fed, in {elapsed / 60:.1f} min on {os.cpu_count()} cores; "
-          f"load average {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end (costs rise with it)")
+    print(f"{len(outcomes)} sequences, {frames} frames fed, in {elapsed / 60:.1f} min on {machine(load)} "
+          f"(costs rise with it)")
     return all(meets for _, meets in checks)
 
 
@@ -389,19 +383,16 @@ def _watch_one(work) -> tuple[Outcome, Costs, str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__, seed=40, quick=f"{QUICK_SEQUENCES} sequences, to try the bench out",
+                     jobs="sequences watched at once by this many processes (the costs then share the cores)")
     parser.add_argument("--sequences", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--fps", type=float, default=30.0)
-    parser.add_argument("--quick", action="store_true", help=f"{QUICK_SEQUENCES} sequences, to try the bench out")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--only", type=int, nargs="+", metavar="INDEX",
                         help="run just these sequences of the plan (as numbered in the list of misses)")
     parser.add_argument("--save", type=Path, help="append each sequence's outcome and costs to this file (JSON lines)")
     parser.add_argument("--merge", type=Path, nargs="+", metavar="FILE",
                         help="print the figures of the parts saved in these files, and nothing else")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="sequences watched at once by this many processes (the costs then share the cores)")
     parser.add_argument("--drop", type=float, default=0.0, metavar="SHARE",
                         help="the share of frames the camera loses, at random (0 to below 1)")
     args = parser.parse_args(argv)
@@ -424,7 +415,7 @@ def main(argv=None) -> int:
     clear: dict[str, ClearTable] = {}
     outcomes: list[Outcome] = []
     started = time.perf_counter()
-    load = os.getloadavg()
+    load = load_average()
     print(f"{count} sequences over {len(photos)} train-split photos at {args.fps:g} fps, seed {args.seed}; "
           f"eyes: still {settings.still_seconds} s, ask after {settings.ask_after_seconds} s"
           + (f"; {args.drop:.0%} of frames lost at random" if args.drop else ""))
@@ -433,21 +424,18 @@ def main(argv=None) -> int:
         print(f"bench_watch: --only {sorted(only)} names sequences outside the plan's 0..{count - 1}", file=sys.stderr)
         return 2
     if args.jobs > 1:
-        import multiprocessing
-
         indices = sorted(only) if only is not None else list(range(count))
         work = [(photos, count, args.seed, args.fps, settings, i, args.drop) for i in indices]
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            for outcome, spent, stem in pool.imap_unordered(_watch_one, work):
-                outcomes.append(outcome)
-                saved(args.save, outcome)
-                clear.setdefault(stem, None)  # type: ignore[arg-type]
-                for name in ("feed", "explain", "read", "net"):
-                    getattr(costs, name).extend(getattr(spent, name))
-                if len(outcomes) % 25 == 0:
-                    print(f"  {len(outcomes)}/{len(indices)} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
-                          f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
-                          f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
+        for outcome, spent, stem in pool_map(_watch_one, work, args.jobs, start="fork"):
+            outcomes.append(outcome)
+            saved(args.save, outcome)
+            clear.setdefault(stem, None)  # type: ignore[arg-type]
+            for name in ("feed", "explain", "read", "net"):
+                getattr(costs, name).extend(getattr(spent, name))
+            if len(outcomes) % 25 == 0:
+                print(f"  {len(outcomes)}/{len(indices)} sequences, {(time.perf_counter() - started) / 60:.1f} min: "
+                      f"{sum(o.judged_covered for o in outcomes)} judged from a covered frame, "
+                      f"{sum(o.false_penalty for o in outcomes)} false penalties so far", file=sys.stderr)
         outcomes.sort(key=lambda o: o.index)
     for sequence in (plan(photos, count, args.seed, args.fps, settings.ask_after_seconds, only) if args.jobs == 1 else ()):
         stem = sequence.photo.stem
@@ -493,11 +481,11 @@ def merge(paths: list[Path]) -> int:
                 for name in ("feed", "explain", "read", "net"):
                     getattr(costs, name).extend(line["costs"][name])
                 elapsed = max(elapsed, line["elapsed"])  # the parts ran at once
-                loads.append(tuple(line["load"]))
+                loads.append(line["load"] if isinstance(line["load"], float) else line["load"][0])
                 photos.update(line["photos"])
     outcomes.sort(key=lambda o: o.index)
     print(f"{len(outcomes)} sequences merged from {len(paths)} part(s) run at once")
-    report(outcomes, costs, elapsed, len(photos), max(loads, default=os.getloadavg()))
+    report(outcomes, costs, elapsed, len(photos), max(loads, default=load_average()))
     return 0
 
 

@@ -1,6 +1,6 @@
 """Verdict recorded -> table display updated, on loopback: p95 <= 200 ms.
 
-    python benchmarks/bench_web.py [--rounds 10] [--clients 2]
+    python -m benchmarks.bench_web [--rounds 10] [--clients 2]
 
 The bundled demo game is played once (`tileref demo`, in a temporary folder) for its events, photos
 and readings. Each round then records that game again, event by event, into a fresh records file
@@ -13,10 +13,8 @@ display's verdict, rendering the regions, the event loop, the socket, the client
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -24,16 +22,14 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from controller.game.events import GameCreated, TurnJudged  # noqa: E402
-from controller.game.machine import GameModel, apply  # noqa: E402
-from controller.records import Records  # noqa: E402
-from controller.records.store import head_digest  # noqa: E402
-from controller.web.app import create_app  # noqa: E402
-from controller.web.live import LiveTable, WebDisplay  # noqa: E402
-from controller.web.server import WebServer, parse_address  # noqa: E402
-from firmware_bridge.conformance import percentile  # noqa: E402
+from benchmarks.harness import median, options, percentile
+from controller.game.events import GameCreated, TurnJudged
+from controller.game.machine import GameModel, apply
+from controller.records import Records
+from controller.records.chain import head_digest
+from controller.web.app import create_app
+from controller.web.live import LiveTable, WebDisplay
+from controller.web.server import WebServer, parse_address
 
 TARGET_P95_MS = 200.0
 
@@ -137,7 +133,7 @@ def one_round(source_db: Path, folder: Path, n: int, clients: int) -> list[float
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = options(__doc__)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--clients", type=int, default=2)
     args = parser.parse_args()
@@ -152,7 +148,7 @@ def main() -> int:
     samples.sort()
     p95 = percentile(samples, 0.95)
     print(f"verdict recorded -> display updated ({args.clients} WebSocket clients, loopback), {len(samples)} verdicts: "
-          f"median {statistics.median(samples):.1f} ms, p95 {p95:.1f} ms, worst {samples[-1]:.1f} ms "
+          f"median {median(samples):.1f} ms, p95 {p95:.1f} ms, worst {samples[-1]:.1f} ms "
           f"(target p95 <= {TARGET_P95_MS:.0f} ms: {'met' if p95 <= TARGET_P95_MS else 'NOT met'})")
     return 0 if p95 <= TARGET_P95_MS else 1
 

@@ -4,11 +4,11 @@ The table is laid with tile faces cut from photos of the train split (the bundle
 controller/demo/scene_data/, two crops of every code) on a real table top (the bundled wood,
 grey and white tops cut from the shared photos, or the wood darkened to walnut), in the middle
 of a floor with a box of spare tiles (faces cut from train photos) and its lid beside it
-(models/area_scenes.py). That floor is seen through one camera per game: turned in the frame,
+(models/recipe/area_scenes.py). That floor is seen through one camera per game: turned in the frame,
 tilted off vertical (a perspective), blurred, at 1280x720 or 1920x1080, in warm or cold light,
 with sensor noise in every frame; the room's light changes once, in the middle of the game.
 Whenever the table changes a hand or forearm (benchmarks/watch_scenes.py: composited arms of
-models/occluder_data.py and the recorded games' arms) comes in from an edge, rests while the
+models/recipe/occluder_data.py and the recorded games' arms) comes in from an edge, rests while the
 tiles change under it, and leaves.
 
 The camera also knows where each tile lies in its frames (`true_table`), so a reading can be
@@ -28,7 +28,7 @@ from benchmarks.game_scripts import Meld, true_table
 from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.demo.scene_photos import table_top
 from controller.game.machine import TableState
-from models.area_scenes import compose, cut_faces
+from models.recipe.area_scenes import compose, cut_faces
 
 ENTER, REST, LEAVE = 4, 5, 4  # frames of a hand coming in, resting while the tiles change, leaving
 LIGHT_FRAMES = 8  # frames over which the room's light changes

@@ -1,10 +1,11 @@
-"""One side of `bench_read.py --against`: read frames with the `vision` of a given checkout and print
+"""One side of `bench_read --against`: read frames with the `vision` of a given checkout and print
 each read's seconds (on the clock, and of the process's CPU time over all its threads) and what was
 read, as one JSON line.
 
-    python benchmarks/read_worker.py CHECKOUT --repeat 3 FRAME.png ...
+    PYTHONPATH=CHECKOUT python benchmarks/read_worker.py CHECKOUT --repeat 3 FRAME.png ...
 
-It imports nothing of the checkout it lies in, so the same file times any checkout's reading.
+It imports nothing of the checkout it lies in, so the same file times any checkout's reading: the
+checkout is the one on PYTHONPATH, and the worker refuses to time any other.
 """
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timed reads of each frame, after one untimed read")
     args = parser.parse_args(argv)
     checkout = args.checkout.resolve()
-    sys.path.insert(0, str(checkout))
     import cv2
     import vision
     from vision import read_image

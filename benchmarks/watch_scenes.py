@@ -7,7 +7,7 @@ from the same crop), at `fps` timestamps, with fresh sensor noise in every frame
 occluders of the project's own making, each drawn once and then slid in and out along the
 normal of the edge it reaches to, so an arm always stays joined to the frame's edge:
 
-- composited hands and forearms (models/occluder_data.py: skin tones along a continuous range,
+- composited hands and forearms (models/recipe/occluder_data.py: skin tones along a continuous range,
   sleeves, fists, flat and pinching hands) and the recorded games' arms
   (controller/demo/scene_hands.py), entering from a named edge over 0.3-0.7 s, resting 1-5 s
   with a tremor of 1-2 pixels, leaving slowly (0.7-1.5 s);
@@ -39,8 +39,8 @@ import cv2
 import numpy as np
 
 from controller.demo.scene_hands import draw_arm
-from models.occluder_data import HardSamples, draw_cup, draw_hand, draw_phone
-from models.realdata import Photo
+from models.recipe.occluder_data import HardSamples, draw_cup, draw_hand, draw_phone
+from models.recipe.realdata import Photo
 
 WIDTH, HEIGHT = 1920, 1080
 EDGES = ("top", "right", "bottom", "left")
@@ -200,7 +200,7 @@ _FLIPS = {("top", "bottom"), ("bottom", "top"), ("left", "right"), ("right", "le
 
 def composited_arm(rng: np.random.Generator, edge: str, table: np.ndarray | None = None,
                    sleeve: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """A hand or forearm of models/occluder_data.py reaching in from `edge` (half size). `table`: the
+    """A hand or forearm of models/recipe/occluder_data.py reaching in from `edge` (half size). `table`: the
     arm (and its sleeve) takes that table's colour; `sleeve`: only arms in a sleeve are kept."""
     w, h = WIDTH // 2, HEIGHT // 2
     tone = None if table is None else table.reshape(-1, 3).astype(np.float32).mean(axis=0)
@@ -263,7 +263,7 @@ def phone_sprite(rng: np.random.Generator, arm: Sprite) -> Sprite:
 
 
 def cup_sprite(rng: np.random.Generator) -> Sprite:
-    """A cup (models/occluder_data.draw_cup) moved to stand at an edge of the table, partly cut or not."""
+    """A cup (models/recipe/occluder_data.draw_cup) moved to stand at an edge of the table, partly cut or not."""
     w, h = WIDTH // 2, HEIGHT // 2
     colour = np.zeros((h, w, 3), np.float32)
     shade = np.ones((h, w), np.float32)

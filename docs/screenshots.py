@@ -1,5 +1,5 @@
 """The README's two screenshots, made by the project itself from the demo game:
-`python docs/screenshots.py [--out docs/images]`.
+`python -m docs.screenshots [--out docs/images]`.
 
 It plays the bundled demo game (`tileref demo`) into a temporary folder, then serves its records
 with the web pages and photographs them in Debian's Chromium, headless (`chromium` and
@@ -112,7 +112,7 @@ def save_small(png: bytes, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python docs/screenshots.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m docs.screenshots", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "images", help="where the PNGs go")
     args = parser.parse_args(argv)
     for tool in (CHROMIUM, CHROMEDRIVER):
@@ -142,5 +142,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
     sys.exit(main())

@@ -34,7 +34,7 @@ def postgres_server(tmp_path_factory):
     """A real PostgreSQL server for the session (Debian's `postgresql`, run as the `postgres` user
     when we are root), in a temporary folder on a free loopback port; stopped at the end. Tests
     that need it skip only when no PostgreSQL binaries are installed (CI installs them)."""
-    from controller.records.pg_local import LocalPostgres, postgres_bin_dir
+    from tests.pg_local import LocalPostgres, postgres_bin_dir
 
     if postgres_bin_dir() is None:
         pytest.skip("no PostgreSQL binaries (Debian's postgresql package)")

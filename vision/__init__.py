@@ -1,7 +1,7 @@
 """Reading a Rummikub table from a photo: tiles, their codes, and the sets they form.
 
 Stages (one public function each): load_image -> find_tiles -> classify -> find_groups /
-place_group (orientation and reading order) -> TableReading. `read_image` and `read_path`
+place_group (orientation and reading order) -> FrameReading. `read_image` and `read_path`
 run them all. vision never imports controller.
 """
 from .config import DEFAULT_CONFIG, VisionConfig
@@ -9,10 +9,11 @@ from .errors import ImageReadError, ImageWriteError, ModelLoadError, VisionError
 from .image import load_image
 from .occluders import OccluderRegion, Occluders, find_occluders
 from .pipeline import TableReader, find_tiles, read_image, read_path
-from .reading import SetReading, TableReading, TileReading
+from .reading import FrameReading, SetReading, TileReading
 
 __all__ = [
     "DEFAULT_CONFIG",
+    "FrameReading",
     "ImageReadError",
     "ImageWriteError",
     "ModelLoadError",
@@ -20,7 +21,6 @@ __all__ = [
     "Occluders",
     "SetReading",
     "TableReader",
-    "TableReading",
     "TileReading",
     "VisionConfig",
     "VisionError",

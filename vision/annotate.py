@@ -1,4 +1,4 @@
-"""Draw a TableReading on its photo: each face outlined with its code, each set joined by a line."""
+"""Draw a FrameReading on its photo: each face outlined with its code, each set joined by a line."""
 from __future__ import annotations
 
 import os
@@ -7,14 +7,14 @@ import cv2
 import numpy as np
 
 from .errors import ImageWriteError
-from .reading import TableReading
+from .reading import FrameReading
 
 _SET_COLOURS = ((0, 200, 0), (255, 160, 0), (200, 0, 200), (0, 180, 255), (255, 0, 80), (0, 255, 255))
 _LONE = (160, 160, 160)
 _UNSURE = (0, 0, 255)
 
 
-def annotate(image: np.ndarray, reading: TableReading, low_confidence: float = 0.6) -> np.ndarray:
+def annotate(image: np.ndarray, reading: FrameReading, low_confidence: float = 0.6) -> np.ndarray:
     out = image.copy()
     scale = max(out.shape[:2]) / 1000.0
     thick = max(1, int(round(2 * scale)))
@@ -43,7 +43,7 @@ def annotate(image: np.ndarray, reading: TableReading, low_confidence: float = 0
     return out
 
 
-def write_annotated(path: str | os.PathLike, image: np.ndarray, reading: TableReading, low_confidence: float = 0.6) -> None:
+def write_annotated(path: str | os.PathLike, image: np.ndarray, reading: FrameReading, low_confidence: float = 0.6) -> None:
     drawn = annotate(image, reading, low_confidence)
     ext = os.path.splitext(str(path))[1].lower() or ".png"
     try:

@@ -138,7 +138,7 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * _WORK_SIDE
     surface = _surface(small, quads, tile_width)
     # a clear table's middle of two surfaces is narrowed to the frame's centre; with tiles in the middle
-    # the centre may be tiles, painted out, whose colour is not the table's (models/decisions/area_middles.txt)
+    # the centre may be tiles, painted out, whose colour is not the table's (lab/decisions/area_middles.txt)
     clear = not any(_middle(sh, sw, config.play_area_middles[0])[_inside_frame(q.mean(axis=0), sh, sw)] for q in quads)
     for share in config.play_area_middles if clear else config.play_area_middles[:1]:
         middle = _middle(sh, sw, share)

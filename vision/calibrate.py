@@ -25,13 +25,15 @@ from .layouts import DEFAULT_LAYOUT, Layout
 from .models import load_model
 from .pipeline import TableReader
 from .profile import SetProfile, file_sha256
-from .reading import TableReading
+from .reading import FrameReading
 
 _BATCH = 256
 
 
 @dataclass(frozen=True)
-class PlacedTile:
+class LayoutTile:
+    """A tile at its place in the calibration layout: the code laid there and what the shipped reader saw."""
+
     photo: str
     row: int  # 1-based, as a person counts
     position: int  # 1-based, left to right
@@ -44,7 +46,7 @@ class PlacedTile:
 @dataclass(frozen=True)
 class Calibration:
     profile: SetProfile
-    tiles: tuple[PlacedTile, ...]
+    tiles: tuple[LayoutTile, ...]
     seconds: float = 0.0
 
     @property
@@ -65,7 +67,7 @@ def calibrate(photos: Sequence[tuple[str, np.ndarray]], layout: Layout = DEFAULT
     reader = reader or TableReader(config)
     reader = replace(reader, config=replace(reader.config, min_tile_confidence=settings.min_tile_confidence))
     classifier = load_model(reader.classifier_path, config.threads)
-    placed: list[PlacedTile] = []
+    placed: list[LayoutTile] = []
     images: list[np.ndarray] = []
     for k, (label, image) in enumerate(photos):
         image = check_image(image)
@@ -92,8 +94,8 @@ def calibrate(photos: Sequence[tuple[str, np.ndarray]], layout: Layout = DEFAULT
     return Calibration(profile, tuple(placed), time.perf_counter() - started)
 
 
-def place_layout(reading: TableReading, page: tuple[tuple[str, ...], ...], photo: str,
-                 settings: CalibrationConfig = DEFAULT_CALIBRATION) -> list[PlacedTile]:
+def place_layout(reading: FrameReading, page: tuple[tuple[str, ...], ...], photo: str,
+                 settings: CalibrationConfig = DEFAULT_CALIBRATION) -> list[LayoutTile]:
     """The tiles of one photo in the page's rows; CalibrationError where they do not fit."""
     expected = sum(len(row) for row in page)
     _check_whole_tiles(reading, photo)
@@ -110,11 +112,11 @@ def place_layout(reading: TableReading, page: tuple[tuple[str, ...], ...], photo
             raise CalibrationError(_row_mismatch(photo, r, row, codes, pitch, reading, settings))
         for position, ((index, _x), code) in enumerate(zip(row, codes), start=1):
             tile = reading.tiles[index]
-            placed.append(PlacedTile(photo, r, position, code, tile.code, tile.confidence, tile.corners))
+            placed.append(LayoutTile(photo, r, position, code, tile.code, tile.confidence, tile.corners))
     return placed
 
 
-def _check_whole_tiles(reading: TableReading, photo: str) -> None:
+def _check_whole_tiles(reading: FrameReading, photo: str) -> None:
     """A tile cut by the photo's border would be learned from a bad crop, and one across the layout's
     area edge is read by no one: either stops calibration, naming where the tile lies."""
     for tile in reading.tiles:
@@ -130,7 +132,7 @@ def _check_whole_tiles(reading: TableReading, photo: str) -> None:
         raise CalibrationError(f"photo {photo!r}: {reading.edge_tiles[0].describe()}")
 
 
-def _rows(reading: TableReading, settings: CalibrationConfig = DEFAULT_CALIBRATION) -> tuple[list[list[tuple[int, float]]], float]:
+def _rows(reading: FrameReading, settings: CalibrationConfig = DEFAULT_CALIBRATION) -> tuple[list[list[tuple[int, float]]], float]:
     """Tiles grouped into rows along the tiles' own reading direction: (index, x along the row).
 
     A camera at a slant makes the rows converge, so that one row's far end can lie as low in
@@ -196,7 +198,7 @@ def _row_mismatch(photo, r, row, codes, pitch, reading, settings) -> str:
             f"or position {len(codes)} ({codes[-1]})")
 
 
-def _check_in_place(placed: list[PlacedTile], embedding: np.ndarray, settings: CalibrationConfig) -> None:
+def _check_in_place(placed: list[LayoutTile], embedding: np.ndarray, settings: CalibrationConfig) -> None:
     """A tile is out of place when the shipped reading confidently disagrees with the layout,
     its nearest look-alike is another code's tile, not its own code's copy, and a place of
     that code is disturbed as well (read as another code).
@@ -244,7 +246,7 @@ def _check_in_place(placed: list[PlacedTile], embedding: np.ndarray, settings: C
         raise CalibrationError("tile out of place: " + "; ".join(wrong[:3]) + more)
 
 
-def _training_crops(placed: list[PlacedTile], images: dict[str, np.ndarray], settings: CalibrationConfig):
+def _training_crops(placed: list[LayoutTile], images: dict[str, np.ndarray], settings: CalibrationConfig):
     """Every tile re-cropped with jitter, each crop also turned half round, plus bare table."""
     rng = np.random.default_rng(settings.seed)
     crops, targets = [], []
@@ -293,7 +295,7 @@ def _relit(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _bare_table(image: np.ndarray, tiles: list[PlacedTile], count: int, rng: np.random.Generator) -> list[np.ndarray]:
+def _bare_table(image: np.ndarray, tiles: list[LayoutTile], count: int, rng: np.random.Generator) -> list[np.ndarray]:
     """Tile-sized crops that hold no whole tile (table, edges of tiles, gaps between rows)."""
     if not tiles:
         return []
@@ -361,4 +363,4 @@ def _accuracy(logits: np.ndarray, targets: np.ndarray) -> float:
     return float((guessed == codes).mean())
 
 
-__all__ = ["Calibration", "PlacedTile", "calibrate", "fit_residual", "place_layout"]
+__all__ = ["Calibration", "LayoutTile", "calibrate", "fit_residual", "place_layout"]

@@ -22,7 +22,7 @@ MAX_IMAGE_SIDE = 16384  # pixels, either side (a 40000 x 800 strip is not a tabl
 @dataclass(frozen=True)
 class VisionConfig:
     # A dim frame is brightened, a clipped one darkened, before it is read (vision/exposure.py;
-    # models/decisions/exposure.txt, exposure_clipped.txt).
+    # lab/decisions/exposure.txt, exposure_clipped.txt).
     exposure_target: float = 225.0  # grey level a frame's bright level is raised to when below it (0: read as it comes)
     exposure_quantile: float = 99.5  # percent of the frame's pixels at or below its bright level (the brightest faces)
     exposure_max_gain: float = 2.0  # a frame is brightened by at most this factor
@@ -35,19 +35,6 @@ class VisionConfig:
     detect_tile_width: float = 40.0  # at the size that brings the median tile to this width
     detect_min_long_side: int = 320  # bounds of that second look (time and memory)
     detect_max_long_side: int = 1600
-    # A frame whose tiles lie turned is looked at again turned upright (vision/upright.py): when the
-    # dominant angle of its sure faces, modulo a quarter turn, is at least upright_turn_min degrees,
-    # from at least upright_min_faces faces whose angles agree (mean resultant of the quadrupled angles)
-    # off: under sensor noise on close-ups of one or two tiles it reads the frame turned on some frames
-    # and not on others, inventing a box's worth of tiles on some (bench_watch, train split); on the
-    # validation split it lifts turned tables from 93-99% of codes to 98-100% (docs/vision.md)
-    upright: bool = False
-    upright_turn_min: float = 5.0
-    upright_min_faces: int = 1
-    upright_agreement: float = 0.5
-    upright_vote_faces: int = 24  # the faces whose tops the classifier reads for the table's up ...
-    upright_tops_agreement: float = 0.8  # ... which picks the quarter turn when their tops agree this well
-    upright_rounds: int = 2  # the turn is measured again on the turned frame and corrected this many times in all
     min_face_share: float = 0.2  # a face under this share of the area-weighted median face's area is a speck, not a tile
     core_threshold: float = 0.6  # probability above which a pixel is in a tile's core (tuned on training photos)
     core_peak_threshold: float = 0.9  # a core's middle; two of these in one core blob are two tiles run together
@@ -83,8 +70,6 @@ class VisionConfig:
     perspective_min_share: float = 0.5  # ... and so when fewer than this share of the faces agree (tiles strewn at every angle)
     perspective_turn_min: float = 8.0  # degrees; a set line that turns a face's width axis by more: its rectangle or the line is off ...
     perspective_off_line_both: bool = True  # ... so it is read both ways, sheared and turned whole; the surer reading keeps its cut
-    # Tried on 2026-11-23 and not shipped (it lost validation tiles; models/decisions/turnline.txt):
-    perspective_turn_with_line: bool = False  # such a face is only turned whole
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     set_faces_kept: bool = True  # ... unless it lies in a set beside two sure tiles (vision.pipeline._keep_faces_in_sets)
     alternatives: int = 3  # runner-up codes reported per tile

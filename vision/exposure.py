@@ -6,7 +6,7 @@ detector finds no tile at all. So the frame's bright level (its grey at `exposur
 the brightest faces) is raised to `exposure_target` by one gain on every pixel. A frame as
 bright as that or brighter is read as it comes, unless the camera clipped it at white (a lamp
 turned up over a pale top): the faces that are a flat 255 there are not found as faces either,
-and brought down to the target they are (`exposure_clipped`, models/decisions/exposure_clipped.txt).
+and brought down to the target they are (`exposure_clipped`, lab/decisions/exposure_clipped.txt).
 What the clip took is not given back; the faces' edges and their ink mostly survive it.
 """
 from __future__ import annotations

@@ -180,6 +180,7 @@ class Eyes:
         self._previous_band: np.ndarray | None = None
         self._border_moved_at = float("-inf")  # the last motion in the fine border band
         self._offered_band: np.ndarray | None = None  # fine border cells changed on any frame of the offer's span
+        self._doubted: dict[float, object] = {}  # the net's finds on offered frames, by time, that their tiles may explain
         if reference is not None:
             small = small_colour(reference.image)
             cells = cells_of_small(small)
@@ -242,13 +243,19 @@ class Eyes:
         if self._offered_band is not None and self._folded is not None:
             self._offered_band |= self._folded
         self._run, self._ahead, self._folded = [(frame, grey, band, now)], None, None  # the next offer rests on frames yet to come
+        self._doubted = {}
         if ahead:
             return ReadFrames(ahead)  # watched still up to now, and clear to the net against this reference
         reference = self.reference.image if self.reference is not None else None
+        doubted = {}
         for offered in frames:
             seen = self._net_on(offered, reference)
-            if not seen.clear:
+            if seen.clear:
+                continue
+            if not self._may_lie_on_tiles(seen):
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
+            doubted[offered.at] = seen
+        self._doubted = doubted
         return ReadFrames(frames)
 
     def explain(self, frames: tuple[TimedFrame, ...],
@@ -275,6 +282,9 @@ class Eyes:
                 edges = self._fine_border_changed(frame.image, outlines)
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
+            seen = self._doubted.get(frame.at)
+            if seen is not None and self._off_tiles(seen, outlines, frame.image, now.shape[:2]).any():
+                return self._covered(frame.at, _net_where(seen), "the occluder net")
             if reference is None or self.reference.border_only:
                 continue
             changed = (difference > s.change_level) & ~exempt
@@ -292,6 +302,8 @@ class Eyes:
                   "the border as when the wait began")
         if reference is not None and not self.reference.border_only:
             checks += ("every change since the last settled table lies on a tile",)
+        if any(frame.at in self._doubted for frame in frames):
+            checks = checks[:1] + ("what the occluder net saw lies on tiles read, away from the border",) + checks[2:]
         return SettledLook(tuple(frames), checks)
 
     def accept(self, frame: TimedFrame) -> Reference:
@@ -333,6 +345,21 @@ class Eyes:
         if self._earlier_small is None or self._earlier_small.shape != small.shape:
             return None
         return light_change(small, self._earlier_small) <= self.settings.change_level
+
+    def _may_lie_on_tiles(self, seen) -> bool:
+        """Whether the net's finds on a frame may yet be explained by the tiles read on it: none reaches a frame edge."""
+        return self.settings.net_finds_on_tiles_read and all(not region.edges for region in seen.regions)
+
+    def _off_tiles(self, seen, outlines, image: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
+        """The cells inside the net's finds on a frame (their boxes) that no tile read on it covers, a tile's
+        margin included."""
+        size = CELL * image.shape[1] / float(WORK_WIDTH)  # a cell's side in frame pixels
+        ys, xs = (np.arange(grid[0]) + 0.5) * size, (np.arange(grid[1]) + 0.5) * size
+        found = np.zeros(grid, bool)
+        for region in seen.regions:
+            x0, y0, x1, y1 = region.box
+            found |= np.outer((ys >= y0) & (ys < y1), (xs >= x0) & (xs < x1))
+        return found & ~self._tiles(outlines or (), image, grid)
 
     def _border_changed(self, difference: np.ndarray, exempt: np.ndarray | None = None,
                         known: np.ndarray | None = None) -> tuple[str, ...]:

@@ -51,6 +51,11 @@ class EyesSettings:
     # an old tile's outline explains a change only when a tile read now covers half of it or its cells
     # show bare table (vision.eyes_tiles): a phone lying over an old tile is not explained by it
     outlines_need_a_tile: bool = True
+    # a find of the occluder net that reaches no frame edge holds a look up only until its frames are read: it
+    # holds nothing up when every cell of it lies on a tile read on that frame and the border band is as in the
+    # reference. Freshly laid tiles, blurred, on a dark top look like a hand to the net; a real hand is joined
+    # to an arm that crosses the frame's border (which the border checks see) and is read as no tile
+    net_finds_on_tiles_read: bool = True
     # the net's finds are kept for the frames of this many looks (asked once per frame of a wait)
     net_memory_looks: int = 4
     # a frame named worth reading early stands in for a look's frame within this share of its still span

@@ -18,7 +18,9 @@ from .geometry import flip_quad, quad_size
 
 
 @dataclass(frozen=True)
-class PlacedTile:
+class OrientedTile:
+    """A tile of a group turned the way the whole group is read (its code not chosen yet)."""
+
     corners: np.ndarray  # TL TR BR BL of the tile as it is read (its top really at the top)
     code_probabilities: np.ndarray  # (53,) given the set's orientation
     tile_probability: float
@@ -71,7 +73,7 @@ def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]
     return list(groups.values())
 
 
-def place_group(guesses: list[TileGuess], config: VisionConfig) -> tuple[list[PlacedTile], list[int]]:
+def place_group(guesses: list[TileGuess], config: VisionConfig) -> tuple[list[OrientedTile], list[int]]:
     """Orient the tiles of one group together; return them and their reading order."""
     ref_up = _axes(guesses[0].corners)[1]
     corners, orient = [], []
@@ -93,7 +95,7 @@ def place_group(guesses: list[TileGuess], config: VisionConfig) -> tuple[list[Pl
     for q, co, g in zip(corners, orient, guesses):
         probs = (1 - p_turned) * co[:, 0] + p_turned * co[:, 1]
         probs = probs / max(probs.sum(), 1e-9)
-        placed.append(PlacedTile(flip_quad(q) if p_turned > 0.5 else q, probs, g.tile_probability))
+        placed.append(OrientedTile(flip_quad(q) if p_turned > 0.5 else q, probs, g.tile_probability))
     right = np.sum([_axes(t.corners)[0] for t in placed], axis=0)
     along = [float(t.corners.mean(axis=0) @ right) for t in placed]
     order = sorted(range(len(placed)), key=lambda k: along[k])

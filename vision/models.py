@@ -21,7 +21,7 @@ class OnnxModel:
         import onnxruntime as ort
 
         if not Path(path).is_file():
-            raise ModelLoadError(f"model file {str(path)!r} is missing; it ships in models/ (retrain: python -m models.train)")
+            raise ModelLoadError(f"model file {str(path)!r} is missing; it ships in models/ (retrain: python -m models.recipe.train)")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1

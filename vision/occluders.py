@@ -4,7 +4,7 @@
 covered cells on a grid at 1/4 of its 192-pixel input, and returns the covered regions
 large enough to matter, each with where it is ("left edge", "middle"). It does not use
 colour rules: wood, skin and sleeves overlap in colour, so the net was trained on shapes
-composited onto real table photos (models/occluder_data.py).
+composited onto real table photos (models/recipe/occluder_data.py).
 
 With a `reference` (the last frame in which the table lay clear), a covered region only
 counts where the picture changed against it: a knot in the wood that the net takes for

@@ -52,16 +52,14 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
         off_line = bool(in_set[i]) and np.degrees(abs(turn)) > config.perspective_turn_min
         sheared = _parallelogram(centres[i], width_axis, _leaning(height_axes[i], False, i, vanishing, config),
                                  across, down, sizes[i])
-        if not off_line or not (config.perspective_turn_with_line or config.perspective_off_line_both):
+        if not off_line or not config.perspective_off_line_both:
             out.append(replace(c, corners=sheared))
             continue
         # the rectangle turned back by as much as the line turned it, both axes
         whole = _parallelogram(centres[i], width_axis, _leaning(height_axes[i] + turn, True, i, vanishing, config),
                                across, down, sizes[i])
-        if config.perspective_turn_with_line:
-            out.append(replace(c, corners=whole))
-        else:  # which was wrong, the rectangle or the line, the classifier's surer reading says
-            out.append(replace(c, corners=sheared, other_turns=(whole,)))
+        # which was wrong, the rectangle or the line, the classifier's surer reading says
+        out.append(replace(c, corners=sheared, other_turns=(whole,)))
     return tuple(out)
 
 

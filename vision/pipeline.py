@@ -1,4 +1,4 @@
-"""The reading pipeline: load -> find_tiles -> classify -> group, orient, order -> TableReading."""
+"""The reading pipeline: load -> find_tiles -> classify -> group, orient, order -> FrameReading."""
 from __future__ import annotations
 
 import os
@@ -23,8 +23,7 @@ from .melds import best_codes, find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
-from .reading import EdgeTile, SetReading, TableReading, TileReading
-from .upright import carried_back, table_turn, table_up, turned_frame
+from .reading import EdgeTile, FrameReading, SetReading, TileReading
 
 
 
@@ -33,10 +32,8 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
 
     The detector sees the frame at detect_long_side first; when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
-    at the size that brings the median tile to detect_tile_width pixels. When the table lies
-    turned in the frame, the faces are found on the frame turned upright and carried back
-    (`_looked_at_upright`, `vision.upright`); specks far smaller than the table's faces are
-    dropped (`_without_specks`). A face of unsure
+    at the size that brings the median tile to detect_tile_width pixels. Specks far smaller
+    than the table's faces are dropped (`_without_specks`). A face of unsure
     angle then lies as its sure neighbours do (`lie_like_neighbours`), or else along the line of
     its nearest neighbours when it stands in one (`lie_along_sets`), and the faces of sure
     angle become parallelograms that follow the table's perspective (`follow_perspective`).
@@ -45,9 +42,7 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     long_side = config.detect_long_side
     candidates = _detect_at(image, long_side, config, detector)
     look = _better_long_side(image.shape, long_side, candidates, config) or long_side
-    if config.upright:
-        candidates = _looked_at_upright(image, candidates, look, config, detector)
-    elif look != long_side:
+    if look != long_side:
         candidates = _detect_at(image, look, config, detector)
     candidates = _without_specks(candidates, config)
     # after the look is chosen: the faces as fitted pick the scale, as they always did
@@ -55,61 +50,6 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     if config.set_lines:
         candidates = lie_along_sets(candidates, config)
     return follow_perspective(candidates, config) if config.perspective else candidates
-
-
-def _looked_at_upright(image, candidates, look, config, detector):
-    """The faces found where the tiles stand upright: the frame turned by the table's turn
-    (`vision.upright`), at the scale `look` chose for the frame. The turn found on a frame
-    turned far from upright is rough (the detector merges and misfits tiles lying turned), so it
-    is measured once more on the turned frame and corrected (upright_rounds)."""
-    classifier = load_model(CLASSIFIER_FILE, config.threads)
-    total, frame, matrix, found = 0.0, image, None, candidates
-    for round_ in range(config.upright_rounds):
-        turn = _turn_of(frame, found, look, classifier, config, detector, first=round_ == 0)
-        if turn is None:
-            break
-        total += turn
-        frame, matrix = turned_frame(image, total)
-        # faces merged or misfitted on a frame turned far from upright misjudge the scale too:
-        # the turned frame is looked at as the frame was, and its own faces judge the scale
-        side = _scaled(config.detect_long_side, frame, image)
-        found = _detect_at(frame, side, config, detector)
-        better = _better_long_side(frame.shape, side, found, config)
-        if better is not None:
-            found = _detect_at(frame, better, config, detector)
-        look = int(round((better or side) * max(image.shape[:2]) / max(frame.shape[:2])))
-    if matrix is None:
-        return _detect_at(image, look, config, detector) if look != config.detect_long_side else candidates
-    return carried_back(found, matrix, image.shape)
-
-
-def _turn_of(frame, found, look, classifier, config, detector, first: bool) -> float | None:
-    """Degrees that stand the faces found on `frame` upright, None when they stand so (within
-    upright_turn_min) or no turn shows. The angle is the faces' dominant angle modulo a quarter
-    turn; when it does not show (agreement under upright_agreement: tiles turned near 45
-    degrees come out merged and squarish), the first round looks at the frame turned 45 degrees,
-    where it does. Of the four turns that angle allows, the one nearest where the faces' tops
-    point (`table_up`, when they agree) is taken, so a table seen upside down is turned round."""
-    turn, agreement = table_turn(found, config)
-    if agreement < config.upright_agreement:
-        if not first or not found:
-            return None
-        turned, _ = turned_frame(frame, 45.0)
-        turn, agreement = table_turn(_detect_at(turned, _scaled(look, turned, frame), config, detector), config)
-        if agreement < config.upright_agreement:
-            return None
-        turn += 45.0
-    up, tops_agree = table_up(frame, found, classifier, config)
-    if tops_agree >= config.upright_tops_agreement:
-        turn = min((turn + k for k in (-270.0, -180.0, -90.0, 0.0, 90.0, 180.0, 270.0)),
-                   key=lambda t: abs((t - up + 180.0) % 360.0 - 180.0))
-    turn = (turn + 180.0) % 360.0 - 180.0
-    return turn if abs(turn) >= config.upright_turn_min else None
-
-
-def _scaled(look: int, turned: np.ndarray, image: np.ndarray) -> int:
-    """The long side that sees the turned frame at the scale `look` sees the frame."""
-    return int(round(look * max(turned.shape[:2]) / max(image.shape[:2])))
 
 
 def _without_specks(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
@@ -157,7 +97,7 @@ class TableReader:
     profile: SetProfile | None = None  # a club set's calibration (tileref calibrate); None: the shipped reading
     area: PlayArea | None = None  # the table's play area (vision/area.py); None: found from each frame
 
-    def read(self, image: np.ndarray, area: PlayArea | None = None) -> TableReading:
+    def read(self, image: np.ndarray, area: PlayArea | None = None) -> FrameReading:
         """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count."""
         image = check_image(image)
         config = self.config
@@ -271,7 +211,7 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
 
 def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
               unsure_colour: frozenset[int] = frozenset(), area: PlayArea | None = None,
-              across: tuple = ()) -> TableReading:
+              across: tuple = ()) -> FrameReading:
     h, w = image.shape[:2]
     groups = find_groups([g.corners for g in guesses], config)
     placed_groups = []
@@ -302,7 +242,7 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
                         + "; ".join(_colour_doubt(tiles[i]) for i in colour_doubts))
     edge_tiles = tuple(EdgeTile(side, (round(c[0], 1), round(c[1], 1))) for side, c in across)
     warnings.extend(t.describe() for t in edge_tiles)
-    return TableReading(w, h, tuple(tiles), tuple(sets), tuple(warnings), area, edge_tiles)
+    return FrameReading(w, h, tuple(tiles), tuple(sets), tuple(warnings), area, edge_tiles)
 
 
 def _copies_warning(limit, ordered, tiles: list[TileReading]) -> str:
@@ -354,7 +294,7 @@ _DEFAULT_READER = TableReader()
 
 
 def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None,
-               area: PlayArea | None = None) -> TableReading:
+               area: PlayArea | None = None) -> FrameReading:
     """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration,
     `area` the table's play area (None: found from the image)."""
     if config is None and profile is None:
@@ -363,7 +303,7 @@ def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: S
 
 
 def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None,
-              area: PlayArea | None = None) -> TableReading:
+              area: PlayArea | None = None) -> FrameReading:
     """Read an image file; ImageReadError names the file when it is not a usable image."""
     image = load_image(path)
     return read_image(image, config, profile, area)

@@ -26,7 +26,7 @@ class TileReading:
 
 @dataclass(frozen=True)
 class SetReading:
-    tiles: tuple[int, ...]  # indices into TableReading.tiles, in the set's reading order
+    tiles: tuple[int, ...]  # indices into FrameReading.tiles, in the set's reading order
     codes: tuple[str, ...]
 
     def to_json_dict(self) -> dict:
@@ -48,7 +48,10 @@ class EdgeTile:
 
 
 @dataclass(frozen=True)
-class TableReading:
+class FrameReading:
+    """What the reader saw on one frame, in that frame's pixels (the game keeps its own
+    `TableReading`, made from one or several of these)."""
+
     width: int
     height: int
     tiles: tuple[TileReading, ...]

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.game.events import ClockRecorded, GameCreated
 from controller.messages import named
-from controller.records.templating import render
+from controller.records.reports.templating import render
 
 CLOCK_VARIANT_PREFIX = "clock-"
 
@@ -36,7 +36,7 @@ def fact_line(fact: dict[str, Any]) -> str:
 
 def clock_game_data(records, game_id: int, chain: dict[str, Any]) -> dict[str, Any]:
     """The game as data: rules, players, every fact in record order, the result (None: not over).
-    `chain`: the verification as the other pages give it (controller.records.turn_data.chain_data)."""
+    `chain`: the verification as the other pages give it (controller.records.reports.turn_data.chain_data)."""
     recorded = records.recorded(game_id)
     created = recorded[0].event
     # As `tileref clock` records them: the ClockRules fields (`game` is shogi/othello/mahjong), then
@@ -82,7 +82,7 @@ def clock_game_lines(data: dict[str, Any]) -> list[str]:
 
 
 def clock_game_html(data: dict[str, Any], language: str = "en") -> str:
-    """The same as a self-contained page (`tileref audit --out`; records/templates/clock_audit_page.html),
+    """The same as a self-contained page (`tileref audit --out`; records/reports/templates/clock_audit_page.html),
     its headings in `language` (the lines as the console says them)."""
     lines = clock_game_lines(data)
     return render("clock_audit_page.html", language, data=data, head=lines[:3], result=lines[-1])

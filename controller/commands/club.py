@@ -80,7 +80,7 @@ def run_export(args: argparse.Namespace) -> int:
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
         if args.notation:
-            from controller.records.moves import notation_text
+            from controller.records.reports.moves import notation_text
 
             text = notation_text(records, game_id)
             shown = {"notation": text}
@@ -138,7 +138,7 @@ def run_club_serve(args: argparse.Namespace) -> int:
 
 def run_highlights(args: argparse.Namespace) -> int:
     from controller.records import Records
-    from controller.records.reel import write_reel
+    from controller.records.reports.reel import write_reel
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)

@@ -202,7 +202,7 @@ def _play(args: argparse.Namespace, report) -> int:
     if not (math.isfinite(args.clock_rate) and 0.01 <= args.clock_rate <= 1000):
         raise GameError(f"--clock-rate {args.clock_rate} is outside 0.01..1000")
     from controller.records.club import open_table_records
-    from controller.tournament.played import tournament_seats
+    from controller.tournament.table_seats import tournament_seats
 
     db = Path(args.db)
     link = tournament_seats(args) if args.event is not None and not args.resume else None
@@ -391,7 +391,7 @@ def _unbind_web(web) -> None:
 
 def run_audit(args: argparse.Namespace) -> int:
     from controller.records import Records
-    from controller.records.views import audit_html
+    from controller.records.reports.views import audit_html
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)
@@ -403,7 +403,7 @@ def run_audit(args: argparse.Namespace) -> int:
             raise TurnRequiredError(f"--turn is required: game {game_id} is a table's game; audit one turn of it "
                                     f"(`tileref replay --db {args.db} --game {game_id}` lists them)")
         if args.json:
-            from controller.records.turn_data import audit_data
+            from controller.records.reports.turn_data import audit_data
 
             print(json.dumps(audit_data(records, game_id, args.turn, report), ensure_ascii=False, indent=1))
             return 0
@@ -419,7 +419,7 @@ def _audit_clock_game(records, game_id: int, report, args: argparse.Namespace) -
     each fact's place in the chain; --json the same data as the web page's /api; --out also an HTML page."""
     from controller.clock import ClockInputError
     from controller.clock.record_view import clock_game_data, clock_game_html, clock_game_lines
-    from controller.records.turn_data import chain_data
+    from controller.records.reports.turn_data import chain_data
 
     if args.turn is not None:
         raise ClockInputError(f"--turn {args.turn}: game {game_id} is a clock game (tileref clock): it has no "
@@ -437,12 +437,12 @@ def _audit_clock_game(records, game_id: int, report, args: argparse.Namespace) -
 
 def run_replay(args: argparse.Namespace) -> int:
     from controller.records import Records
-    from controller.records.views import replay_lines
+    from controller.records.reports.views import replay_lines
 
     with Records(args.db, create=False, read_only=True) as records:
         game_id, report = verified_game(records, args.game, args.key)  # tampered: exit 3 before anything
         if args.json:
-            from controller.records.turn_data import replay_data
+            from controller.records.reports.turn_data import replay_data
 
             print(json.dumps(replay_data(records, game_id, report), ensure_ascii=False, indent=1))
             return 0
@@ -541,7 +541,7 @@ def _demo(args: argparse.Namespace, json_out) -> int:
     from controller.game.journal import GameJournal
     from controller.records import Records
     from controller.records.signing import table_key
-    from controller.records.views import audit_html
+    from controller.records.reports.views import audit_html
 
     started = time.perf_counter()
     script = GameScript.load(bundled_game(args.script) or args.script)

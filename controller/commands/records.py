@@ -208,7 +208,7 @@ def verify_notation(args: argparse.Namespace) -> int:
     """Each line of a notation text against the turn's events of the game it names (exit 3 at the first
     difference, naming the line, the turn and the field)."""
     from controller.records import Records
-    from controller.records.moves import (
+    from controller.records.reports.moves import (
         check_notation, game_notation, game_reading, labels_of, labels_of_document, read_notation_file,
         recorded_of_document,
     )

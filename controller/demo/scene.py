@@ -1,9 +1,9 @@
 """Camera frames of a table whose tiles stay where they were put (for recorded games).
 
-`vision.synth.render_table` lays melds out afresh for every picture, which is right for
-training but not for a game, where a tile nobody touched stays put. Here every meld has
-a grid place (`at`: row, column of its first tile), so the frames of one game show the
-same tile in the same spot from turn to turn. Tile faces come from `vision.synth.tile_face`;
+The training recipe's renderer (models/recipe/synth.py) lays melds out afresh for every
+picture, which is right for training but not for a game, where a tile nobody touched stays
+put. Here every meld has a grid place (`at`: row, column of its first tile), so the frames
+of one game show the same tile in the same spot from turn to turn. Tile faces come from `tile_faces.tile_face`;
 a hand reaching in from the bottom edge can be drawn over the table; each frame gets its
 own sensor noise, so consecutive frames of a still table differ a little, as with a camera.
 
@@ -22,10 +22,9 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.synth import TILE_ASPECT, tile_face
-
 from .scene_hands import draw_arm
 from .scene_photos import TABLE_TOPS, face_crops, table_top
+from .tile_faces import TILE_ASPECT, tile_face
 
 FACES = ("rendered", "photo")
 HANDS = ("plain", "varied")

@@ -2,7 +2,7 @@
 
 `controller/demo/scene_data/` holds an atlas of face crops cut from real photos of one
 Rummikub set (two different crops of every code) and a few table-top photos, built by
-`python -m models.scene_assets` (see scene_data/README.md for the source and licence).
+`python -m models.recipe.scene_assets` (see scene_data/README.md for the source and licence).
 They are found through the package (importlib.resources), not through the repository, so
 an installed tileref has them too.
 """

@@ -316,7 +316,7 @@ class GameCreated(Event):
                                                                                           compare=False)
     # The games of the database that were unsigned when this game was created, as (first id, last
     # id) ranges (usually none): what proves an unsigned game there predates signing rather than
-    # had its signatures stripped (records/store.py). None in games recorded before it was signed.
+    # had its signatures stripped (records/verification/unsigned.py). None in games recorded before it was signed.
     unsigned_before: tuple[tuple[int, int], ...] | None = dataclasses.field(default=None, compare=False)
     # How many seconds the spectator feed (/watch) stays behind the table, as the organiser set it
     # (0..3600); left out of the payload while None (no delay set), so older games keep their shape.

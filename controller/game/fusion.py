@@ -38,12 +38,11 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from .errors import GameError
-from .reading import ReadTile, TableReading
-from .rebuild import tile_width
+from .reading import SAME_TILE_RADIUS, ReadTile, TableReading, tile_width
 
 @dataclass(frozen=True)
 class FusionSettings:
-    match_radius: float = 0.45  # in tile widths; the next tile of a meld lies about 1.02 widths away
+    match_radius: float = SAME_TILE_RADIUS  # how far a still tile may seem to shift between frames
     keep_unsure: bool = False  # keep a tile half the frames or fewer see (unsure), rather than drop it
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from .events import Doubt
 from .machine import TableState
-from .reading import TableReading
-from .rebuild import RebuildSettings, match_by_position, tile_width
+from .reading import TableReading, tile_width
+from .rebuild import RebuildSettings, match_by_position
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,16 @@ runner-up codes; sets as tile indices in reading order; warnings.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import EventDataError
+
+# In tile widths: a tile that seems to have shifted less than this is the same tile (on another frame
+# or after a turn). Under half the step to the next tile of a meld (about 1.02 widths), so a
+# meld's neighbour is never taken for it, and wide enough for the jitter of the reader's centres.
+SAME_TILE_RADIUS = 0.45
 
 
 @dataclass(frozen=True)
@@ -97,3 +103,10 @@ class TableReading:
                 raise EventDataError(f"a reading's area is four corners [x, y], got {data.get('area')!r}")
         return TableReading(tiles, sets, tuple(data.get("warnings", ())), int(data.get("width", 0)),
                             int(data.get("height", 0)), profile, area)
+
+
+def tile_width(reading: TableReading) -> float:
+    """The reading's median tile width in pixels (40 when no tile's corners tell it): the yardstick of
+    every distance the game flow measures on a table (fusing frames, rebuilding, matching tiles)."""
+    widths = [w for w in (t.width for t in reading.tiles) if w]
+    return statistics.median(widths) if widths else 40.0

@@ -24,20 +24,17 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from controller.rules.melds import classify
 from controller.rules.tiles import parse_tile
 
 from .events import NO_TILE, Doubt, PlacedTile
+from .fusion import Unsure
 from .machine import TableState
-from .reading import TableReading
-
-if TYPE_CHECKING:
-    from .fusion import Unsure  # fusion measures tiles with rebuild's tile_width
+from .reading import SAME_TILE_RADIUS, TableReading, tile_width
 
 COPIES = 2  # of each coloured number, and of the joker
 
@@ -45,7 +42,7 @@ COPIES = 2  # of each coloured number, and of the joker
 @dataclass(frozen=True)
 class RebuildSettings:
     sure: float = 0.85  # a read at least this confident stands on its own
-    keep_radius: float = 0.45  # in tile widths: how far an unmoved tile may seem to shift
+    keep_radius: float = SAME_TILE_RADIUS  # how far an unmoved tile may seem to shift between turns
     min_candidate: float = 0.02  # runner-up codes below this probability are not considered
     max_candidates: int = 3
     max_combinations: int = 81  # per set; above this the set's doubts go to the referee as they are
@@ -176,11 +173,6 @@ def _presence_doubts(doubts: list[Doubt], chosen: list[str], unseen: list[Unsure
         else:
             doubts[n] = doubt
     return doubts
-
-
-def tile_width(reading: TableReading) -> float:
-    widths = [w for w in (t.width for t in reading.tiles) if w]
-    return statistics.median(widths) if widths else 40.0
 
 
 def _candidates(tile, settings: RebuildSettings) -> tuple[str, ...]:

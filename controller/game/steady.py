@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .reading import ReadTile, TableReading
-from .rebuild import nearest_pairs, tile_width
+from .reading import SAME_TILE_RADIUS, ReadTile, TableReading, tile_width
+from .rebuild import nearest_pairs
 
 PUT_BACK_CONFIDENCE = 1.0  # a put-back tile's patch is the judged tile's, pixel for pixel, and so is its code
 KEPT_CODE, PUT_BACK, TAKEN_OUT = ", kept ", ", put back: ", ", taken out: "  # in the warnings (the bench counts them)
@@ -52,7 +52,7 @@ def judged_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Seque
 
 
 def steady_reading(reading: TableReading, settled: Sequence[JudgedTile], read_unchanged: Sequence[bool] = (),
-                   radius: float = 0.45) -> TableReading:
+                   radius: float = SAME_TILE_RADIUS) -> TableReading:
     """`reading` made to agree with the last settled table wherever its patch is unchanged.
 
     Read tiles and settled tiles are matched by position (within `radius` tile widths, one to one,

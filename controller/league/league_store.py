@@ -19,8 +19,8 @@ from datetime import datetime, timezone
 from controller.records.engine import open_database
 from controller.records.errors import RecordsError, ServerUnavailableError
 from controller.records.keyring import KeyEntry, KeyRole
-from controller.records.migrations import Migration, migrate
-from controller.records.schema_tables import known_tables
+from controller.records.schema.migrations import Migration, migrate
+from controller.records.schema.tables import known_tables
 from controller.records.signing import PublicKey
 from controller.tournament.errors import HistoryTamperedError
 from controller.tournament.history import SignedEntry, SignedHead, read_log, roster_digest

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 
 from controller.records.engine import Database, open_database
 from controller.records.errors import RecordsError
-from controller.records.migrations import Migration, migrate
-from controller.records.schema_tables import known_tables
+from controller.records.schema.migrations import Migration, migrate
+from controller.records.schema.tables import known_tables
 
 from .errors import LeagueError, PlayerNameError
 from .registry import NameSpan, Player, check_id, clean_name, find, next_id

@@ -20,8 +20,8 @@ import jinja2
 
 from controller.game.errors import GameError
 from controller.records.errors import RecordsError
-from controller.records.notation import HIGHLIGHT_WORDS, format_notation
-from controller.records.templating import new_environment
+from controller.records.reports.notation import HIGHLIGHT_WORDS, format_notation
+from controller.records.reports.templating import new_environment
 from controller.tournament.event import is_finished, standings
 from controller.tournament.model import Event, HanchanResult, MatchResult, RummikubGameResult
 from controller.tournament.render import cell_text
@@ -127,7 +127,7 @@ def render(page: Page, club: str) -> str:
 def table_records(store, event_name: str) -> dict[str, GameRecord]:
     """The notation and highlights of each game a table played into the club's database for the event."""
     from controller.records import Records
-    from controller.records.moves import game_notation_of
+    from controller.records.reports.moves import game_notation_of
     from controller.tournament.played import played_results
 
     if "game_info" not in store.db.tables():

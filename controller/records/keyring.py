@@ -66,7 +66,7 @@ class KeyRole(str, enum.Enum):
 
 
 def role_from_name(name: str) -> KeyRole:
-    """A ring kept before keys had roles named them only (store.py, schema 5 does the same)."""
+    """A ring kept before keys had roles named them only (schema/versions.py: schema 5 does the same)."""
     lowered = name.lower()
     if "director" in lowered:
         return KeyRole.DIRECTOR

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.game.events import EventKind, canonical_json, event_from_payload
-from controller.game.errors import EventDataError
+from controller.game.events import EventKind, canonical_json
 
-from . import record_checks
+from .chain import RecordedEvent
 from .errors import ImportConflictError, RecordFormatError, RecordsError, TamperedError
 from .signing import PublicKey
-from .store import GENESIS_HASH, ChainReport, Photo, Reading, RecordedEvent, Records
+from .store import Records
+from .verification import record_checks
+from .verification.report import ChainReport
 
 FORMAT = "tileref-game-record"
 VERSION = 1
@@ -41,7 +42,7 @@ def export_record(records: Records, game_id: int, *, photos: bool = True, report
     """The game as an open record. The game is verified first (a tampered game is not exported)."""
     report = report or records.require_intact(game_id)
     recorded = records.recorded(game_id)
-    head, count, head_signature = records._check_game(game_id)
+    head, count, head_signature = records.game_row(game_id)
     row = records.db.execute("SELECT variant, created_at, state FROM games WHERE id=?", (game_id,)).fetchone()
     info = records.info(game_id)
     photo_shas, reading_shas = _evidence_names(records, game_id, recorded)
@@ -178,7 +179,7 @@ def _highlights(recorded: list[RecordedEvent]) -> dict:
     `verify_record` leaves them out of the check (another version may mark other turns)."""
     from controller.game.errors import GameError
 
-    from .moves import GameLabels, game_notation
+    from .reports.moves import GameLabels, game_notation
 
     try:
         return {line.turn: line.highlights for line in game_notation(recorded, GameLabels(0)).turns}

@@ -32,9 +32,10 @@ from typing import Iterable
 
 from controller.game.events import Event, canonical_json, event_from_payload
 
+from .chain import Photo, Reading, RecordedEvent
 from .errors import GameNotFoundError, ServerUnavailableError, SpoolError
 from .signing import TableKey
-from .store import Photo, Reading, RecordedEvent, Records, state_value
+from .store import Records, state_value
 
 DEFAULT_SPOOL = "tileref-spool.sqlite"
 

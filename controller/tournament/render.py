@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import jinja2
 
-from controller.records.templating import new_environment
+from controller.records.reports.templating import new_environment
 
 from .model import Cell, Event, Round, Standings, StandingsSection
 

@@ -33,8 +33,8 @@ from typing import Iterable
 
 from controller.records.engine import Database, open_database
 from controller.records.errors import RecordsError
-from controller.records.migrations import Migration, migrate, recorded_version
-from controller.records.schema_tables import known_tables
+from controller.records.schema.migrations import Migration, migrate, recorded_version
+from controller.records.schema.tables import known_tables
 from controller.records.store import Records
 
 from .errors import (

@@ -24,8 +24,8 @@ from controller.game.events import (
     TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, apply
-from controller.records.store import RecordedEvent
-from controller.records.turn_data import verdict_data
+from controller.records.chain import RecordedEvent
+from controller.records.reports.turn_data import verdict_data
 
 from .live import scores_of, status_of
 from .templating import LOW_TIME_S

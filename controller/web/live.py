@@ -34,9 +34,10 @@ from controller.game.events import (
     TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnJudged, TurnStarted, VerdictOverridden,
 )
 from controller.game.machine import GameModel, State
+from controller.game.reading import SAME_TILE_RADIUS
 from controller.messages import DEFAULT_LANGUAGE, catalogue
 from controller.records import Records
-from controller.records.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
+from controller.records.reports.turn_data import photo_data, placed_boxes, read_photo, reading_boxes, tile_width, verdict_data
 
 from .prompts import difference_parts, prompt_of
 from .templating import LOW_TIME_S, environment
@@ -504,7 +505,7 @@ def to_put_back(model: GameModel) -> list[dict[str, Any]]:
     before = model.table.tiles
     after = model.pending.tiles if model.pending is not None else ()
     width = tile_width(before + after)
-    radius = 0.45 * width
+    radius = SAME_TILE_RADIUS * width  # the same tile as rebuilding the table takes it
     free = list(range(len(after)))
     moved: set[int] = set()
     for index, (code, x, y) in enumerate(before):

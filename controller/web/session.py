@@ -16,9 +16,10 @@ from controller.adapters.display import Display
 from controller.game.events import PlayAreaSet, TurnJudged, VerdictOverridden
 from controller.messages import DEFAULT_LANGUAGE
 from controller.records import Records
-from controller.records.turn_data import verdict_data
+from controller.records.reports.turn_data import verdict_data
 
-from .app import create_app, new_token
+from .app import create_app
+from .referee_actions import new_token
 from .live import LiveTable, WebDisplay, area_of, status_of
 from .server import WebServer, parse_address
 

@@ -3,7 +3,7 @@
 `environment()` is shared: the table's pages and any other page of the package (a club board)
 extend `base.html` and use the same filters and macros (`macros.html`); the regions the web audit
 page shares with the static one `tileref audit` writes come from the records' templates
-(`records/audit_regions.html`, controller/records/templates). No page is ever put
+(`records/audit_regions.html`, controller/records/reports/templates). No page is ever put
 together by string concatenation: names and codes reach the HTML only through the templates.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import functools
 
 import jinja2
 
-from controller.records.templating import new_environment, records_loader
+from controller.records.reports.templating import new_environment, records_loader
 
 LOW_TIME_S = 10  # seconds left from which the table display shows the low-time warning
 

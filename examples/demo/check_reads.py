@@ -1,6 +1,6 @@
 """Does the shipped reader read the demo game right? Per layout (seed, tile width), offline.
 
-    python examples/demo/check_reads.py [--seeds 7,8,9,10] [--tile-widths 40,44,48]
+    python -m examples.demo.check_reads [--seeds 7,8,9,10] [--tile-widths 40,44,48]
 
 Replays the turns of controller/demo_games/game.json the way the table controller sees them: each
 turn's table is rendered (stable positions, sensor noise), read by the real reader (up to three
@@ -16,17 +16,15 @@ import argparse
 import dataclasses
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from controller.adapters.reader import VisionReader  # noqa: E402
-from controller.demo.recorded_game import RACK_ROW, GameScript  # noqa: E402
-from controller.demo.scene import Scene, SceneRenderer  # noqa: E402
-from controller.demo_games import bundled_game  # noqa: E402
-from controller.game.judging import invalid_sets, same_table  # noqa: E402
-from controller.game.machine import TableState  # noqa: E402
-from controller.game.rebuild import match_by_position, rebuild, tile_width  # noqa: E402
+from controller.adapters.reader import VisionReader
+from controller.demo.recorded_game import RACK_ROW, GameScript
+from controller.demo.scene import Scene, SceneRenderer
+from controller.demo_games import bundled_game
+from controller.game.judging import invalid_sets, same_table
+from controller.game.machine import TableState
+from controller.game.reading import SAME_TILE_RADIUS, tile_width
+from controller.game.rebuild import match_by_position, rebuild
 
 SCRIPT = bundled_game("game")
 
@@ -62,7 +60,7 @@ def check(script: GameScript, reader: VisionReader, seed: int, width: int) -> li
     for player, rack in script.racks.items():
         laid = Scene(final.melds + Scene.of([{"tiles": list(rack), "at": [RACK_ROW, 0]}]).melds)
         _, reading = look(laid, before)
-        table_tiles = match_by_position(reading, before, 0.45 * tile_width(reading))
+        table_tiles = match_by_position(reading, before, SAME_TILE_RADIUS * tile_width(reading))
         got = sorted(t.code for i, t in enumerate(reading.tiles) if i not in table_tiles)
         if got != sorted(rack):
             wrong.append(f"rack {player}: read {' '.join(got)}")

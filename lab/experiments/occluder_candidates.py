@@ -1,22 +1,22 @@
-"""Score averages of occluder nets before building them, by the rule of models/decisions/occ11.txt.
+"""Score averages of occluder nets before building them, by the rule of lab/decisions/occ11.txt.
 
     python -m lab.experiments.occluder_candidates maps models/work/occ14/occluder.onnx models/work/occ14/maps.pkl
     python -m lab.experiments.occluder_candidates score F=occ8.pkl+occ9b.pkl+occ11.pkl+occ13.pkl F+14=occ8.pkl+occ9b.pkl+occ11.pkl+occ13.pkl+occ14.pkl
 
 `maps` runs one net over the validation photos, the rendered validation tables and the train
-photos (models/occluder_eval.py's cases, the same every run; a few minutes) and keeps its
-probability maps; `pool` max-pools them (models/decisions/occpool.txt). `score` takes the mean of
-members' maps, which is what models/average_nets.py builds into one file, so a candidate average
+photos (models/recipe/occluder_eval.py's cases, the same every run; a few minutes) and keeps its
+probability maps; `pool` max-pools them (lab/decisions/occpool.txt). `score` takes the mean of
+members' maps, which is what models/recipe/average_nets.py builds into one file, so a candidate average
 is judged without building it. For each candidate it
 prints the thresholds chosen on validation + rendered validation, the mistakes there (the score),
 the mistakes on train, and the columns the rule's guards read:
 validation refused, accepted per design; rendered refused, accepted; train refused, accepted per design.
 A candidate written NAME=A.pkl+B.pkl@SHARE holds its min share at SHARE; only its threshold is chosen
-(models/decisions/occ24.txt). With `--shipped NAME` it also names the rule's winner among the other
-candidates, or why there is none (`judge`, the reading of models/decisions/occ22.txt: rank first, then
+(lab/decisions/occ24.txt). With `--shipped NAME` it also names the rule's winner among the other
+candidates, or why there is none (`judge`, the reading of lab/decisions/occ22.txt: rank first, then
 hold the first against the bars).
 The test split and the rendered test tables are never read here (benchmarks/bench_settle.py reads them,
-once, for a winner). Members taken out of the shipped file: `python -m models.average_nets --take K`.
+once, for a winner). Members taken out of the shipped file: `python -m models.recipe.average_nets --take K`.
 A maps file is a pickle of our own making: never load one from elsewhere.
 """
 from __future__ import annotations
@@ -31,12 +31,12 @@ import cv2
 import numpy as np
 
 from lab.experiments.two_thresholds import choose_two_thresholds
-from models.occluder_eval import (DESIGNS, RENDERED_VALIDATION, SHARES, Case, choose_thresholds, covered_maps,
+from models.recipe.occluder_eval import (DESIGNS, RENDERED_VALIDATION, SHARES, Case, choose_thresholds, covered_maps,
                                   rendered_maps, tally)
 
 SPLITS = ("validation", "rendered", "train")
 FORMAT = "tileref occluder maps 1"
-# the guards of models/decisions/occ9.txt, with occ12.txt's figures: the first shipped net's columns (validation;
+# the guards of lab/decisions/occ9.txt, with occ12.txt's figures: the first shipped net's columns (validation;
 # rendered; train), which no column of a winner may exceed by more than COLUMN_SLACK, and the most train mistakes
 ORIGINAL_COLUMNS = ((1, 2, 6, 1), (2, 0), (1, 12, 15, 2))
 COLUMN_SLACK = 2
@@ -91,7 +91,7 @@ def mean_maps(members: list[dict], names: list[str]) -> dict:
 
 def pooled_maps(maps: dict, size: int) -> dict:
     """Each map with every cell raised to the highest of its size x size neighbourhood (a max pool, stride 1), so
-    that members marking neighbouring cells of one arm agree in their mean (models/decisions/occpool.txt)."""
+    that members marking neighbouring cells of one arm agree in their mean (lab/decisions/occpool.txt)."""
     if size < 1 or size % 2 == 0:
         raise CandidateError(f"pool size {size} is not an odd number of cells")
     square = np.ones((size, size), np.uint8)
@@ -124,7 +124,7 @@ def _photo_columns(rows, threshold: float, min_share: float, peak: float | None)
 
 def score_candidate(name: str, maps: dict, two_thresholds: bool = False,
                     held_share: float | None = None) -> CandidateScore:
-    """`held_share` holds the minimum share, so only the threshold is chosen (models/decisions/occ24.txt)."""
+    """`held_share` holds the minimum share, so only the threshold is chosen (lab/decisions/occ24.txt)."""
     chosen_on = maps["validation"] + maps["rendered"]
     if two_thresholds and held_share is not None:
         raise CandidateError(f"candidate {name!r}: a held min share ({held_share}) goes with one threshold only")
@@ -157,7 +157,7 @@ def _rank_key(candidate: CandidateScore) -> tuple:
 
 
 def judge(shipped: CandidateScore, candidates: list[CandidateScore]) -> RuleVerdict:
-    """The rule's verdict, read as models/decisions/occ22.txt settled it: rank every candidate, then hold only the
+    """The rule's verdict, read as lab/decisions/occ22.txt settled it: rank every candidate, then hold only the
     first against the bars, so a candidate that fails a bar never lets a lower-ranked one through.
 
     Bars: the guards of occ9.txt (ORIGINAL_COLUMNS, COLUMN_SLACK, MOST_TRAIN_MISTAKES); a lower score than what
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                        help="@SHARE holds that candidate's min share; only its threshold is chosen")
     score.add_argument("--misses", action="store_true", help="also list each candidate's mistakes on validation")
     score.add_argument("--two-thresholds", action="store_true",
-                       help="also try a region's peak above a higher threshold (models/decisions/occ16.txt)")
+                       help="also try a region's peak above a higher threshold (lab/decisions/occ16.txt)")
     score.add_argument("--shipped", metavar="NAME",
                        help="the candidate that ships: also print the rule's winner among the others, or why none")
     args = parser.parse_args(argv)
@@ -228,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in ("maps", "pool") and not args.out.parent.is_dir():  # found out now, not after minutes of maps
             raise CandidateError(f"maps file {str(args.out)!r}: its folder does not exist")
         if args.command == "maps":
-            from models.realdata import load_splits
+            from models.recipe.realdata import load_splits
 
             if not args.model.is_file():
                 raise CandidateError(f"net {str(args.model)!r} is not a file")

@@ -1,11 +1,11 @@
-"""A learned second stage over the members of an averaged occluder net (models/decisions/stack.txt).
+"""A learned second stage over the members of an averaged occluder net (lab/decisions/stack.txt).
 
     python -m lab.experiments.stack_nets models/occluder.onnx --hidden 0 8 --out-dir models/work/stack
 
 The shipped models/occluder.onnx runs six nets and takes the mean of their probabilities
-(models/average_nets.py). Here a small stacker (lab/experiments/stacker_net.OccluderStacker) is fitted to read
+(models/recipe/average_nets.py). Here a small stacker (lab/experiments/stacker_net.OccluderStacker) is fitted to read
 the six probabilities of each cell and its neighbours instead. It is fitted on training samples
-only (models/occluder_train._draw over the train photos, its own seeds), through the members as
+only (models/recipe/occluder_train._draw over the train photos, its own seeds), through the members as
 they ship, which stay unchanged. Each stacker is written as the averaged file with its mean
 replaced by the stacker (`stacked-h<hidden>.onnx`: same input, output 'covered' a logit as
 before), so a candidate is scored exactly as it would ship:
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.average_nets import AverageError, members_in
-from models.occluder_data import CORNERED
+from models.recipe.average_nets import AverageError, members_in
+from models.recipe.occluder_data import CORNERED
 
 STACK_SEED = 38261122  # no occluder member's seed: the stacker's samples are draws no member trained on
 
@@ -31,7 +31,7 @@ STACK_SEED = 38261122  # no occluder member's seed: the stacker's samples are dr
 @dataclass(frozen=True)
 class StackRecipe:
     hidden: int = 0  # 0: one 3 x 3 conv; else a 3 x 3 conv to this many channels, ReLU, a 1 x 1 conv
-    samples: int = 4000  # even seeds plain samples, odd seeds CORNERED (models/decisions/stack.txt)
+    samples: int = 4000  # even seeds plain samples, odd seeds CORNERED (lab/decisions/stack.txt)
     steps: int = 3000
     batch: int = 32
     lr: float = 0.01
@@ -127,8 +127,8 @@ def draw_features(recipe: StackRecipe, path: Path, photo_paths: tuple[str, ...],
     """{frame shape: (members' probabilities N x K x h x w, targets N x h x w)} over the stacker's samples."""
     import onnxruntime as ort
 
-    from models.fitting import pool_map
-    from models.occluder_train import _draw, _photo_cache
+    from models.recipe.fitting import pool_map
+    from models.recipe.occluder_train import _draw, _photo_cache
 
     t0 = time.time()
     _photo_cache(photo_paths)  # decoded once here, before the workers fork
@@ -150,12 +150,12 @@ def draw_features(recipe: StackRecipe, path: Path, photo_paths: tuple[str, ...],
 
 
 def fit_stacker(recipe: StackRecipe, buckets: dict, log) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The stacker's convs fitted by the members' own loss and batches (models/occluder_train.py)."""
+    """The stacker's convs fitted by the members' own loss and batches (models/recipe/occluder_train.py)."""
     import torch
 
-    from models.fitting import fit_steps
+    from models.recipe.fitting import fit_steps
     from lab.experiments.stacker_net import OccluderStacker
-    from models.occluder_train import flipped_batches, occluder_loss
+    from models.recipe.occluder_train import flipped_batches, occluder_loss
 
     members = next(iter(buckets.values()))[0].shape[1]
     torch.manual_seed(recipe.seed)
@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         if any(h < 0 for h in args.hidden) or len(set(args.hidden)) != len(args.hidden):
             raise StackError(f"hidden sizes {args.hidden} are not distinct counts of channels (0 or more)")
         probabilities_model(args.averaged)  # a net that is no average is named now, not after minutes of drawing
-        from models.realdata import load_splits
+        from models.recipe.realdata import load_splits
 
         base = STACK_SMOKE if args.smoke else StackRecipe()
         photos = load_splits()["train"]

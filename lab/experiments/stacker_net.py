@@ -1,4 +1,4 @@
-"""The stacker network of lab/experiments/stack_nets.py (models/decisions/stack.txt): not shipped."""
+"""The stacker network of lab/experiments/stack_nets.py (lab/decisions/stack.txt): not shipped."""
 from __future__ import annotations
 
 from torch import nn

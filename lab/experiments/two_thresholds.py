@@ -1,4 +1,4 @@
-"""A decision with two thresholds on an occluder map (models/decisions/occ16.txt): not shipped.
+"""A decision with two thresholds on an occluder map (lab/decisions/occ16.txt): not shipped.
 
 Cells above the lower threshold make the regions; a region counts only if its highest cell
 reaches the upper one (the peak). `python -m lab.experiments.occluder_candidates score
@@ -6,13 +6,13 @@ reaches the upper one (the peak). `python -m lab.experiments.occluder_candidates
 """
 from __future__ import annotations
 
-from models.occluder_eval import SHARES, THRESHOLDS, Tally, choose_thresholds, regions_of, tally
+from models.recipe.occluder_eval import SHARES, THRESHOLDS, Tally, choose_thresholds, regions_of, tally
 
 PEAK_STEPS = (0.1, 0.2, 0.3)  # how far above the low threshold a two-threshold decision's peak may lie
 
 
 def choose_two_thresholds(validation_maps) -> tuple[float, float | None, float, Tally]:
-    """(threshold, peak, min share, tally) by models/decisions/occ16.txt: the fewest mistakes on
+    """(threshold, peak, min share, tally) by lab/decisions/occ16.txt: the fewest mistakes on
     validation over the one-threshold grid and the same with a peak PEAK_STEPS above the threshold;
     among equals the one-threshold rule (peak None, as choose_thresholds picks it), then the largest
     minimum share, then the middle of the (threshold, peak) pairs."""

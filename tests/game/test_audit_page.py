@@ -9,8 +9,8 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from controller.records import Records
-from controller.records.templating import environment
-from controller.records.views import audit_html
+from controller.records.reports.templating import environment
+from controller.records.reports.views import audit_html
 from controller.web.app import create_app
 from controller.web.templating import environment as web_environment
 from game.test_same_set import reversed_run_game
@@ -33,7 +33,7 @@ def test_names_reach_the_static_page_only_escaped(tmp_path):
 def test_the_templates_are_package_data():
     """`pip install .` ships them: the package-data globs of pyproject.toml match every template."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
-    templates = ROOT / "controller" / "records" / "templates"
+    templates = ROOT / "controller" / "records" / "reports" / "templates"
     names = sorted(p.name for p in templates.glob("*.html"))
     assert {"audit_page.html", "audit_regions.html", "clock_audit_page.html"} <= set(names)
     for name in names:

@@ -22,7 +22,7 @@ from controller.game.events import (
 )
 from controller.game.machine import TILES_IN_GAME, TableState, fold
 from controller.records import Records
-from controller.records.views import semantic_log
+from controller.records.reports.views import semantic_log
 from controller.rules import scoring
 from controller.rules.tiles import parse_tiles
 
@@ -242,8 +242,8 @@ def _notation_holds_and_matches_its_golden_file(records, game, events, golden: P
     """Each line read back and checked against its turn's events (by `check_notation`, and here field by
     field from the events themselves); the lines two runs share are the golden file's
     (TILEREF_UPDATE_GOLDEN=1 rewrites it)."""
-    from controller.records.moves import check_notation, game_notation_of, game_reading, machine_independent
-    from controller.records.notation import format_notation, parse_notation
+    from controller.records.reports.moves import check_notation, game_notation_of, game_reading, machine_independent
+    from controller.records.reports.notation import format_notation, parse_notation
 
     notation = game_notation_of(records, game)
     text = format_notation(notation)

@@ -28,8 +28,8 @@ from controller.game.machine import State, apply, fold
 from controller.game.reading import ReadTile, TableReading
 from controller.records import Records
 from controller.records.record_file import dumps, export_record, import_record, verify_record
-from controller.records.turn_data import audit_data
-from controller.records.views import replay_lines
+from controller.records.reports.turn_data import audit_data
+from controller.records.reports.views import replay_lines
 from controller.rules.judge import Rule
 from controller.table import STEPS, TableDevices, TableRunner
 from controller.table.settings import LOOK_AGAIN

@@ -11,7 +11,7 @@ which is closed here: a doubt ends `play` with an error instead of hanging the t
 What it shows: every verdict is the scripted one, every table read is the table laid, the
 penalty's restore is refused while wrong and accepted when right, the racks laid open are read
 and the game is scored, and the record's hash chain holds. The faces were chosen as ones the
-shipped reader reads (models/scene_assets.py): this is a test of the game flow on a real-looking
+shipped reader reads (models/recipe/scene_assets.py): this is a test of the game flow on a real-looking
 table, not a measure of the reader.
 """
 from __future__ import annotations
@@ -35,8 +35,8 @@ from controller.game.events import (
 from controller.game.judging import same_table
 from controller.game.machine import GameModel, State, TableState, apply
 from controller.records import Records
-from controller.records.moves import check_notation, game_notation_of, game_reading
-from controller.records.notation import format_notation
+from controller.records.reports.moves import check_notation, game_notation_of, game_reading
+from controller.records.reports.notation import format_notation
 from firmware_bridge.emulator_process import EmulatorProcess
 
 SCRIPT = bundled_game("wood-game")

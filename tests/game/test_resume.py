@@ -20,7 +20,7 @@ from pathlib import Path
 
 from controller.game.events import TimerIncident
 from controller.records import Records
-from controller.records.views import semantic_log
+from controller.records.reports.views import semantic_log
 
 GOLDEN = Path(__file__).with_name("golden") / "demo-events.json"
 

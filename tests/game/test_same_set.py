@@ -14,8 +14,8 @@ from controller.game import judging
 from controller.game.events import Dealt, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
 from controller.game.machine import apply, fold
 from controller.records import Records
-from controller.records.turn_data import audit_data
-from controller.records.views import audit_html
+from controller.records.reports.turn_data import audit_data
+from controller.records.reports.views import audit_html
 from controller.rules.melds import MeldKind, same_set_key, set_changes
 from controller.rules.tiles import parse_tiles
 from controller.web.app import create_app

@@ -314,7 +314,7 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "rummikub
 def test_every_real_photo_never_trained_on_settles_at_a_games_first_wait_or_asks_the_arbiter():
     """A still real table at a game's first wait (no reference): it settles after half a second, or,
     when the net alone takes something on it for a hand, the arbiter is asked; it is never taken in."""
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
 
     splits = load_splits(SHARED)
     ask_frames = int(EyesSettings().ask_after_seconds * FPS)

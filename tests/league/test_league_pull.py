@@ -19,7 +19,7 @@ BIRCH = {f"L{n:02d}": f"Birch player {n}" for n in range(5, 13)}  # L05-L08 play
 @pytest.fixture
 def servers(tmp_path):
     """Alder's, Birch's and the league's servers."""
-    from controller.records.pg_local import LocalPostgres, postgres_bin_dir
+    from tests.pg_local import LocalPostgres, postgres_bin_dir
 
     if postgres_bin_dir() is None:
         pytest.skip("no PostgreSQL binaries (Debian's postgresql package)")

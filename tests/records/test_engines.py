@@ -15,7 +15,7 @@ from controller.records.engine import POSTGRESQL, SQLITE, parse_db
 from controller.records.errors import (
     DatabaseUrlError, DeliveryConflictError, ServerUnavailableError,
 )
-from controller.records.store import SCHEMA_VERSION
+from controller.records.schema.versions import SCHEMA_VERSION
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")
 
@@ -149,7 +149,7 @@ def test_delivery_is_idempotent_by_hash_and_refuses_a_chain_that_went_on(db_url)
 
 
 def test_a_table_that_loses_the_server_keeps_playing_and_delivers_everything_once(tmp_path):
-    from controller.records.pg_local import LocalPostgres, postgres_bin_dir
+    from tests.pg_local import LocalPostgres, postgres_bin_dir
     from controller.records.spool import SpooledRecords
 
     if postgres_bin_dir() is None:
@@ -175,7 +175,7 @@ def test_a_table_that_loses_the_server_keeps_playing_and_delivers_everything_onc
 
 
 def test_a_spool_left_by_a_stopped_table_is_delivered_at_the_next_start(tmp_path):
-    from controller.records.pg_local import LocalPostgres, postgres_bin_dir
+    from tests.pg_local import LocalPostgres, postgres_bin_dir
     from controller.records.spool import SpooledRecords
 
     if postgres_bin_dir() is None:

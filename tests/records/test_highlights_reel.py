@@ -15,8 +15,8 @@ import pytest
 from controller.cli import main
 from controller.game.events import TableRead
 from controller.records import Records
-from controller.records.moves import game_notation_of
-from controller.records.views import turns
+from controller.records.reports.moves import game_notation_of
+from controller.records.reports.turns import turns
 
 
 class Reel(HTMLParser):

@@ -19,7 +19,7 @@ from controller.game import judging
 from controller.game.events import Dealt, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
 from controller.game.machine import apply, fold
 from controller.records import Photo, Reading, Records, reading_sha, sha256_bytes
-from controller.records.record_checks import MAX_RECORD_BYTES
+from controller.records.verification.record_checks import MAX_RECORD_BYTES
 from controller.records.record_file import load_record
 from controller.records.errors import RecordFormatError
 from table_helpers import table

@@ -23,10 +23,10 @@ from controller.game.events import (
 from controller.game.journal import GameJournal
 from controller.game.machine import TableState
 from controller.records import Records
-from controller.records.moves import (
+from controller.records.reports.moves import (
     NotationMismatchError, check_notation, game_notation_of, game_reading, notation_text,
 )
-from controller.records.notation import (
+from controller.records.reports.notation import (
     GameNotation, Highlight, NotationError, Restore, RestoreEnd, Result, TurnEnding, TurnLine, Verdict,
     format_notation, parse_notation,
 )

@@ -16,7 +16,7 @@ from controller.game.journal import GameJournal
 from controller.records import Photo, Reading, Records, reading_sha
 from controller.records.engine import POSTGRESQL, SQLITE
 from controller.records.record_file import dumps, export_record, import_record, verify_record
-from controller.records.store import SCHEMA_VERSION
+from controller.records.schema.versions import SCHEMA_VERSION
 from tests.photo_helpers import tiny_photo
 
 PLAYERS = ("Ann", "Ben")

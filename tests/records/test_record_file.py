@@ -167,7 +167,7 @@ def test_the_director_takes_a_played_game_straight_from_the_database(postgres_ur
 
     from controller.game.events import GameScored
     from controller.game.judging import game_created
-    from controller.tournament.played import tournament_seats
+    from controller.tournament.table_seats import tournament_seats
     from controller.tournament import TournamentStore
 
     from controller.records.signing import default_table_key, new_key_pair, public_path

@@ -478,7 +478,7 @@ def test_key_accept_records_a_signed_acceptance_of_a_game_in_the_database(tmp_pa
 
 def test_a_spooled_game_whose_key_the_club_does_not_trust_stays_in_the_spool(tmp_path, keys):
     from controller.records.errors import TamperedError
-    from controller.records.pg_local import LocalPostgres, postgres_bin_dir
+    from tests.pg_local import LocalPostgres, postgres_bin_dir
     from controller.records.spool import SpooledRecords
 
     if postgres_bin_dir() is None:

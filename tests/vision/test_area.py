@@ -12,11 +12,11 @@ import cv2
 import numpy as np
 import pytest
 
-from models.area_scenes import compose, cut_faces, place_face
-from models.realdata import DEFAULT_DATASET, class_names, load_photo, split_stems
+from models.recipe.area_scenes import compose, cut_faces, place_face
+from models.recipe.realdata import DEFAULT_DATASET, class_names, load_photo, split_stems
 from vision import read_image
 from vision.area import AreaError, PlayArea, find_play_area, split_faces
-from vision.synth import random_melds, render_table
+from models.recipe.synth import random_melds, render_table
 
 TABLE_PHOTOS = ("rummy-12_jpeg", "rummy-13_jpeg")  # walnut tables (train split)
 SPARE_PHOTOS = ("rummy-4_jpeg", "rummy-6_jpeg")  # whole sets laid out (train split): the spare faces
@@ -82,7 +82,7 @@ def test_a_rendered_table_with_things_beside_it_reads_only_the_table(spare_faces
     "nothing beside",
     pytest.param("box lid and rack beside", marks=pytest.mark.xfail(strict=True, reason=(
         "spare tiles outside make the reader look again on the frame painted outside the area, which cuts the "
-        "tile in half; keeping the first look's tiles across named slivers too (models/decisions/"
+        "tile in half; keeping the first look's tiles across named slivers too (lab/decisions/"
         "across_first_look.txt)"))),
 ])
 def test_a_tile_across_the_tables_edge_is_named_and_not_read(photos, spare_faces, beside):

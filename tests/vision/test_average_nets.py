@@ -1,4 +1,4 @@
-"""models.average_nets: one ONNX file that gives the mean of its members' probabilities as a logit."""
+"""models.recipe.average_nets: one ONNX file that gives the mean of its members' probabilities as a logit."""
 import numpy as np
 import pytest
 
@@ -6,7 +6,7 @@ onnx = pytest.importorskip("onnx")
 
 from onnx import TensorProto, helper  # noqa: E402
 
-from models.average_nets import main  # noqa: E402
+from models.recipe.average_nets import main  # noqa: E402
 from vision.models import load_model  # noqa: E402
 
 
@@ -27,7 +27,7 @@ def _member(path, weight: float, bias: float, output: str = "covered"):
 
 
 def _refused(argv, capsys) -> str:
-    """What models.average_nets says on stderr when it stops with exit 2 on these arguments."""
+    """What models.recipe.average_nets says on stderr when it stops with exit 2 on these arguments."""
     with pytest.raises(SystemExit) as stop:
         main(argv)
     assert stop.value.code == 2

@@ -8,13 +8,13 @@ import pytest
 
 from controller.cli import main
 from vision import TableReader
-from vision.calibrate import PlacedTile, _check_in_place, calibrate
+from vision.calibrate import LayoutTile, _check_in_place, calibrate
 from vision.errors import CalibrationError, LayoutError, ProfileError
 from vision.config import DEFAULT_CALIBRATION
 from vision.layouts import DEFAULT_LAYOUT, parse_layout
 from vision.profile import load_profile, save_profile
-from vision.synth import render_layout, unseen_designs
-from vision.typefaces import HELD_OUT_FAMILY, font_families
+from models.recipe.synth import render_layout, unseen_designs
+from models.recipe.typefaces import HELD_OUT_FAMILY, font_families
 
 # The held-out edition always; its held-out typeface where the training fonts are installed
 # (CI has no fonts: the numbers are then drawn in OpenCV's Hershey faces).
@@ -86,9 +86,9 @@ def test_rows_that_converge_under_a_steep_camera_are_still_placed_in_order():
     assert [t.row for t in tiles] == [r + 1 for r, row in enumerate(ROWS) for _ in row]
 
 
-def _placed(codes_read: list[tuple]) -> list[PlacedTile]:
+def _placed(codes_read: list[tuple]) -> list[LayoutTile]:
     """(code laid, code read[, confidence of the reading]) per tile."""
-    return [PlacedTile("p.png", 1, k + 1, code, read, rest[0] if rest else 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))
+    return [LayoutTile("p.png", 1, k + 1, code, read, rest[0] if rest else 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))
             for k, (code, read, *rest) in enumerate(codes_read)]
 
 

@@ -11,7 +11,7 @@ from vision import read_image
 from vision.calibrate import calibrate, place_layout
 from vision.errors import CalibrationError, LayoutError
 from vision.layouts import parse_layout
-from vision.synth import render_layout
+from models.recipe.synth import render_layout
 
 ROWS = [["K1", "K2", "K3", "K4", "K5"], ["B1", "B2", "B3", "B4", "B5"]]
 

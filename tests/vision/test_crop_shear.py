@@ -1,11 +1,11 @@
-"""The classifier recipe's crop shear (models/train.py `Recipe.crop_shear`): a crop's number
+"""The classifier recipe's crop shear (models/recipe/train.py `Recipe.crop_shear`): a crop's number
 leans the way the shear says, and with no shear the augmentation draws exactly what it drew
 before (the shipped recipe's crops are unchanged)."""
 import cv2
 import numpy as np
 import pytest
 
-from models.train import _augment_crops, _sheared
+from models.recipe.train import _augment_crops, _sheared
 from vision.config import CROP_HEIGHT, CROP_WIDTH
 
 

@@ -1,4 +1,4 @@
-"""`python -m models.evaluate --real --splits ...` reads the splits asked for and no other.
+"""`python -m models.recipe.evaluate --real --splits ...` reads the splits asked for and no other.
 
 A candidate model is compared on train and validation; the frozen test split must stay unread
 until the decision, so the option has to keep it out, and a misspelt split must not fall back
@@ -6,8 +6,8 @@ to reading everything.
 """
 import pytest
 
-from models.evaluate import SPLIT_TITLES, main
-from models.realdata import DEFAULT_DATASET
+from models.recipe.evaluate import SPLIT_TITLES, main
+from models.recipe.realdata import DEFAULT_DATASET
 
 pytestmark = pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
 
@@ -29,7 +29,7 @@ def test_an_unknown_split_is_refused_by_name(capsys):
 
 def test_synthetic_tables_can_hold_fewer_tiles_than_a_full_set():
     # a board in mid-game, where the copy limit (vision/copies.py) rarely binds: --tiles
-    from models.evaluate import evaluate_synthetic
+    from models.recipe.evaluate import evaluate_synthetic
     from vision import TableReader
 
     board, _ = evaluate_synthetic(TableReader(), 1920, 1080, 1, "original", tiles=30)
@@ -48,7 +48,7 @@ def test_a_config_change_that_cannot_be_made_is_refused_by_name(capsys, setting,
 
 
 def test_a_config_change_reaches_the_reading(monkeypatch):
-    import models.evaluate as evaluate
+    import models.recipe.evaluate as evaluate
 
     seen = []
     monkeypatch.setattr(evaluate, "evaluate_real", lambda reader, photos, split: seen.append(reader.config) or _NoMistakes())

@@ -1,6 +1,6 @@
 """Exposure: a dim frame is brightened before it is read, a frame as bright as photos are is read as
 it comes, one clipped at white is brought down, and whole-game tables the room's light dimmed or a
-lamp clipped are read whole (models/decisions/exposure.txt, exposure_clipped.txt)."""
+lamp clipped are read whole (lab/decisions/exposure.txt, exposure_clipped.txt)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from models.realdata import DEFAULT_DATASET
+from models.recipe.realdata import DEFAULT_DATASET
 from vision.config import DEFAULT_CONFIG
 from vision.exposure import expose
 from vision.pipeline import TableReader
@@ -55,7 +55,7 @@ def test_a_game_table_the_rooms_light_dimmed_is_read_whole():
     from benchmarks.game_camera import CONDITIONS, GRID_COLUMNS, GRID_ROWS, GameCamera, spare_faces
     from benchmarks.game_scripts import Grid, scripted_game
     from controller.demo.scene import Scene
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
 
     camera = GameCamera(CONDITIONS[0], spare_faces(load_splits()["train"]), 43000)  # wood top, 40 px tiles
     turn = next(t for t in scripted_game(("Ann", "Ben", "Cat"), 12, 43000, Grid(GRID_ROWS, GRID_COLUMNS))
@@ -73,7 +73,7 @@ def test_a_game_table_a_raised_lamp_clips_is_read_whole():
     from benchmarks.game_camera import CONDITIONS, GRID_COLUMNS, GRID_ROWS, GameCamera, spare_faces
     from benchmarks.game_scripts import Grid, scripted_game
     from controller.demo.scene import Scene
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
 
     white = next(c for c in CONDITIONS if c.top == "white" and c.light_change > 1.2)  # "all at once"
     camera = GameCamera(white, spare_faces(load_splits()["train"]), 43005)

@@ -1,10 +1,10 @@
-"""Procedural variation of numbers and jokers (training only, vision/glyph_variants.py)."""
+"""Procedural variation of numbers and jokers (training only, models/recipe/glyph_variants.py)."""
 import numpy as np
 
-from vision.glyph_variants import varied_number
-from vision.synth import render_table
-from vision.tile_faces import table_face_style, tile_face
-from vision.typefaces import HERSHEY, _glyph, font_families
+from models.recipe.glyph_variants import varied_number
+from models.recipe.synth import render_table
+from models.recipe.tile_faces import table_face_style, tile_face
+from models.recipe.typefaces import HERSHEY, _glyph, font_families
 
 MELDS = [["R1", "R7", "R4"], ["K11", "B12", "O13"], ["J"]]
 

@@ -12,7 +12,7 @@ from vision.codes import CODE_INDEX, CODES
 from vision.config import CROP_HEIGHT, CROP_WIDTH, DEFAULT_CONFIG
 from vision.inks import decide_colours
 from vision.pipeline import _assemble
-from vision.synth import random_melds, render_table
+from models.recipe.synth import random_melds, render_table
 
 CREAM = (225, 240, 245)  # BGR
 INKS = {"K": (30, 30, 32), "teal": (125, 110, 10), "O": (30, 135, 240), "R": (45, 35, 205), "yellow": (10, 185, 235)}

@@ -6,7 +6,7 @@ import pytest
 
 from lab.experiments.occluder_candidates import (CandidateError, CandidateScore, judge, load_maps, main, mean_maps, pooled_maps,
                                         save_maps, score_candidate)
-from models.occluder_eval import Case
+from models.recipe.occluder_eval import Case
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "rummikub-photos"
 
@@ -56,7 +56,7 @@ def _blob_map(level: float, peak: float | None = None) -> np.ndarray:
 
 
 def test_a_peak_threshold_tells_a_faint_arm_with_a_strong_cell_from_a_middling_patch():
-    """models/decisions/occ16.txt: no one threshold both clears a patch at 0.6 and sees a blob at 0.5 whose one
+    """lab/decisions/occ16.txt: no one threshold both clears a patch at 0.6 and sees a blob at 0.5 whose one
     strong cell is too small to count alone; cells above a low threshold that must reach a peak do."""
     maps = {"validation": [(Case("knot", False, None, "clear"), _blob_map(0.6)),
                            (Case("faint arm", True, None, "composited"), _blob_map(0.5, peak=0.9))],
@@ -105,7 +105,7 @@ def _small_hand_maps() -> dict:
 
 
 def test_a_held_min_share_chooses_only_the_threshold():
-    """models/decisions/occ24.txt: a held share cannot be traded for a smaller one that sees the small hand."""
+    """lab/decisions/occ24.txt: a held share cannot be traded for a smaller one that sees the small hand."""
     free = score_candidate("free", _small_hand_maps())
     held = score_candidate("held", _small_hand_maps(), held_share=0.003)
     assert free.score == 0 and free.min_share < 0.003
@@ -157,7 +157,7 @@ def test_a_candidate_that_fails_a_bar_does_not_win_and_the_verdict_says_why(cand
 
 
 def test_only_the_first_ranked_is_held_against_the_bars():
-    """models/decisions/occ22.txt: a first that fails a bar does not let the next one through."""
+    """lab/decisions/occ22.txt: a first that fails a bar does not let the next one through."""
     first, second = _scored("all ten", 1, 5, members=10), _scored("S+23", 3, 3, members=7)
     verdict = judge(SHIPPED, [SHIPPED, second, first])
     assert verdict.winner is None and "'all ten' ranks first at 1 / 5" in verdict.reason
@@ -195,9 +195,9 @@ def test_a_file_that_is_no_maps_file_is_a_clear_error(tmp_path):
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the shared real photos are not beside the repository")
 def test_the_mean_of_the_members_maps_is_the_shipped_averages_map(tmp_path):
     """What makes scoring member maps honest: the shipped file's map is the mean of its members' maps."""
-    from models.average_nets import main as average_main, member_count
+    from models.recipe.average_nets import main as average_main, member_count
     from lab.experiments.occluder_candidates import member_maps
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
     from vision.occluders import OCCLUDER_FILE
 
     splits = load_splits(SHARED)
@@ -205,7 +205,7 @@ def test_the_mean_of_the_members_maps_is_the_shipped_averages_map(tmp_path):
     shipped = member_maps(OCCLUDER_FILE, photos, range(0, 1))
     members = []
     count = member_count(OCCLUDER_FILE)
-    assert count == 6  # four members and the two aimed ones (models/decisions/occ12.txt, occ16.txt)
+    assert count == 6  # four members and the two aimed ones (lab/decisions/occ12.txt, occ16.txt)
     for k in range(count):
         path = tmp_path / f"member{k}.onnx"
         average_main(["--take", str(k), str(OCCLUDER_FILE), "--out", str(path)])

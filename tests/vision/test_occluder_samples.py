@@ -1,9 +1,9 @@
-"""The training's harder samples lean the way models/occluder_data.HardSamples says."""
+"""The training's harder samples lean the way models/recipe/occluder_data.HardSamples says."""
 import cv2
 import numpy as np
 import pytest
 
-from models.occluder_data import AIMED, COMPOSE_LONG_SIDE, CORNERED, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
+from models.recipe.occluder_data import AIMED, COMPOSE_LONG_SIDE, CORNERED, FOLDED, HARD, SHADED, HardSamples, _arm_masks, compose
 
 SIZE = 96
 

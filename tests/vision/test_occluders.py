@@ -1,7 +1,7 @@
 """Is anything over the table? The shipped occluder net on real photos, with and without occluders.
 
 The bundled photos are real tables (wood, grey, a rack on cloth); occluders are composited
-with the measuring seeds of models/occluder_data.py, never trained on. Over every shared
+with the measuring seeds of models/recipe/occluder_data.py, never trained on. Over every shared
 photo (when ../shared is beside the repo) the figures of benchmarks/bench_settle.py must
 hold: no clear table refused, no covered table accepted.
 """
@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.occluder_data import MEASURE_SEED, compose
+from models.recipe.occluder_data import MEASURE_SEED, compose
 from vision import ImageReadError, find_occluders
 
 DATA = Path(__file__).with_name("data")
@@ -108,7 +108,7 @@ needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="the shared real p
 
 @pytest.fixture(scope="module")
 def splits():
-    from models.realdata import load_splits
+    from models.recipe.realdata import load_splits
 
     return load_splits(SHARED)
 
@@ -124,7 +124,7 @@ def test_nearly_every_photo_never_trained_on_is_a_clear_table(splits):
 
 @needs_shared
 def test_occluders_composited_on_the_test_photos_are_nearly_all_seen(splits):
-    from models.occluder_eval import covered_cases
+    from models.recipe.occluder_eval import covered_cases
 
     cases = [c for i, p in enumerate(splits["test"]) for c in covered_cases(p.image_path, p.stem, i)
              if c.design == "composited"]

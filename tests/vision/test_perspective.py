@@ -107,23 +107,6 @@ def test_a_table_seen_from_straight_above_keeps_its_rectangles():
 
 
 @pytest.mark.parametrize("off", [12.0, -18.0], ids=["fitted-12-off", "fitted-18-off-the-other-way"])
-def test_with_the_switch_on_a_face_fitted_turned_off_its_set_is_turned_back_whole(off):
-    """With perspective_turn_with_line (not shipped): a blurred face's rectangle can come out turned well off its set: the set's line gives the
-    width axis back, and the height axis turns by as much (then takes the vanishing point's), so
-    the crop is not sheared by the turn. (Turned further than meld_angle_tolerance_deg, it is no
-    set neighbour of the others and keeps its own axes.)"""
-    truth = _tiles(_tilted_camera(20.0, 10.0))
-    rectangles = _detector_rectangles(truth)
-    k = 9  # inside the second row, neighbours on both sides
-    rectangles[k] = _rectangle(truth[k], off)
-    config = replace(DEFAULT_CONFIG, perspective_turn_with_line=True)  # tried, not shipped (models/decisions/turnline.txt)
-    followed = follow_perspective(tuple(TileCandidate(r, 1.0) for r in rectangles), config)
-    assert _degrees_apart(_height_axis(rectangles[k]), _height_axis(truth[k])) > 10.0
-    assert _degrees_apart(_width_axis(followed[k].corners), _width_axis(truth[k])) < 1.5
-    assert _degrees_apart(_height_axis(followed[k].corners), _height_axis(truth[k])) < 1.5
-
-
-@pytest.mark.parametrize("off", [12.0, -18.0], ids=["fitted-12-off", "fitted-18-off-the-other-way"])
 def test_a_face_fitted_turned_off_its_set_is_read_both_ways(off):
     """A face whose rectangle the set's line turns by more than perspective_turn_min is cut as
     before (the line's width axis, its own height axis) and also turned whole; the classifier

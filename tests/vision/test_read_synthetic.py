@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision import read_image
-from vision.synth import random_melds, render_table
+from models.recipe.synth import random_melds, render_table
 
 
 def _score(r, reading):

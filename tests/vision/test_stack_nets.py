@@ -1,4 +1,4 @@
-"""lab.experiments.stack_nets: the averaged occluder with a stacker in place of its mean (models/decisions/stack.txt)."""
+"""lab.experiments.stack_nets: the averaged occluder with a stacker in place of its mean (lab/decisions/stack.txt)."""
 import numpy as np
 import pytest
 
@@ -6,7 +6,7 @@ onnx = pytest.importorskip("onnx")
 
 import onnxruntime as ort  # noqa: E402
 
-from models.average_nets import average_logit_nets  # noqa: E402
+from models.recipe.average_nets import average_logit_nets  # noqa: E402
 from lab.experiments.stack_nets import StackError, main, probabilities_model, stacked_model  # noqa: E402
 from tests.vision.test_average_nets import _member, _sigmoid  # noqa: E402
 from vision.models import load_model  # noqa: E402

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.codes import CODES, FULL_SET, JOKER_CODE
-from vision.synth import (
+from models.recipe.synth import (
     BACKGROUNDS,
     EDITIONS,
     HELD_OUT_EDITION,
@@ -79,7 +79,7 @@ def test_unknown_code_and_option_are_refused():
 
 # ------------------------------------------------ editions, typefaces, designs
 
-# sha256 of the images below, taken with vision/synth.py as it was before editions and font
+# sha256 of the images below, taken with models/recipe/synth.py as it was before editions and font
 # files existed: the default look (demo, golden files, shipped models' data) must not move.
 # Pixel-exact, so a new OpenCV or numpy that draws differently also trips it; then compare
 # the images by eye and update the digest.
@@ -163,7 +163,7 @@ def test_random_designs_leave_the_held_out_ones_out():
 
 def test_unseen_designs_draw_only_the_held_out_ones():
     if HELD_OUT_FAMILY not in font_families():
-        pytest.skip("held-out family not installed (models/install_training_fonts.sh and Pillow)")
+        pytest.skip("held-out family not installed (models/recipe/install_training_fonts.sh and Pillow)")
     r = render_table([["R5", "R6", "R7"], ["J"]], 240, 160, seed=1, **unseen_designs())
     assert (r.style["edition"], r.style["font_family"]) == (HELD_OUT_EDITION, HELD_OUT_FAMILY)
 
@@ -178,7 +178,7 @@ def test_a_design_keeps_the_layout_of_its_seed():
 
 
 def test_a_photo_of_a_given_set_draws_that_set_and_keeps_the_rest_of_its_seed():
-    """A club calibrates the very set it plays with (models/evaluate.py): another photo drawn
+    """A club calibrates the very set it plays with (models/recipe/evaluate.py): another photo drawn
     with a table's `tile_set` shows that set's print, and a photo given the set its own seed
     would draw is the same photo."""
     melds = [["R5", "R6", "R7"], ["K1", "B1", "O1"]]
@@ -221,12 +221,12 @@ def _outline_families():
     pytest.importorskip("PIL")
     outline = [f for f in font_families() if f != HERSHEY]
     if not outline:
-        pytest.skip("no font files found (models/install_training_fonts.sh)")
+        pytest.skip("no font files found (models/recipe/install_training_fonts.sh)")
     return outline
 
 
 def test_font_families_draw_ten_different_digits():
-    from vision.synth import _glyph
+    from models.recipe.synth import _glyph
 
     for family in _outline_families():
         for face in font_families()[family]:

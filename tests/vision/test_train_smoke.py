@@ -4,14 +4,14 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from models.realdata import DEFAULT_DATASET  # noqa: E402
+from models.recipe.realdata import DEFAULT_DATASET  # noqa: E402
 
 
 @pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
 def test_smoke_recipe_writes_loadable_models(tmp_path):
-    from models.train import main
+    from models.recipe.train import main
     from vision import TableReader
-    from vision.synth import render_table
+    from models.recipe.synth import render_table
 
     assert main(["--smoke", "--out", str(tmp_path), "--workers", "1"]) == 0
     reader = TableReader(detector_path=tmp_path / "tile_seg.onnx", classifier_path=tmp_path / "tile_cls.onnx")
@@ -35,7 +35,7 @@ def test_smoke_recipe_writes_loadable_models(tmp_path):
 @pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
 def test_one_occluder_net_comes_out_byte_for_byte_the_same_from_the_same_seed(tmp_path):
     # the members' recipes are kept so that a member can be trained again; that holds only if a seed fixes the bytes
-    from models.train import main
+    from models.recipe.train import main
 
     def trained(seed: int, name: str) -> bytes:
         out = tmp_path / name
@@ -50,11 +50,11 @@ def test_one_occluder_net_comes_out_byte_for_byte_the_same_from_the_same_seed(tm
 
 @pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
 def test_the_stacker_recipe_writes_a_stacked_occluder_that_reads_a_frame(tmp_path):
-    # models/decisions/stack.txt: the shipped members with a fitted stacker in place of their mean
+    # lab/decisions/stack.txt: the shipped members with a fitted stacker in place of their mean
     from lab.experiments.stack_nets import main
     from vision.models import OCCLUDER_FILE, load_model
     from vision.occluders import find_occluders
-    from vision.synth import render_table
+    from models.recipe.synth import render_table
 
     assert main([str(OCCLUDER_FILE), "--out-dir", str(tmp_path), "--hidden", "0", "4", "--smoke",
                  "--workers", "1", "--threads", "1"]) == 0

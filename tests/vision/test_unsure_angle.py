@@ -13,7 +13,7 @@ from vision.config import DEFAULT_CONFIG
 from vision.detect import TileCandidate, _other_turns, candidates_from_maps, lie_along_sets, lie_like_neighbours
 from vision.geometry import order_upright, quad_size
 from vision.models import CLASSIFIER_FILE, load_model
-from vision.synth import render_table
+from models.recipe.synth import render_table
 
 
 def _width_axis_angle(quad: np.ndarray) -> float:

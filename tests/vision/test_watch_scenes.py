@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from benchmarks.watch_scenes import EDGES, HEIGHT, KINDS, WIDTH, build_sequence, plan, table_frame
-from models.realdata import Photo
+from models.recipe.realdata import Photo
 
 PHOTO = Photo(Path(__file__).with_name("data") / "melds.jpg", ())
 BORDER = {"top": (slice(0, 1), slice(None)), "bottom": (slice(HEIGHT - 1, HEIGHT), slice(None)),

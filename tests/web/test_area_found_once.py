@@ -16,12 +16,12 @@ from controller.game import judging
 from controller.game.events import AreaSource, PlayAreaSet
 from controller.game.machine import State, TableState, apply, fold
 from controller.records import Records
-from controller.records.views import replay_lines
+from controller.records.reports.views import replay_lines
 from controller.table import TableDevices, TableRunner
 from desk_helpers import StillTimer
 from web_helpers import dealt_game
-from models.area_scenes import compose, cut_faces
-from vision.synth import random_melds, render_table
+from models.recipe.area_scenes import compose, cut_faces
+from models.recipe.synth import random_melds, render_table
 
 PLAYERS = ("Ann", "Ben")
 

@@ -13,7 +13,8 @@ from starlette.testclient import TestClient
 from controller.cli import main
 from controller.messages import catalogue
 from controller.records import Records
-from controller.records.views import audit_html, turn_record
+from controller.records.reports.turns import turn_record
+from controller.records.reports.views import audit_html
 from controller.web.app import create_app
 from game.test_same_set import reversed_run_game
 

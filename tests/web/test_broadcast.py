@@ -17,7 +17,7 @@ from controller.game import judging
 from controller.game.events import Dealt, StartOrderDrawn, TableRead, TurnEnded, TurnStarted
 from controller.game.machine import apply, fold
 from controller.records import Records
-from controller.records.views import replay_lines
+from controller.records.reports.views import replay_lines
 from controller.web import club
 from controller.web.app import create_app
 from controller.web.broadcast import STAMP

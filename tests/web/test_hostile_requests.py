@@ -34,7 +34,8 @@ from web_helpers import ROOT, TOKEN, URL, Tileref, wait_until, with_nonce
 
 NAMED_PAGE = b"<!DOCTYPE html><script>document.title='pwned'</script>" + b" " * 16
 UNNAMED_PAGE = b"<html><script>document.title='pwned'</script></html>"
-TEMPLATE_FOLDERS = [ROOT / "controller" / "web" / "templates", ROOT / "controller" / "records" / "templates",
+TEMPLATE_FOLDERS = [ROOT / "controller" / "web" / "templates",
+                    ROOT / "controller" / "records" / "reports" / "templates",
                     ROOT / "controller" / "tournament" / "templates",
                     ROOT / "controller" / "tournament" / "printing" / "templates"]
 OUT_OF_RANGE = ["/games/99999999999999999999", "/api/games/9223372036854775808", "/games/" + "9" * 5000,

@@ -19,7 +19,7 @@ from controller.messages import LANGUAGES, catalogue
 from tests.internal_names import INTERNAL, INTERNAL_NAME
 
 ROOT = Path(controller.__file__).parent
-TEMPLATE_FOLDERS = ("web/templates", "records/templates", "tournament/templates")
+TEMPLATE_FOLDERS = ("web/templates", "records/reports/templates", "tournament/templates")
 TEMPLATES = sorted(p for folder in TEMPLATE_FOLDERS for p in (ROOT / folder).rglob("*.html"))
 # fields whose values are names the code uses (enum values), printed only through words
 NAMED_FIELDS = ("state", "phase", "outcome", "kind", "what", "rule", "cause", "incident", "purpose",
@@ -93,7 +93,7 @@ def test_the_walk_finds_a_state_printed_as_it_is():
 
 def test_the_audit_s_event_rows_say_incidents_rules_and_outcomes_in_words():
     from controller.game.events import Incident, Override, TimerIncident, VerdictOverridden
-    from controller.records.turn_data import event_words
+    from controller.records.reports.words import event_words
 
     shown = [event_words(TimerIncident(incident, "turn 2")) for incident in Incident]
     shown.append(event_words(VerdictOverridden(3, "Ben", Override.LEGAL, "Rita", "the tile was there")))
@@ -108,8 +108,8 @@ def test_the_history_and_the_audit_say_a_game_in_words(tmp_path):
     from controller.game.events import Dealt, Incident, StartOrderDrawn, TableRead, TimerIncident, TurnEnded, TurnStarted
     from controller.game.journal import GameJournal
     from controller.records import Records
-    from controller.records.turn_data import event_words
-    from controller.records.views import replay_lines
+    from controller.records.reports.words import event_words
+    from controller.records.reports.views import replay_lines
     from table_helpers import table
 
     with Records(tmp_path / "club.sqlite") as records:

@@ -19,8 +19,8 @@ from controller.game.errors import TransitionError
 from controller.game.events import AreaSource, PlayAreaSet, event_from_payload
 from controller.game.machine import State, apply, fold
 from controller.records import Records
-from controller.records.turn_data import event_words
-from controller.records.views import replay_lines
+from controller.records.reports.words import event_words
+from controller.records.reports.views import replay_lines
 from controller.table import TableDevices, TableRunner
 from controller.web.app import BadRequest, create_app, parse_request
 from controller.adapters.desk import DeskAction

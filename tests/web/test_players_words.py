@@ -14,7 +14,7 @@ from controller.game.journal import GameJournal
 from controller.game.machine import State
 from controller.messages import LANGUAGES, catalogue, difference_words
 from controller.records import Records
-from controller.records.views import describe_restore
+from controller.records.reports.words import describe_restore
 from controller.web.live import LiveTable, WebDisplay, status_of
 
 NOT_YET = ("missing: R1 R2 R3", "not before: K1 K2")

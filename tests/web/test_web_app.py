@@ -22,8 +22,8 @@ from controller.game.events import (
 )
 from controller.game.machine import State, apply, fold
 from controller.records import Records
-from controller.records.turn_data import audit_data
-from controller.records.views import audit_html, replay_lines
+from controller.records.reports.turn_data import audit_data
+from controller.records.reports.views import audit_html, replay_lines
 from controller.web.app import create_app
 from controller.web.live import LiveTable
 from desk_helpers import StillTimer, attended

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import jinja2
 
 from controller.messages import DEFAULT_LANGUAGE, Catalogue, catalogue
-from controller.records.templating import new_environment
+from controller.records.reports.templating import new_environment
 
 from ..errors import GameNotDrawnError
 from ..event import is_finished, standings

@@ -53,6 +53,7 @@ still since them; any motion before (or at) the press starts the run afresh, as 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Callable
 
 import cv2
@@ -68,7 +69,7 @@ from .stillness import (
     CELL, UNCLIPPED, WORK_WIDTH, cells_of_small, grey_of, light_change, light_fit, matched_difference, small_colour,
 )
 
-__all__ = ["Covered", "Eyes", "EyesAnswer", "EyesSettings", "Moving", "ReadAhead", "ReadFrames", "Reference",
+__all__ = ["Covered", "Eyes", "EyesAnswer", "EyesSettings", "FeedMode", "Moving", "ReadAhead", "ReadFrames", "Reference",
            "SettledLook", "TileOutline", "TimedFrame"]
 
 CELLS_ACROSS = WORK_WIDTH / CELL  # the eyes' cells across a frame's width (40)
@@ -89,15 +90,26 @@ def _net_where(seen) -> str:
     return "; ".join(dict.fromkeys(region.where for region in seen.regions))
 
 
+class FeedMode(enum.Enum):
+    """What the frames fed are for."""
+
+    WAITING = "waiting"  # a wait (`begin`): still frames are offered for a verdict (`ReadFrames`)
+    WATCHING = "watching"  # a turn under way (`watch`): still frames are offered only to read ahead (`ReadAhead`)
+
+
 class Eyes:
     def __init__(self, settings: EyesSettings = EyesSettings(), occluders: Net | None = None) -> None:
         self.settings = settings
         self.occluders = occluders or shipped_net
-        self._watching = False
+        self.mode = FeedMode.WAITING
         self.area: tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None = None
         self._area_pixels_of: dict[tuple[int, int], np.ndarray] = {}  # the area's raster, per frame size
         self._area_cells: dict[tuple, np.ndarray] = {}  # its cells, per frame size and grid
         self.begin(float("-inf"), None)
+
+    @property
+    def _watching(self) -> bool:
+        return self.mode is FeedMode.WATCHING
 
     def watch_area(self, corners, size: tuple[int, int] | None = None) -> None:
         """Watch only the play area: `corners` in the pixels of a frame `size` (width, height) wide, scaled
@@ -155,12 +167,14 @@ class Eyes:
         """A new wait (after a press, at a game's start, after a resume): only frames at or after `at` count.
         With `carry`, after `watch` against the same reference, the still run watched up to `at` carries
         into the wait; a look resting on it is offered once a frame at or after `at` shows it still."""
-        carried = carry and self._watching and reference is self.reference
-        self._watching = False
+        carried = carry and self.mode is FeedMode.WATCHING and reference is self.reference
+        self.mode = FeedMode.WAITING
         if carried:
             self.started, self._covered_since = at, None
             return
-        self._ahead: tuple[TimedFrame, ...] | None = None  # read ahead while watching; () once the net saw something
+        # while watching: None, nothing offered yet; (), the net saw something (nothing more is offered until
+        # the table moves); else the frames offered to read ahead, which a wait begun with `carry` offers
+        self._ahead: tuple[TimedFrame, ...] | None = None
         self._folded: np.ndarray | None = None  # fine border cells changed on watched frames let go of
         self.started = at
         self.reference = reference
@@ -196,7 +210,7 @@ class Eyes:
         still run, and once it spans `still_seconds` its frames are offered once to read ahead
         (`ReadAhead`); nothing is offered for a verdict until `begin(..., carry=True)`."""
         self.begin(since, reference)
-        self._watching = True
+        self.mode = FeedMode.WATCHING
 
     def feed(self, frame: TimedFrame) -> EyesAnswer:
         s = self.settings

@@ -61,8 +61,9 @@ from controller.game.events import (
 )
 from controller.game.machine import State, TableState
 from controller.records import Records
-from controller.table.looking import LIES_AS_READ
+from controller.table.eyes import LIES_AS_READ
 from controller.table import STEPS, RunnerSettings, TableDevices, TableRunner
+from controller.table.looking import Looking
 from controller.table.ports import SignalKind
 
 PLAYERS = ("Ann", "Ben", "Cat")
@@ -186,34 +187,51 @@ class TruthReferee:
         return None, "accepted"
 
 
-class BenchRunner(TableRunner):
-    """The table runner, with the arbiter pressing the button whenever the eyes ask."""
+class BenchLooking(Looking):
+    """The runner's looking, with the arbiter pressing the button whenever the eyes ask."""
 
-    asks: list[tuple[int, str]]  # the turn each ask of the eyes came in, and the eyes' reason
-    arbiter_press = None
-    kept: list[int]  # a turn for each frame whose reading was kept, not made again (`Looking.read_table_timed`)
+    def __init__(self, runner: BenchRunner, looking: Looking) -> None:
+        super().__init__(runner, runner.eyes, looking.watch, looking.photos)
+        self.pressed = False  # the arbiter pressed for the eyes' ask in this wait, not accepted yet
+
+    def begin_wait(self, carry=False, keep_unsure=False):
+        self.pressed = False
+        super().begin_wait(carry, keep_unsure)
 
     def read_table_timed(self, frame, afresh=False):
         reading, elapsed = super().read_table_timed(frame, afresh)
         if LIES_AS_READ in reading.warnings:
-            self.kept.append(self.model.turn)
+            self.table.kept.append(self.table.model.turn)
         return reading, elapsed
 
     def arbiter_accepts(self, covered, frame) -> bool:
         # the runner's own check polls the box with a zero timeout, which never reads the port
         # (SerialTimer.wait(0.0)), so the press is waited for here, as long as it takes to cross the pty
-        if self.asking is None:
-            self.asks.append((self.model.turn + (self.model.state is State.TURN_READY), covered.reason))
-            self.arbiter_press("A")
-        self.asking = (covered, frame.image)
+        runner = self.table
+        if not self.pressed:
+            runner.asks.append((runner.model.turn + (runner.model.state is State.TURN_READY), covered.reason))
+            runner.arbiter_press("A")
+            self.pressed = True
         deadline = time.monotonic() + 2.0
         while (left := deadline - time.monotonic()) > 0:
-            signal = self.devices.timer.wait(left)
+            signal = runner.devices.timer.wait(left)
             if signal is not None and signal.kind == SignalKind.PRESSED and signal.button == "A":
                 self.record_accepted(covered, frame.image, "arbiter button")
-                self.asking = None
+                self.pressed = False
                 return True
         return False
+
+
+class BenchRunner(TableRunner):
+    """The table runner, its looking the bench's (`BenchLooking`)."""
+
+    asks: list[tuple[int, str]]  # the turn each ask of the eyes came in, and the eyes' reason
+    arbiter_press = None
+    kept: list[int]  # a turn for each frame whose reading was kept, not made again (`Looking.read_table_timed`)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.looking = BenchLooking(self, self.looking)
 
 
 def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:

@@ -22,7 +22,7 @@ camera that drops frames does.
 The eyes are driven as the runner drives them: `begin(0, reference)`, then every frame to
 `feed`; frames it asks to be read go through the real reader (vision.pipeline.read_image, each
 tile's four corners as its outline) and back to `explain`; a settled look ends the wait, its
-readings steadied and fused with the runner's own functions (controller.table.looking.steadied,
+readings steadied and fused with the runner's own functions (controller.table.eyes.steadied,
 controller.game.fusion.fuse): on each frame, where a patch is unchanged since the reference, a
 tile keeps the reference's code, a missed tile is put back and a tile read on bare table is taken
 out (controller.game.steady; the reference is the clear table with its fused reading's outlines
@@ -74,7 +74,7 @@ from controller.game.rebuild import rebuild
 from controller.game.reading import tile_width
 from controller.game.reading import TableReading
 from controller.game.steady import KEPT_CODE, PUT_BACK, TAKEN_OUT
-from controller.table.looking import steadied
+from controller.table.eyes import steadied
 from controller.table.settings import RunnerSettings
 from models.recipe.realdata import Photo, load_splits
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame

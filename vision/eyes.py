@@ -53,6 +53,7 @@ still since them; any motion before (or at) the press starts the run afresh, as 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Callable
 
 import cv2
@@ -62,15 +63,16 @@ from .eyes_border import border_cells, border_edges, border_grid, tiles_on_borde
 from .eyes_cells import band_mask, cell_centres, edges_of, tiles_mask, where_of
 from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_under_tiles
 from .eyes_values import (
-    Covered, EyesSettings, Look, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
+    Covered, EyesAnswer, EyesSettings, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
 from .stillness import (
     CELL, UNCLIPPED, WORK_WIDTH, cells_of_small, grey_of, light_change, light_fit, matched_difference, small_colour,
 )
 
-__all__ = ["Covered", "Eyes", "EyesSettings", "Look", "Moving", "ReadAhead", "ReadFrames", "Reference",
+__all__ = ["Covered", "Eyes", "EyesAnswer", "EyesSettings", "FeedMode", "Moving", "ReadAhead", "ReadFrames", "Reference",
            "SettledLook", "TileOutline", "TimedFrame"]
 
+CELLS_ACROSS = WORK_WIDTH / CELL  # the eyes' cells across a frame's width (40)
 Net = Callable[[np.ndarray, "np.ndarray | None"], object]  # (frame, reference or None) -> vision.occluders.Occluders
 
 
@@ -88,15 +90,26 @@ def _net_where(seen) -> str:
     return "; ".join(dict.fromkeys(region.where for region in seen.regions))
 
 
+class FeedMode(enum.Enum):
+    """What the frames fed are for."""
+
+    WAITING = "waiting"  # a wait (`begin`): still frames are offered for a verdict (`ReadFrames`)
+    WATCHING = "watching"  # a turn under way (`watch`): still frames are offered only to read ahead (`ReadAhead`)
+
+
 class Eyes:
     def __init__(self, settings: EyesSettings = EyesSettings(), occluders: Net | None = None) -> None:
         self.settings = settings
         self.occluders = occluders or shipped_net
-        self._watching = False
+        self.mode = FeedMode.WAITING
         self.area: tuple[tuple[tuple[float, float], ...], tuple[int, int]] | None = None
         self._area_pixels_of: dict[tuple[int, int], np.ndarray] = {}  # the area's raster, per frame size
         self._area_cells: dict[tuple, np.ndarray] = {}  # its cells, per frame size and grid
         self.begin(float("-inf"), None)
+
+    @property
+    def _watching(self) -> bool:
+        return self.mode is FeedMode.WATCHING
 
     def watch_area(self, corners, size: tuple[int, int] | None = None) -> None:
         """Watch only the play area: `corners` in the pixels of a frame `size` (width, height) wide, scaled
@@ -154,12 +167,14 @@ class Eyes:
         """A new wait (after a press, at a game's start, after a resume): only frames at or after `at` count.
         With `carry`, after `watch` against the same reference, the still run watched up to `at` carries
         into the wait; a look resting on it is offered once a frame at or after `at` shows it still."""
-        carried = carry and self._watching and reference is self.reference
-        self._watching = False
+        carried = carry and self.mode is FeedMode.WATCHING and reference is self.reference
+        self.mode = FeedMode.WAITING
         if carried:
             self.started, self._covered_since = at, None
             return
-        self._ahead: tuple[TimedFrame, ...] | None = None  # read ahead while watching; () once the net saw something
+        # while watching: None, nothing offered yet; (), the net saw something (nothing more is offered until
+        # the table moves); else the frames offered to read ahead, which a wait begun with `carry` offers
+        self._ahead: tuple[TimedFrame, ...] | None = None
         self._folded: np.ndarray | None = None  # fine border cells changed on watched frames let go of
         self.started = at
         self.reference = reference
@@ -195,9 +210,9 @@ class Eyes:
         still run, and once it spans `still_seconds` its frames are offered once to read ahead
         (`ReadAhead`); nothing is offered for a verdict until `begin(..., carry=True)`."""
         self.begin(since, reference)
-        self._watching = True
+        self.mode = FeedMode.WATCHING
 
-    def feed(self, frame: TimedFrame) -> Look:
+    def feed(self, frame: TimedFrame) -> EyesAnswer:
         s = self.settings
         if frame.at < self.started:
             return Moving(frame.at, "before the wait")
@@ -324,7 +339,7 @@ class Eyes:
         if not self.settings.outlines_need_a_tile or self.reference is None:
             return self._tiles(outlines or (), image, grid)
         return explained_by_tiles_read(outlines or (), self.reference.tiles, image.shape[:2], grid,
-                                       self.settings.tile_margin_cells)
+                                       self.settings.tile_margin_cells, self.settings)
 
     def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
         """The cells the reference's tiles explain on a frame read as `outlines` (None: a frame nobody read,
@@ -334,7 +349,7 @@ class Eyes:
             return self._exempt
         assert self._bare_table is not None
         return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
-                                      self.settings.tile_margin_cells, now, reference, self._bare_table)
+                                      self.settings.tile_margin_cells, now, reference, self._bare_table, self.settings)
 
     def _as_earlier(self, small: np.ndarray) -> np.ndarray | None:
         """The cells of a frame (its small copy) that look as they did on the table before the reference
@@ -408,7 +423,7 @@ class Eyes:
         grid = border_grid(image.shape[:2])
         if len(changed) != len(grid.boxes):
             return ()
-        margin = self.settings.tile_margin_cells * image.shape[1] / 40.0  # as the eyes' cells' margin, in pixels
+        margin = self.settings.tile_margin_cells * image.shape[1] / CELLS_ACROSS  # as the eyes' cells' margin, in pixels
         changed = changed & ~tiles_on_border(grid, outlines or (), margin)
         if self.reference is not None and self.reference.tiles:
             changed &= ~tiles_on_border(grid, self.reference.tiles, margin)
@@ -430,7 +445,7 @@ class Eyes:
         self._base_band = border_cells(frame.image)
         return True
 
-    def _read_ahead(self, at: float, still_for: float) -> Look:
+    def _read_ahead(self, at: float, still_for: float) -> EyesAnswer:
         """While watching: the frames a wait begun now would rest on, offered once to read ahead when the net
         sees nothing over them. Afterwards the run keeps only them and the newest frame (a turn may be
         still for minutes): what the fine border showed on the frames let go of is folded in."""
@@ -480,7 +495,7 @@ class Eyes:
         if known is not None and known[0] is frame.image:
             return known[1]
         seen = self._net(frame.image, reference)
-        if len(self._seen) > 4 * max(1, self.settings.look_frames):
+        if len(self._seen) > self.settings.net_memory_looks * max(1, self.settings.look_frames):
             oldest = self._run[0][0].at if self._run else frame.at
             self._seen = {at: entry for at, entry in self._seen.items() if at >= oldest}
         self._seen[frame.at] = (frame.image, seen)
@@ -499,7 +514,8 @@ class Eyes:
         picked: list[int] = []
         for k in range(count):
             target = first + (last - first) * k / max(1, count - 1)
-            near = [i for i in early if abs(run[i].at - target) <= (last - first) / 4] if 0 < k < count - 1 else []
+            near = ([i for i in early if abs(run[i].at - target) <= (last - first) * self.settings.early_stand_in_share]
+                    if 0 < k < count - 1 else [])
             index = min(near or range(len(run)), key=lambda i: abs(run[i].at - target))
             if index not in picked:
                 picked.append(index)

@@ -20,15 +20,11 @@ import cv2
 import numpy as np
 
 from .eyes_cells import tiles_mask
+from .eyes_values import EyesSettings
 from .stillness import UNCLIPPED, light_fit, light_residual
 
-BARE_TABLE_LEVEL = 24.0  # colour levels a cell may differ from the table around it and still be bare table
-PATCH_LEVEL = 28.0  # colour levels a pixel of a tile's patch may change by and still be unchanged
-READ_THERE_SHARE = 0.5  # share of the larger outline two tiles must share for an old tile to be read there now
-IN_PLACE_SHARE = 0.75  # ... for a tile read now to lie as the old tile lay (the reader's outlines vary a little)
-PATCH_SHARE = 0.02  # share of a patch's pixels that may change by more (noise, a glint) and it stay unchanged
-BLOCK_SHARE = 0.25  # share of a block's pixels (a third of a tile wide) that may change by more, off the tiles
-BLOCK_TILE_PIXELS = 18.0  # a tile's width in the copy the blocks are compared on
+# the thresholds are the eyes' (vision.eyes_values.EyesSettings): `settings` here, its defaults unless handed in
+DEFAULTS = EyesSettings()
 
 
 def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
@@ -48,7 +44,7 @@ def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
 
 def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int, int], grid: tuple[int, int],
                            margin: int, now_cells: np.ndarray, reference_cells: np.ndarray,
-                           bare_table: np.ndarray) -> np.ndarray:
+                           bare_table: np.ndarray, settings: EyesSettings = DEFAULTS) -> np.ndarray:
     """The cells the reference's tiles explain in a frame read as `now_outlines`: those of each
     reference tile (grown by `margin` cells) that a tile read now covers by half (only its own cells
     when that tile lies as it lay), and those of any reference tile that look like bare table now
@@ -57,13 +53,13 @@ def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int
     if not reference_tiles:
         return explained
     gain, offset = light_fit(now_cells, reference_cells, below=UNCLIPPED)
-    bare = light_residual(now_cells, bare_table, gain, offset).max(axis=-1) <= BARE_TABLE_LEVEL
+    bare = light_residual(now_cells, bare_table, gain, offset).max(axis=-1) <= settings.bare_table_level
     for outline in reference_tiles:
         grown = tiles_mask((outline,), image_shape, grid, margin)
         cover = max((_shared(outline, now) for now in now_outlines or ()), default=0.0)
-        if cover >= IN_PLACE_SHARE:  # it lies as it lay: its side and shadow too, nothing around it changed
+        if cover >= settings.in_place_share:  # it lies as it lay: its side and shadow too, nothing around it changed
             explained |= tiles_mask((outline,), image_shape, grid, 0) | (grown & bare)
-        elif cover >= READ_THERE_SHARE:
+        elif cover >= settings.read_there_share:
             explained |= grown
         else:
             explained |= grown & bare
@@ -71,21 +67,21 @@ def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int
 
 
 def explained_by_tiles_read(now_outlines, reference_tiles, image_shape: tuple[int, int], grid: tuple[int, int],
-                            margin: int) -> np.ndarray:
+                            margin: int, settings: EyesSettings = DEFAULTS) -> np.ndarray:
     """The cells the tiles read now explain: each tile's own cells, and the cells within `margin` of a
     tile that was moved or laid (its side and shadow moved with it). A tile lying as a tile of the
     last settled table lay (`in_place`) changed nothing around it, so a phone put down beside it is
     not explained by it."""
     explained = tiles_mask(now_outlines, image_shape, grid, 0)
-    moved = tuple(outline for outline in now_outlines or () if not in_place(outline, reference_tiles))
+    moved = tuple(outline for outline in now_outlines or () if not in_place(outline, reference_tiles, settings))
     if margin > 0 and moved:
         explained |= tiles_mask(moved, image_shape, grid, margin)
     return explained
 
 
-def in_place(outline, reference_tiles) -> bool:
-    """Whether a tile read at `outline` lies as one of `reference_tiles` lay (IN_PLACE_SHARE of both shared)."""
-    return any(_shared(outline, old) >= IN_PLACE_SHARE for old in reference_tiles or ())
+def in_place(outline, reference_tiles, settings: EyesSettings = DEFAULTS) -> bool:
+    """Whether a tile read at `outline` lies as one of `reference_tiles` lay (`in_place_share` of both shared)."""
+    return any(_shared(outline, old) >= settings.in_place_share for old in reference_tiles or ())
 
 
 def _shared(one, other) -> float:
@@ -107,7 +103,8 @@ def _polygon(outline) -> np.ndarray | None:
     return cv2.convexHull(points)
 
 
-def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None, light=None) -> bool:
+def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None, light=None,
+            settings: EyesSettings = DEFAULTS) -> bool:
     """Whether the table lies in `image` exactly as in `reference` (the frame of the last table read, its
     tiles at `outlines`), within the play area `area` (four corners; None: the whole frame): every tile's
     patch unchanged (`unchanged_tiles`), and no block of the frame a third of a tile wide (a quarter of
@@ -118,24 +115,24 @@ def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None, light
         return False
     h, w = image.shape[:2]
     gain, offset = light if light is not None else light_between(reference, image)
-    if outlines and not all(unchanged_tiles(reference, outlines, image, (gain, offset))):
+    if outlines and not all(unchanged_tiles(reference, outlines, image, (gain, offset), settings)):
         return False
     sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
     tile = float(np.median(sides)) if sides else w / 60.0
-    # compared at a size where a tile is about BLOCK_TILE_PIXELS wide (never enlarged): the blocks are
+    # compared at a size where a tile is about `block_tile_pixels` wide (never enlarged): the blocks are
     # what counts, and a fifth of the pixels cost a fifth of the time
-    scale = min(1.0, BLOCK_TILE_PIXELS / max(tile, 1.0))
+    scale = min(1.0, settings.block_tile_pixels / max(tile, 1.0))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
     now = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
     before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    differs = (light_residual(now, before, gain, offset).max(axis=-1) > PATCH_LEVEL).astype(np.float32)
+    differs = (light_residual(now, before, gain, offset).max(axis=-1) > settings.patch_level).astype(np.float32)
     if area is not None:
         inside = np.zeros((size[1], size[0]), np.uint8)
         cv2.fillConvexPoly(inside, np.round(np.asarray(area, float) * scale).astype(np.int32), 1)
         differs *= inside
     block = max(2, int(round(tile * scale / 3)))
     blocks = cv2.resize(differs, (max(1, size[0] // block), max(1, size[1] // block)), interpolation=cv2.INTER_AREA)
-    return float(blocks.max(initial=0.0)) <= BLOCK_SHARE
+    return float(blocks.max(initial=0.0)) <= settings.block_share
 
 
 def light_between(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -147,7 +144,8 @@ def light_between(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray,
                      below=UNCLIPPED)
 
 
-def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray, light=None) -> tuple[bool, ...]:
+def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray, light=None,
+                    settings: EyesSettings = DEFAULTS) -> tuple[bool, ...]:
     """For each outline (frame pixels, on `reference`): whether its patch of `image` is as it was on
     `reference`, after matching the room's light (`light`: the gain and offset of `light_between`, fitted
     here when None;
@@ -172,7 +170,7 @@ def unchanged_tiles(reference: np.ndarray, outlines, image: np.ndarray, light=No
         cv2.fillPoly(mask, [np.round(points - (x0, y0)).astype(np.int32)], 1)
         now = cv2.blur(image[y0:y1, x0:x1], (3, 3)).astype(np.float32)
         before = cv2.blur(reference[y0:y1, x0:x1], (3, 3)).astype(np.float32)
-        differs = light_residual(now, before, gain, offset).max(axis=-1) > PATCH_LEVEL
+        differs = light_residual(now, before, gain, offset).max(axis=-1) > settings.patch_level
         inside = mask.astype(bool)
-        found.append(bool(inside.any()) and float(differs[inside].mean()) <= PATCH_SHARE)
+        found.append(bool(inside.any()) and float(differs[inside].mean()) <= settings.patch_share)
     return tuple(found)

@@ -32,8 +32,8 @@ class Reference:
 
 @dataclass(frozen=True)
 class EyesSettings:
-    """Every threshold of the eyes, in seconds and grey levels (0..255), never in frames: a camera at
-    15 frames a second and one at 60 wait the same time."""
+    """Every threshold of the eyes and of the looking around them, in seconds and grey levels (0..255),
+    never in frames: a camera at 15 frames a second and one at 60 wait the same time."""
 
     still_level: float = 8.0  # grey levels a cell may change by between frames and still be still
     still_seconds: float = 0.5  # the frames a look rests on span at least this, with no motion between
@@ -56,6 +56,21 @@ class EyesSettings:
     # reference. Freshly laid tiles, blurred, on a dark top look like a hand to the net; a real hand is joined
     # to an arm that crosses the frame's border (which the border checks see) and is read as no tile
     net_finds_on_tiles_read: bool = True
+    # the net's finds are kept for the frames of this many looks (asked once per frame of a wait)
+    net_memory_looks: int = 4
+    # a frame named worth reading early stands in for a look's frame within this share of its still span
+    early_stand_in_share: float = 0.25
+    # an old tile's patch (vision.eyes_tiles), and the table around it, compared with what a frame shows now:
+    bare_table_level: float = 24.0  # colour levels a cell may differ from the table around it and still be bare table
+    patch_level: float = 28.0  # colour levels a pixel of a tile's patch may change by and still be unchanged
+    patch_share: float = 0.02  # share of a patch's pixels that may change by more (noise, a glint) and it stay unchanged
+    read_there_share: float = 0.5  # share of the larger outline two tiles must share for an old tile to be read there now
+    in_place_share: float = 0.75  # ... for a tile read now to lie as the old tile lay (the reader's outlines vary a little)
+    block_share: float = 0.25  # share of a block's pixels (a third of a tile wide) that may change by more, off the tiles
+    block_tile_pixels: float = 18.0  # a tile's width in the copy the blocks are compared on
+    # the looking around the eyes (controller.table, controller.adapters.settle):
+    stale_after_seconds: float = 0.1  # without a look this long, a live camera's buffered frames are dropped
+    watch_poll_seconds: float = 0.005  # the timer box is listened to this long between two frames watched in a turn
 
 
 @dataclass(frozen=True)
@@ -114,4 +129,4 @@ class ReadAhead:
     frames: tuple[TimedFrame, ...]
 
 
-Look = Moving | Covered | ReadFrames | ReadAhead
+EyesAnswer = Moving | Covered | ReadFrames | ReadAhead  # what the eyes answer to a frame fed (`Eyes.feed`)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Protocol
 
 # FFmpeg's own complaints about a file it cannot decode ("No JPEG data found in image") would reach the
 # table's console; the camera says what is wrong in one line of its own (CameraError). Set before the
@@ -31,16 +30,11 @@ from vision.eyes_values import TimedFrame
 from vision.image import IMAGE_SIGNATURES, check_size, truncated_image
 
 from .errors import CameraError
+from .frames import Camera  # noqa: F401 - what every source here is
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 FOLDER_FPS = 30.0  # a folder's images count as frames this many a second apart
 VIDEO_FPS = 30.0  # a video file that names no frame rate plays at this one
-
-
-class FrameSource(Protocol):
-    def read(self) -> np.ndarray: ...
-
-    def close(self) -> None: ...
 
 
 class CaptureSource:
@@ -247,7 +241,7 @@ def _being_written(path: Path) -> bool:
     return truncated_image(data) is not None
 
 
-def open_camera(spec: str) -> FrameSource:
+def open_camera(spec: str) -> Camera:
     text = str(spec).strip()
     if not text:
         raise CameraError("camera source is empty: give a device index, URL, video file or folder")
@@ -289,7 +283,7 @@ def _first_frame(path: str, spec: str) -> None:
                           f"a device index or a stream URL")
 
 
-def describe_camera(source: FrameSource) -> str:
+def describe_camera(source: Camera) -> str:
     """What `play` opened, for its first lines: the source, its resolution and frame rate."""
     if isinstance(source, FolderSource):
         first = source.pending[0] if source.pending else None

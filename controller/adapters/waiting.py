@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the table's loop loads no vision: the settle adapter gives the defaults
     from vision.config import VisionConfig
-    from vision.eyes_values import EyesSettings
+    from vision.eyes_values import Covered, EyesSettings, TimedFrame
 
 
 class WaitReason(Enum):
@@ -38,10 +38,21 @@ class SettleSettings:
 
 
 @dataclass(frozen=True)
-class Settled:
+class WaitReport:
+    """How a wait for a still, clear table went: the frame it settled on, and what held it up meanwhile."""
+
     frame: Any  # the settled camera image (a numpy array): the last frame the look rests on
     frames: int  # frames taken
     occluded_frames: int  # frames on which the table was covered
     moving_frames: int
     seconds: float
     checks: tuple[str, ...] = ()  # what the eyes checked, in words (vision.eyes.SettledLook)
+
+
+@dataclass(frozen=True)
+class ArbiterAsked:
+    """The eyes, fed a frame, find the table covered too long: whoever waits asks the arbiter, who may
+    accept the table as seen on `frame` (vision.eyes.Covered.ask_arbiter)."""
+
+    covered: Covered
+    frame: TimedFrame

@@ -328,6 +328,11 @@ class RecordedTimer:
         self.table = table
         self.model_of = model_of
 
+    @property
+    def port(self) -> str:
+        """The port of the timer's box (`controller.table.ports.NamesPort`)."""
+        return self.timer.port
+
     def start_turn(self, seat: int, seconds: int) -> None:
         self.timer.start_turn(seat, seconds)
         self.table.on_clock_started(self.model_of(), seat)

@@ -160,7 +160,7 @@ class Doubt(NamedTuple):
     why: str
 
 
-class SettledTile(NamedTuple):
+class SettledDoubt(NamedTuple):
     """A doubtful tile the rules settled (only one code fits the table)."""
 
     index: int  # into the event's tiles
@@ -453,7 +453,7 @@ class TableRead(Event):
     "restore"). photo: sha256 of the photo; reading: sha256 of the raw reading stored in the records.
     tiles: PlacedTile(code, x, y) each. sets: indices into tiles, each set in reading order.
     doubts: Doubt(index, candidates, why) for each tile the reader left to the referee.
-    settled: SettledTile(index, read, chosen, why) for each doubtful tile the rules settled.
+    settled: SettledDoubt(index, read, chosen, why) for each doubtful tile the rules settled.
     """
 
     kind: ClassVar[EventKind] = EventKind.TABLE_READ
@@ -463,13 +463,13 @@ class TableRead(Event):
     tiles: tuple[PlacedTile, ...]
     sets: tuple[tuple[int, ...], ...]  # indices into tiles, each set in reading order
     doubts: tuple[Doubt, ...]
-    settled: tuple[SettledTile, ...]
+    settled: tuple[SettledDoubt, ...]
 
     def __post_init__(self) -> None:
         self._enum("purpose", ReadPurpose)
         self._rows("tiles", PlacedTile)
         self._rows("doubts", Doubt)
-        self._rows("settled", SettledTile)
+        self._rows("settled", SettledDoubt)
 
 
 @dataclasses.dataclass(frozen=True)

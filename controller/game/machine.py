@@ -128,7 +128,7 @@ class TableState:
 
 
 @dataclass(frozen=True)
-class Settlement:
+class RackAndPool:
     """A failed turn's table that could not be restored (rules.restore): what the rack and pool get."""
 
     rack_change: int
@@ -147,7 +147,7 @@ class Judgement:
     taken: int
     opened_now: bool = False
     target: tuple[tuple[str, ...], ...] = ()  # the sets the table must show
-    settlement: Settlement | None = None  # the arbiter gave up restoring: these sets stay, the rest went
+    settlement: RackAndPool | None = None  # the arbiter gave up restoring: these sets stay, the rest went
 
 
 @dataclass(frozen=True)
@@ -495,7 +495,7 @@ def on_table_unrestorable(model: GameModel, event: TableUnrestorable) -> GameMod
         raise TransitionError(model.state, event.kind,
                               f"turn {event.turn} of {event.player!r} given up, but turn {model.turn} is being restored")
     keeps_draw = model.rules is None or model.rules.unrestorable_keeps_penalty_draw
-    settled = replace(judgement, settlement=Settlement(event.rack_change, len(event.to_pool)),
+    settled = replace(judgement, settlement=RackAndPool(event.rack_change, len(event.to_pool)),
                       target=tuple(tuple(codes) for codes in event.kept), draw=judgement.draw if keeps_draw else 0)
     return replace(model, judgement=settled)
 

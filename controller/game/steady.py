@@ -26,9 +26,9 @@ KEPT_CODE, PUT_BACK, TAKEN_OUT = ", kept ", ", put back: ", ", taken out: "  # i
 
 
 @dataclass(frozen=True)
-class SettledTile:
-    """A tile of the last settled table: where it lay, the code it was judged with, and whether its
-    patch of the frame now is unchanged."""
+class JudgedTile:
+    """A tile of the last table read and judged: where it lay, the code it was judged with, and whether
+    its patch of the frame now is unchanged."""
 
     center: tuple[float, float]
     code: str
@@ -36,8 +36,8 @@ class SettledTile:
     outline: tuple[tuple[float, float], ...] = ()
 
 
-def settled_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequence[str],
-                  unchanged: Sequence[bool]) -> tuple[SettledTile, ...]:
+def judged_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequence[str],
+                  unchanged: Sequence[bool]) -> tuple[JudgedTile, ...]:
     """The last settled table's tiles from its outlines, codes ("" where not known) and the eyes'
     unchanged flags (one each)."""
     if not (len(outlines) == len(codes) == len(unchanged)):
@@ -46,12 +46,12 @@ def settled_tiles(outlines: Sequence[Sequence[tuple[float, float]]], codes: Sequ
     tiles = []
     for outline, code, same in zip(outlines, codes, unchanged):
         xs, ys = [p[0] for p in outline], [p[1] for p in outline]
-        tiles.append(SettledTile((sum(xs) / len(xs), sum(ys) / len(ys)), code, bool(same),
+        tiles.append(JudgedTile((sum(xs) / len(xs), sum(ys) / len(ys)), code, bool(same),
                                  tuple((float(x), float(y)) for x, y in outline)))
     return tuple(tiles)
 
 
-def steady_reading(reading: TableReading, settled: Sequence[SettledTile], read_unchanged: Sequence[bool] = (),
+def steady_reading(reading: TableReading, settled: Sequence[JudgedTile], read_unchanged: Sequence[bool] = (),
                    radius: float = SAME_TILE_RADIUS) -> TableReading:
     """`reading` made to agree with the last settled table wherever its patch is unchanged.
 

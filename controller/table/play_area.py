@@ -11,10 +11,15 @@ than the empty table does, and an area found anew on every frame may take in the
 the table on one frame and not on the next. A resumed game reads in the area it recorded."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from controller.game.events import AreaSource, PlayAreaSet
 from controller.game.machine import State, apply, expected_events
 
-from .ports import AdapterError, DeskError, RefereeRequest
+from .ports import AdapterError, DeskError, KeepsArea, RefereeRequest, WatchesArea
+
+if TYPE_CHECKING:
+    from .runner import TableRunner
 
 TABLE_SETTINGS = "table settings"  # who set an area that was in the table's area file when the game started
 THE_TABLE = "the table"  # who found an area on its own clear frame
@@ -25,15 +30,18 @@ CLEAR_STATES = (State.SEATING, State.DEALING, State.REDEAL_WINDOW, State.TURN_RE
 FOUND = (AreaSource.FOUND.value, (), 0, 0)
 
 
-class AreaWork:
-    """The play area (a part of `TableRunner`)."""
+class PlayArea:
+    """The play area in the game's record (a part of the table's runner, `TableRunner`)."""
+
+    def __init__(self, table: TableRunner) -> None:
+        self.table = table
 
     def area_event(self, by: str, reason: str) -> PlayAreaSet | None:
         """The area the reader reads in now, as an event; None for a reader that takes no area."""
-        in_force = getattr(self.devices.reader, "area_in_force", None)
-        if not callable(in_force):
+        reader = self.table.devices.reader
+        if not isinstance(reader, KeepsArea):
             return None
-        marked = in_force()
+        marked = reader.area_in_force()
         if marked is None:
             return PlayAreaSet(how=AreaSource.FOUND, corners=(), width=0, height=0, by=by, reason=reason)
         corners, width, height = marked
@@ -43,63 +51,63 @@ class AreaWork:
     def watch_the_area(self) -> None:
         """The eyes watch the area the reader reads in (a watch that can): with one marked or kept, the
         tile box and the lid beside it hold no wait up; found on each frame, the whole frame is watched."""
-        reader = self.devices.reader
-        read_in = getattr(reader, "area_read_in", None) or getattr(reader, "area_in_force", None)
-        watch_area = getattr(self.watch, "watch_area", None)
-        if callable(read_in) and callable(watch_area):
-            area = read_in()
+        reader = self.table.devices.reader
+        watch = self.table.looking.watch
+        if isinstance(reader, KeepsArea) and isinstance(watch, WatchesArea):
+            area = reader.area_read_in()
             if area is None:
-                watch_area(None, None)
+                watch.watch_area(None, None)
             else:
-                watch_area(area[0], (int(area[1]), int(area[2])))
+                watch.watch_area(area[0], (int(area[1]), int(area[2])))
 
     def last_area(self) -> PlayAreaSet | None:
-        return next((e for e in reversed(self.records.events(self.game_id)) if isinstance(e, PlayAreaSet)), None)
+        return next((e for e in reversed(self.table.records.events(self.table.game_id)) if isinstance(e, PlayAreaSet)), None)
 
     def record_area_in_force(self) -> None:
         """A game records the area it is read in: a marked area (or a change back to finding it) that the
         game has not recorded yet is recorded when it starts or resumes."""
-        if PlayAreaSet.kind not in expected_events(self.model.state):
+        if PlayAreaSet.kind not in expected_events(self.table.model.state):
             return
-        file = getattr(self.devices.reader, "area_file", None)
+        reader = self.table.devices.reader
+        file = reader.area_file if isinstance(reader, KeepsArea) else None
         now = self.area_event(TABLE_SETTINGS, str(file) if file is not None else "the table's area file")
         if now is None:
             return
         last = self.last_area()
         if now.how is AreaSource.FOUND:  # none marked: the area found on the clear table holds for the game
             if last is not None and last.how is AreaSource.FOUND_ONCE:
-                self.devices.reader.keep_area(last.corners, last.width, last.height)
+                self.table.devices.reader.keep_area(last.corners, last.width, last.height)
                 return
             if (last is None or last.by == TABLE_SETTINGS) and self.find_area_once():
                 return
         if now.area() != (last.area() if last is not None else FOUND):
-            self.record(now)
+            self.table.record(now)
 
     def fresh_table(self) -> bool:
         """A game with no settled table yet, its table clear."""
-        return self.reference is None and self.model.state in CLEAR_STATES and not self.model.table.tiles
+        return self.table.eyes.reference is None and self.table.model.state in CLEAR_STATES and not self.table.model.table.tiles
 
     def find_area_once(self) -> bool:
         """With the table clear (no tile on it in the game), the area found on its frame is recorded and
         kept; False when the reader cannot find one, the table is not clear, or the frame shows no edge."""
-        reader = self.devices.reader
-        if not callable(getattr(reader, "find_area_on", None)) or self.model.state not in CLEAR_STATES:
+        reader = self.table.devices.reader
+        if not isinstance(reader, KeepsArea) or self.table.model.state not in CLEAR_STATES:
             return False
-        if self.model.table.tiles:
+        if self.table.model.table.tiles:
             return False
         try:
-            found = reader.find_area_on(self.watch.frame())
+            found = reader.find_area_on(self.table.looking.watch.frame())
         except AdapterError as error:  # the game goes on, the area found on each frame
-            self.devices.display.say(f"the play area was not found on the clear table ({error}); "
+            self.table.devices.display.say(f"the play area was not found on the clear table ({error}); "
                                      "it is found on each frame")
             return False
         if found is None:
             return False
         corners, width, height = found
-        self.record(PlayAreaSet(how=AreaSource.FOUND_ONCE, corners=tuple(corners), width=int(width),
+        self.table.record(PlayAreaSet(how=AreaSource.FOUND_ONCE, corners=tuple(corners), width=int(width),
                                 height=int(height), by=THE_TABLE, reason=FOUND_ON_CLEAR))
         reader.keep_area(corners, width, height)
-        self.devices.display.say("play area found on the clear table: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)
+        self.table.devices.display.say("play area found on the clear table: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)
                                  + f" of {width}x{height}; nothing outside it is read. The referee page shows it: "
                                  "drag its corners there to move it (or `tileref area` and --area)")
         return True
@@ -107,8 +115,8 @@ class AreaWork:
     def desk_area(self, request: RefereeRequest) -> str:
         """The referee page's area: checked against the state table, kept in the table's area file, then
         recorded; it is read in from the next look on."""
-        reader = self.devices.reader
-        if not callable(getattr(reader, "mark_area", None)) or getattr(reader, "area_file", None) is None:
+        reader = self.table.devices.reader
+        if not isinstance(reader, KeepsArea) or reader.area_file is None:
             raise DeskError("this table keeps no play area file: `tileref play` keeps one (--area AREA.json, or "
                             "play-area.json beside its records)")
         by = f"referee {request.referee}"
@@ -118,14 +126,14 @@ class AreaWork:
             width, height = request.frame
             event = PlayAreaSet(how=AreaSource.MARKED, corners=tuple(request.corners), width=width, height=height,
                                 by=by, reason=request.reason)
-        apply(self.model, event)  # the state table refuses it before the area file is touched
+        apply(self.table.model, event)  # the state table refuses it before the area file is touched
         before = reader.area_in_force()
         if event.how is AreaSource.FOUND:
             reader.find_area()
         else:
             reader.mark_area(event.corners, event.width, event.height)
         try:
-            self.record(event)
+            self.table.record(event)
         except BaseException:
             # the records refused it: the table's file goes back to the area the game last recorded
             if before is None:
@@ -133,7 +141,7 @@ class AreaWork:
             else:
                 reader.mark_area(*before)
             raise
-        self.readings_ahead = {}  # read ahead in the old area: the next look reads its frames again
+        self.table.eyes.area_changed()  # read ahead in the old area: the next look reads its frames again
         if event.how is AreaSource.FOUND:
             return f"play area found on each frame from the next look on, set by referee {request.referee}"
         return (f"play area marked by referee {request.referee} from the next look on: "

@@ -9,12 +9,13 @@ this module.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, runtime_checkable
 
 from controller.adapters.desk import DeskAction, DeskAnswer, DeskError, RefereeRequest
 from controller.adapters.errors import AdapterError
+from controller.adapters.frames import Camera
 from controller.adapters.signals import Incident, SignalKind, TimerSignal
-from controller.adapters.waiting import Settled, SettleSettings, WaitStatus
+from controller.adapters.waiting import ArbiterAsked, SettleSettings, WaitReport, WaitStatus
 from controller.game.events import Doubt, Event, GameScored, TableUnrestorable, TurnJudged
 from controller.game.machine import GameModel, HeldPenalty, State, TableState
 from controller.game.reading import TableReading
@@ -22,59 +23,76 @@ from controller.game.reading import TableReading
 if TYPE_CHECKING:  # named in the records' protocol only: importing them would open the SQLite module
     from controller.records import Photo, RecordedEvent
     # the eyes' values (vision.eyes): the watch's words; the loop never loads vision itself
-    from vision.eyes_values import Covered, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
+    from vision.eyes_values import Covered, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame
 
 Frame = Any  # one camera image (a numpy array to the adapters; the runner only passes it on)
 
 __all__ = [
-    "AdapterError", "Camera", "DeskAction", "DeskAnswer", "DeskError", "Display", "Frame", "Incident", "PhotoEncoder", "Reader",
-    "Referee", "RefereeDesk", "RefereeRequest", "SettleSettings", "Settled", "SignalKind", "TableDevices",
-    "TableRecords", "TableWatch", "Timer", "TimerSignal", "WaitStatus",
+    "AdapterError", "AdjustsClock", "ArbiterAsked", "Camera", "DeskAction", "DeskAnswer", "DeskError", "Display",
+    "Frame", "Incident", "KeepsArea", "NamesPort", "PhotoEncoder", "Reader", "Referee", "RefereeDesk",
+    "RefereeOnPage", "RefereeRequest", "SettleSettings", "SignalKind", "TableDevices", "TableRecords", "TableWatch",
+    "Timer", "TimerSignal", "WaitReport", "WaitStatus", "WatchesArea", "WatchesTurns",
 ]
 
-
-class Camera(Protocol):
-    def read(self) -> Frame: ...
-
-    def close(self) -> None: ...
+# What a port may do besides what every adapter of it does is declared here, each as a named
+# capability (`isinstance(device, WatchesTurns)`), never probed by a method's name.
 
 
 class TableWatch(Protocol):
     """The camera as the runner looks through it, with the eyes (`vision.eyes`) behind it: a wait begins
-    against the last settled table, offers still frames to read, and settles once the eyes explain
-    what was read on them; besides, the next frame, and whether the table moved. A watch may also
-    watch the table while a turn runs (`watch_table(reference)`, then `glance()`, each one frame,
-    giving a `vision.eyes_values.ReadAhead` or None) and carry that into the wait at the press
-    (`begin(..., carry=True)`), and watch only the play area marked (`watch_area(corners, (width,
-    height))`, None: the whole frame); the runner uses these when the watch has them. `offered` may
-    hand the frames a growing still run would rest on to `read_early` (each a tuple of
-    `TimedFrame`s), between two frames, so the look finds them read."""
+    against the last settled table; `offered` feeds frames until it has something for the runner (frames
+    offered to read, frames worth reading early (`Moving.worth_reading`), or the arbiter to be asked:
+    `ArbiterAsked`); `explain` checks what was read on the offered frames; `accept` takes the table as
+    the arbiter accepted it; `settled` reports the wait. Besides: the next frame, and whether the table
+    moved. Which reading stands is decided by the table's eyes (`controller.table.eyes`), not here."""
 
-    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None],
-              ask: Callable[[Covered, TimedFrame], bool] | None = None) -> None: ...
+    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None]) -> None: ...
 
-    def offered(self, read_early: Callable[[tuple[TimedFrame, ...]], None] | None = None) -> ReadFrames: ...
+    def offered(self) -> ReadFrames | Moving | ArbiterAsked: ...
 
     def explain(self, frames: tuple[TimedFrame, ...], tiles: tuple[tuple[TileOutline, ...] | None, ...]
                 ) -> SettledLook | Covered: ...
 
-    def settled(self, look: SettledLook) -> Settled: ...
+    def accept(self, frame: TimedFrame) -> None: ...
+
+    def settled(self, look: SettledLook) -> WaitReport: ...
 
     def frame(self) -> Frame: ...
 
     def moved(self, frame: Frame, since: Frame) -> bool: ...
 
 
+@runtime_checkable
+class WatchesTurns(Protocol):
+    """A watch that also watches the table while a turn runs (`watch_table(reference)`, then `glance()`,
+    each one frame, giving the frames worth reading ahead or None), and carries that into the wait at the
+    press (`begin(..., carry=True)`)."""
+
+    def watch_table(self, reference: Reference | None) -> None: ...
+
+    def glance(self) -> ReadAhead | None: ...
+
+    def begin(self, reference: Reference | None, on_wait: Callable[[WaitStatus], None], carry: bool = False) -> None: ...
+
+
+@runtime_checkable
+class WatchesArea(Protocol):
+    """A watch that watches only the play area marked (`watch_area(corners, (width, height))`; None: the whole frame)."""
+
+    def watch_area(self, corners, size: tuple[int, int] | None) -> None: ...
+
+
 class PhotoEncoder(Protocol):
-    """A frame as the photo the records keep (encoded, named by its sha256). An encoder that can also
-    decode a recorded photo (`frame(photo)`) lets a resumed game compare with its last settled photo."""
+    """A frame as the photo the records keep (encoded, named by its sha256), and a recorded photo decoded
+    back into a frame (None: it cannot be), so a resumed game compares with its last settled photo."""
 
     def photo(self, frame: Frame) -> Photo: ...
 
+    def frame(self, photo: Photo) -> Frame | None: ...
+
 
 class Timer(Protocol):
-    """The timer box. A box that can also pause, resume and extend a countdown (the referee page's
-    clock actions) has `pause()`, `resume()` and `extend(seconds)`; the runner asks before it offers them."""
+    """The timer box (a box that can also pause, resume and extend a countdown: `AdjustsClock`)."""
 
     def start_turn(self, seat: int, seconds: int) -> None: ...
 
@@ -89,8 +107,46 @@ class Timer(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class AdjustsClock(Protocol):
+    """A timer box that pauses, resumes and extends a countdown (the referee page's clock actions)."""
+
+    def pause(self) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def extend(self, seconds: int) -> None: ...
+
+
+@runtime_checkable
+class NamesPort(Protocol):
+    """A timer that names the port its box is on (said at the table when the link drops or comes back)."""
+
+    port: str
+
+
 class Reader(Protocol):
     def read(self, frame: Frame) -> TableReading: ...
+
+
+@runtime_checkable
+class KeepsArea(Protocol):
+    """A reader that reads in a play area: marked by the referee (kept in `area_file`), found on the clear
+    table as the game began and kept, or found on each frame."""
+
+    area_file: Any  # where the marked area is kept (None: nowhere)
+
+    def area_in_force(self) -> tuple[Any, int, int] | None: ...  # the area marked (corners, width, height)
+
+    def area_read_in(self) -> tuple[Any, int, int] | None: ...  # the area read in now, marked or kept
+
+    def mark_area(self, corners, width: int, height: int) -> None: ...
+
+    def find_area(self) -> None: ...  # found on each frame from now on
+
+    def find_area_on(self, frame: Frame) -> tuple[Any, int, int] | None: ...
+
+    def keep_area(self, corners, width: int, height: int) -> None: ...
 
 
 class Display(Protocol):
@@ -119,6 +175,13 @@ class Referee(Protocol):
     def held_penalty(self, model: GameModel, held: HeldPenalty) -> tuple[str, tuple[tuple[int, str], ...], str]: ...
 
 
+@runtime_checkable
+class RefereeOnPage(Protocol):
+    """A referee who answers on the referee page (the runner waits on the desk for the answer)."""
+
+    on_page: bool
+
+
 class RefereeDesk(Protocol):
     """The referee page's requests, each with the future its answer goes to."""
 
@@ -140,6 +203,8 @@ class TableRecords(Protocol):
     def photo(self, sha: str) -> Photo | None: ...
 
     def reading(self, sha: str, photo: str | None = None) -> Any: ...
+
+    path: Any  # where the records are (the `tileref correct` line names it; None: in memory)
 
     def start_game(self, first: Event, *, state: State, **info: Any) -> int: ...
 

@@ -6,38 +6,53 @@ readings, in one transaction, through the game's journal), and only then act on 
 process killed at any moment restarts from the records into the same state and simply does
 that step again (`tileref play --resume`).
 
-The runner is written against the ports (`ports.py`); its parts, by concept: looking at the
-table (`looking.py`), the turn flow (`turns.py`), restoring a table (`restoring.py`), the
-referee page's requests (`referee_desk.py`) and the play area in the record (`play_area.py`).
+The runner is written against the ports (`ports.py`) and composed of parts, each owning its state
+(docs/design/runner.md):
+
+    TableRunner ── journal (the one write path), devices, settings
+      ├── eyes     TableEyes        which reading stands (eyes.py, sans I/O)
+      ├── looking  Looking          carries out what the eyes decide: watch, reader, photos (looking.py)
+      ├── clock    TurnClock        the turn's countdown on the box (turn_clock.py)
+      ├── turns    TurnFlow         one step per state of the game (turns.py)
+      ├── restore  Restore          restoring a table after a penalty (restoring.py)
+      ├── desk     RefereeDeskWork  the referee page's requests, queued while the eyes wait (referee_desk.py)
+      └── area     PlayArea         the play area in the record (play_area.py)
 """
 from __future__ import annotations
 
 import time
 from typing import TYPE_CHECKING, Callable
 
-from controller.game.events import Event, Incident, RefereeCorrection, TimerIncident, TurnJudged
+from controller.game.events import Event, RefereeCorrection, TimerIncident, TurnJudged
 from controller.game.journal import GameJournal
 from controller.game.machine import GameModel, State
 from controller.messages import named
 from controller.records import Photo, Reading, head_digest
 
-from .looking import Looking, answered
-from .play_area import AreaWork
+from .eyes import TableEyes
+from .looking import FusedLook, Looking
+from .play_area import PlayArea
 from .ports import (
-    AdapterError, Incident, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
+    AdapterError, Frame, Incident, NamesPort, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch,
+    TimerSignal,
 )
-from .referee_desk import DeskWork
-from .restoring import Restoring
+from .referee_desk import RefereeDeskWork
+from .restoring import Restore
 from .settings import ARBITER, LINK_INCIDENTS, WAIT_SLICE, RunnerSettings
+from .turn_clock import TurnClock
 from .turns import TurnFlow
 
 if TYPE_CHECKING:
+    from controller.game.machine import TableState
+    from controller.game.rebuild import Rebuilt
     from vision.eyes_values import Reference
+
+    from .ports import WaitReport
 
 Observer = Callable[[GameModel, "Event | None"], None]
 
 
-class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
+class TableRunner:
     def __init__(self, records: TableRecords, game_id: int, devices: TableDevices,
                  settings: RunnerSettings = RunnerSettings(), observer: Observer | None = None) -> None:
         self.records = records
@@ -48,27 +63,16 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         records.require_intact(game_id, ring=False)  # the table signs; whether a club trusts it is the readers' word
         # the one write path of the game's events; whoever watches hears of each once it is recorded
         self.journal = GameJournal.resume(records, game_id, observer=self.observer)
-        self.watch, self.photos = _watch_and_photos(devices, settings)
-        # the last settled table (its frame and the tiles read on it): what the eyes compare with; a
-        # resumed game starts from the last settled photo in the records
-        self.reference: Reference | None = self.last_settled()
-        self.judged = self.last_judged()  # the readings after a resume are steadied as before it
-        self.asking = None  # (Covered, frame) while the eyes ask the arbiter; the referee page may accept it
-        self.watching: int | None = None  # the turn whose table the eyes watch while it runs
-        self.readings_ahead: dict = {}  # frame time -> its ReadBefore, made while watching (looking.py)
-        self.to_read: list = []  # frames the eyes would rest on at a press now, not yet read ahead
-        self.table_accepted = False  # the referee page accepted the table the eyes asked about
-        self.timer_turn: int | None = None  # the turn whose countdown this process set up (armed or started)
-        self.clock_running = False  # the countdown of `timer_turn` runs (not merely armed)
-        self.start_clock_for: int | None = None  # a turn whose player already pressed to start the clock
-        self.started_turn: int | None = None  # the turn this process recorded as started
-        self.pressed_at: float | None = None
-        self.last_restore_differences: tuple[str, ...] | None = None
-        self.timings: list[dict] = []
-        self.doubts_announced: int | None = None  # the turn whose doubts were said to wait for the referee page
-        self.held_announced = False  # the held penalty was said to wait for the referee
-        self.rack_reading = None  # the reading the last rack laid open was read from (racks left lying)
-        self.rack_announced: str | None = None  # the rack said to wait for the referee page
+        self.eyes = TableEyes(settings.settle.eyes, settings.fusion)
+        self.looking = Looking(self, self.eyes, *_watch_and_photos(devices, settings))
+        # a resumed game starts from the last settled photo in the records, and its readings are steadied
+        # against the last table read and judged, as before it
+        self.eyes.reference, self.eyes.judged = self.looking.last_settled(), self.looking.last_judged()
+        self.clock = TurnClock(devices)
+        self.turns = TurnFlow(self)
+        self.restore = Restore(self)
+        self.desk = RefereeDeskWork(self)
+        self.area = PlayArea(self)
 
     # ------------------------------------------------------------- recording
 
@@ -84,7 +88,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         before = self.model
         after = self.journal.record(event, photos, readings)  # refused by the machine before anything is written
         if isinstance(event, RefereeCorrection) and before.state is State.REFEREE_CHECK and before.pending:
-            self.judged = answered(self.judged, event.changes, len(before.pending.tiles))
+            self.eyes.answered(event.changes, len(before.pending.tiles))
         return after
 
     def head(self) -> str:
@@ -93,17 +97,17 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
 
     def run(self, max_steps: int | None = None) -> GameModel:
         self.observer(self.model, None)  # whoever watches learns where a resumed game stands
-        self.record_area_in_force()
-        if self.fresh_table():
+        self.area.record_area_in_force()
+        if self.area.fresh_table():
             # the first wait's reference: the clear table, settled on in the area just put in force, so a hand
             # that crosses the table in the first wait is gone once the table looks as it does now
-            self.settle()
+            self.looking.settle()
         if self.model.state is State.RESTORING:  # resumed mid-restore: show the plan again
             verdict = next(e for e in reversed(self.records.events(self.game_id)) if isinstance(e, TurnJudged))
-            self.show_restore(verdict)
+            self.restore.show(verdict)
         steps = 0
         while self.model.state not in (State.FINISHED, State.DISQUALIFIED):
-            self.attend_desk()
+            self.desk.attend()
             if self.model.state in (State.FINISHED, State.DISQUALIFIED):
                 break
             STEPS[self.model.state](self)
@@ -116,8 +120,8 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
         # a timer that names no kind (an older adapter) is recorded as the box's own incident
         self.record(TimerIncident(incident=signal.incident or Incident.BOX, detail=signal.detail))
         if signal.incident in LINK_INCIDENTS:  # the table is told why it waits, and on which port
-            timer = self.devices.timer  # a wrapper (the demo's RecordedTimer) names its timer's port
-            port = getattr(timer, "port", None) or getattr(getattr(timer, "timer", None), "port", "its port")
+            timer = self.devices.timer
+            port = timer.port if isinstance(timer, NamesPort) else "its port"
             self.devices.display.say(f"timer box on {port}: {named('incident', signal.incident)}: {signal.detail}"
                                      + ("; waiting for it to answer again" if signal.incident is Incident.DISCONNECTED
                                         else ""))
@@ -131,7 +135,7 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
                 return signal
             if signal is not None and signal.kind == SignalKind.INCIDENT:
                 self.record_incident(signal)
-            self.attend_desk()
+            self.desk.attend()
             if deadline is not None and time.monotonic() > deadline:
                 raise AdapterError(f"nobody pressed a button within {self.settings.prompt_timeout} s: {prompt}")
 
@@ -144,15 +148,163 @@ class TableRunner(Looking, TurnFlow, Restoring, DeskWork, AreaWork):
                 return True
         return False
 
+    def attend_desk(self, timeout: float = 0.0) -> bool:
+        return self.desk.attend(timeout)
+
+    def attend_after_game(self, stop) -> None:
+        """After the game, while the pages stay up: the referee page may still correct a rack (the game
+        is then scored again). Until `stop` (a threading.Event) is set."""
+        while not stop.is_set():
+            self.desk.attend(WAIT_SLICE)
+            if self.model.state is State.SCORING:
+                self.turns.step_scoring()
+
+    # ------------------------------------------------- the parts, as scripts and benches reach them
+
+    @property
+    def watch(self) -> TableWatch:
+        return self.looking.watch
+
+    @watch.setter
+    def watch(self, watch: TableWatch) -> None:
+        self.looking.watch = watch
+
+    @property
+    def reference(self) -> Reference | None:
+        """The last settled table: what the eyes compare with (`TableEyes.reference`)."""
+        return self.eyes.reference
+
+    @reference.setter
+    def reference(self, reference: Reference | None) -> None:
+        self.eyes.reference = reference
+
+    @property
+    def judged(self) -> Reference | None:
+        """The last table read and judged: what each frame's reading is steadied against (`TableEyes.judged`)."""
+        return self.eyes.judged
+
+    @judged.setter
+    def judged(self, judged: Reference | None) -> None:
+        self.eyes.judged = judged
+
+    @property
+    def timings(self) -> list[dict]:
+        return self.turns.timings
+
+    @property
+    def clock_running(self) -> bool:
+        return self.clock.running
+
+    @clock_running.setter
+    def clock_running(self, running: bool) -> None:
+        self.clock.running = running
+
+    @property
+    def timer_turn(self) -> int | None:
+        return self.clock.timer_turn
+
+    @timer_turn.setter
+    def timer_turn(self, turn: int | None) -> None:
+        self.clock.timer_turn = turn
+
+    @property
+    def started_turn(self) -> int | None:
+        return self.clock.started_turn
+
+    @started_turn.setter
+    def started_turn(self, turn: int | None) -> None:
+        self.clock.started_turn = turn
+
+    @property
+    def pressed_at(self) -> float | None:
+        return self.clock.pressed_at
+
+    @pressed_at.setter
+    def pressed_at(self, at: float | None) -> None:
+        self.clock.pressed_at = at
+
+    @property
+    def last_restore_differences(self) -> tuple[str, ...] | None:
+        return self.restore.last_differences
+
+    @last_restore_differences.setter
+    def last_restore_differences(self, differences: tuple[str, ...] | None) -> None:
+        self.restore.last_differences = differences
+
+    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> FusedLook:
+        return self.looking.look_still(carry, keep_unsure, afresh)
+
+    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[FusedLook, Rebuilt]:
+        return self.looking.look(before, look_again, carry)
+
+    def settle(self) -> WaitReport:
+        return self.looking.settle()
+
+    def unread_reference(self, image: Frame) -> Reference:
+        return self.eyes.unread_reference(image)
+
+    def compare_with_turn_start(self) -> None:
+        self.looking.compare_with_turn_start()
+
+    def photo(self, frame: Frame) -> Photo:
+        return self.looking.photo(frame)
+
+    def watch_turn(self, seconds: float) -> TimerSignal | None:
+        return self.looking.watch_turn(seconds)
+
+    def watch_the_area(self) -> None:
+        self.area.watch_the_area()
+
+    def record_area_in_force(self) -> None:
+        self.area.record_area_in_force()
+
+    # ------------------------------------------------------------ the steps
+
+    def step_seating(self) -> None:
+        self.turns.step_seating()
+
+    def step_dealing(self) -> None:
+        self.turns.step_dealing()
+
+    def step_redeal_window(self) -> None:
+        self.turns.step_redeal_window()
+
+    def step_turn_ready(self) -> None:
+        self.turns.step_turn_ready()
+
+    def step_turn_running(self) -> None:
+        self.turns.step_turn_running()
+
+    def step_turn_reading(self) -> None:
+        self.turns.step_turn_reading()
+
+    def step_referee_check(self) -> None:
+        self.turns.step_referee_check()
+
+    def step_turn_judging(self) -> None:
+        self.turns.step_turn_judging()
+
+    def step_penalty_held(self) -> None:
+        self.turns.step_penalty_held()
+
+    def step_restoring(self) -> None:
+        self.restore.step()
+
+    def step_revealing(self) -> None:
+        self.turns.step_revealing()
+
+    def step_scoring(self) -> None:
+        self.turns.step_scoring()
+
 
 def _watch_and_photos(devices: TableDevices, settings: RunnerSettings) -> tuple[TableWatch, PhotoEncoder]:
     """The devices' own, else the adapters' camera watch and photo encoder around their camera."""
     watch, photos = devices.watch, devices.photos
     if watch is None or photos is None:
         from controller.adapters.photos import FramePhotos
-        from controller.adapters.watch import CameraWatch
+        from controller.adapters.settle import EyesWait
 
-        watch = watch or CameraWatch(devices.camera, settings.settle)
+        watch = watch or EyesWait(devices.camera, settings.settle)
         photos = photos or FramePhotos(settings.photo_format, settings.photo_quality)
     return watch, photos
 

@@ -11,7 +11,6 @@ from .ports import Incident, SettleSettings
 
 ARBITER = "A"
 WAIT_SLICE = 0.25  # seconds: how long one wait for the timer box lasts before looking again
-WATCH_POLL = 0.005  # seconds: how long the box is listened to between two frames watched during a turn
 NOTICE_WINDOW = 0.05  # seconds the still table waits for the arbiter's button before the next turn starts
 LOOK_AGAIN = 2  # times the table is looked at again when tiles that cannot leave it are seen nowhere
 # incidents said at the table as well as recorded: the box stopped answering, or answers again

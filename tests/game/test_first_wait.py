@@ -11,7 +11,7 @@ import pytest
 
 from controller.adapters.display import ConsoleDisplay
 from controller.adapters.signals import SignalKind, TimerSignal
-from controller.adapters.watch import CameraWatch
+from controller.adapters.settle import EyesWait
 from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game import judging
 from controller.game.events import TableAccepted, TurnStarted
@@ -102,8 +102,8 @@ def test_a_hand_across_the_border_as_the_first_wait_begins_is_waited_out_not_for
     clear = SceneRenderer(LAYOUT).render(Scene.of([]))
     hand = [fingertips(clear, 14)] * int(FPS) + [fingertips(clear, d) for d in (10, 6, 3)]
     camera = Timeline(clear, hand)
-    watch = CameraWatch(camera)
-    watch.wait.eyes = Eyes(watch.wait.eyes.settings, Blind())
+    watch = EyesWait(camera)
+    watch.eyes = Eyes(watch.eyes.settings, Blind())
     devices = TableDevices(camera, DealThenNothing(camera), NoReader(), ConsoleDisplay(quiet=True), None, watch=watch)
     runner = TableRunner(records, game_id, devices, RunnerSettings(starter="Ann"))
     runner.run(max_steps=3)  # seating (the starter named), the deal, the first turn's wait

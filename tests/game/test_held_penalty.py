@@ -16,7 +16,7 @@ from controller.adapters.display import ConsoleDisplay
 from controller.adapters.photos import FramePhotos
 from controller.adapters.referee import ConsoleReferee, RefereeError, ScriptedReferee
 from controller.adapters.signals import SignalKind, TimerSignal
-from controller.adapters.waiting import Settled
+from controller.adapters.waiting import WaitReport
 from controller.game import judging
 from controller.game.errors import TransitionError
 from controller.game.events import (
@@ -68,7 +68,7 @@ class Watch:
         return SettledLook(frames, ("settled at once",))
 
     def settled(self, look):
-        return Settled(look.frames[-1].image, 1, 0, 0, 0.0, look.checks)
+        return WaitReport(look.frames[-1].image, 1, 0, 0, 0.0, look.checks)
 
     def frame(self):
         return self.image

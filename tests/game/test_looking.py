@@ -20,7 +20,7 @@ from controller.game.machine import TableState
 from controller.game.reading import ReadTile, TableReading
 from controller.records import Records
 from controller.table import TableDevices, TableRunner
-from controller.table.looking import LIES_AS_READ
+from controller.table.eyes import LIES_AS_READ
 from controller.table.settings import LOOK_AGAIN
 from vision.eyes import EyesSettings, Reference
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.game.reading import ReadTile, TableReading
-from controller.game.steady import settled_tiles, steady_reading
+from controller.game.steady import judged_tiles, steady_reading
 
 WIDTH, HEIGHT = 30, 40
 ROW = (("K1", 100), ("K2", 131), ("K3", 162))  # a run, each tile about 1.03 widths from the next
@@ -23,7 +23,7 @@ def tile(code: str, x: float, confidence: float = 0.95) -> ReadTile:
 
 
 def settled(unchanged=(True, True, True)):
-    return settled_tiles([box(x) for _, x in ROW], [code for code, _ in ROW], unchanged)
+    return judged_tiles([box(x) for _, x in ROW], [code for code, _ in ROW], unchanged)
 
 
 def reading(*tiles: ReadTile) -> TableReading:
@@ -90,7 +90,7 @@ def test_a_tile_read_a_little_off_its_settled_place_is_not_doubled():
 
 
 def test_a_settled_tile_of_unknown_code_is_not_put_back_but_still_holds_its_place():
-    unknown = settled_tiles([box(x) for _, x in ROW], ["K1", "", "K3"], (True, True, True))
+    unknown = judged_tiles([box(x) for _, x in ROW], ["K1", "", "K3"], (True, True, True))
     missed = steady_reading(reading(tile("K1", 100), tile("K3", 162)), unknown, (True, True))
     assert codes(missed) == ["K1", "K3"]
     there = reading(tile("K1", 100), tile("K9", 131), tile("K3", 162))

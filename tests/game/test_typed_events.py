@@ -22,7 +22,7 @@ from controller.game.errors import EventDataError
 from controller.game.events import (
     EVENT_TYPES, BrokenRule, ClockAdjusted, ClockAdjustment, ClockFact, ClockRecorded, ClockTime, CorrectionTarget,
     Doubt, EventKind, GameEnd, GameScored, Incident, Outcome, Override, PlacedTile, PlayerPoints, ReadPurpose,
-    RefereeCorrection, SettledTile, StartDraw, StartOrderDrawn, TableRead, TileChange, TimerIncident, TurnEndCause,
+    RefereeCorrection, SettledDoubt, StartDraw, StartOrderDrawn, TableRead, TileChange, TimerIncident, TurnEndCause,
     TurnEnded, TurnJudged, VerdictOverridden, canonical_json, event_from_payload,
 )
 from controller.rules.judge import Rule
@@ -37,7 +37,7 @@ def test_old_plain_values_are_coerced_to_the_typed_ones():
     assert read.purpose is ReadPurpose.ALARM
     assert read.tiles[0] == PlacedTile(code="R5", x=10, y=20.5) and read.tiles[0].code == "R5"
     assert read.doubts[0].candidates == ("R5", "R6") and isinstance(read.doubts[0], Doubt)
-    assert read.settled == (SettledTile(index=0, read="R6", chosen="R5", why="only R5 fits"),)
+    assert read.settled == (SettledDoubt(index=0, read="R6", chosen="R5", why="only R5 fits"),)
     assert StartOrderDrawn((("Ann", "K9"),), "Ann", None).draws[0] == StartDraw(player="Ann", code="K9")
     judged = TurnJudged(1, "Ann", "penalty", ("R5",), (), (("invalid-set", "R5 alone"),), 3, -50, False, True, (), ())
     assert judged.outcome is Outcome.PENALTY
@@ -125,7 +125,7 @@ FIELD_STRATEGIES = {
     "tuple[tuple[str, Any], ...]": rows(names, scalars),
     "tuple[PlacedTile, ...]": rows(names, pixels, pixels),
     "tuple[Doubt, ...]": rows(ints, st.lists(names, max_size=3), names),
-    "tuple[SettledTile, ...]": rows(ints, names, names, names),
+    "tuple[SettledDoubt, ...]": rows(ints, names, names, names),
     "tuple[StartDraw, ...]": rows(names, names),
     "tuple[TileChange, ...]": rows(ints, names),
     "tuple[BrokenRule, ...]": rows(_of(Rule), names),

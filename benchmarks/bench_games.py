@@ -234,7 +234,7 @@ class BenchRunner(TableRunner):
         self.looking = BenchLooking(self, self.looking)
 
 
-def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
+def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_area: bool = False) -> dict:
     """One scripted game through the runner; per turn what the script says and what the table did.
     `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee
     once, on the table top's corners (as
@@ -310,10 +310,14 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
                                ConsoleDisplay(out=sys.stderr if os.environ.get("BENCH_GAMES_SAY") else open(os.devnull, "w"),
                                               quiet=not os.environ.get("BENCH_GAMES_SAY")),
                                TruthReferee(world, expected, prompts))
-        runner = BenchRunner(records, game, devices, RunnerSettings(starter=PLAYERS[0]), observer=observe)
+        runner = BenchRunner(records, game, devices, RunnerSettings(starter=PLAYERS[0], confirm_area=confirm_area),
+                             observer=observe)
         runner.asks, runner.arbiter_press, runner.kept = asks, press, kept
         world.observe(runner.model, None)
-        runner.record_area_in_force()  # as `TableRunner.run` does before its loop: the area the game is read in
+        if confirm_area:  # as `TableRunner.run` does before its loop: the area found confirmed on the clear table
+            runner.start_table()
+        else:  # the area the game is read in
+            runner.record_area_in_force()
         stuck: set[int] = set()
         checked = 0
         try:
@@ -370,7 +374,10 @@ def play_game(index: int, turns: int, seed: int, area: str = "found") -> dict:
         finally:
             timer.close()
             records.close()
+    from controller.table.looking import CONFIRM_REASON
+
     return {"index": index, "condition": condition.name, "describe": condition.describe(),
+            "confirmations": sum(1 for _, why in asks if why == CONFIRM_REASON),
             "tile_px": camera.tile_pixels, "rows": rows, "seconds": time.perf_counter() - started}
 
 
@@ -414,6 +421,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--area", choices=("found", "marked"), default="found",
                         help="the play area found by the table as the game begins, or marked by the referee on the "
                              "table top's corners")
+    parser.add_argument("--confirm-area", action="store_true",
+                        help="the referee confirms the area found and the clear table as each game begins (the "
+                             "arbiter's button; counted apart from the turns' prompts)")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.turns = 1, 4
@@ -432,7 +442,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     load = load_average()
     games = []
-    for game in pool_map(partial(play_game, turns=args.turns, seed=args.seed, area=args.area), indices, args.jobs):
+    for game in pool_map(partial(play_game, turns=args.turns, seed=args.seed, area=args.area,
+                                 confirm_area=args.confirm_area), indices, args.jobs):
         games.append(game)
         print_game(game)
     games.sort(key=lambda g: g["index"])
@@ -442,7 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"scripted games through the table runner: {len(games)} games x {args.turns} turns, seed {args.seed}, "
           f"{machine(load)}, "
           f"{args.jobs} job(s), {took:.0f} s in all; play area "
-          f"{'marked by the referee' if args.area == 'marked' else 'found by the table as the game began'}")
+          f"{'marked by the referee' if args.area == 'marked' else 'found by the table as the game began'}"
+          + (f", confirmed by the referee as each game began ({sum(g['confirmations'] for g in games)} "
+             "confirmations, not counted as prompts)" if args.confirm_area else ""))
     print("  turns by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.items()))
     print("  verdicts the rules give on the true tables: " + ", ".join(
         f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))

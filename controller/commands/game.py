@@ -62,6 +62,11 @@ def register(subparsers) -> None:
     play.add_argument("--area", metavar="AREA.json", help="the table's play area file, from `tileref area` or the "
                       "referee page (default: play-area.json beside the records, when there is one; else the area "
                       "is found on each frame)")
+    play.add_argument("--confirm-area", action="store_true",
+                      help="as a fresh game begins, the referee confirms the play area found on the clear table and "
+                      "that nothing lies on it (the arbiter button, or accept on the referee page, where the "
+                      "area's corners can be dragged first); the table so confirmed is what the first turn is "
+                      "compared with")
     add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
     add_watch_delay_option(play, recorded=True)
     add_private_key_option(play)
@@ -265,7 +270,7 @@ def _play(args: argparse.Namespace, report) -> int:
             referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
             devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
                                    desk=web.desk if web else None)
-            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter),
+            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter, confirm_area=args.confirm_area),
                                  observer=_observers(console.observe, web.display.observe if web else None))
             print(f"game {game_id} in {db}: {state_words(runner.model.state)}", flush=True)
             try:

@@ -263,6 +263,17 @@ class TableEyes:
         self.mode, self.asking = EyesMode.ASKING, (covered, frame.image)
         return AskArbiter(covered, frame)
 
+    def ask_to_confirm(self, covered: Covered, image: Frame) -> None:
+        """The referee is asked to confirm the clear table as it is seen on `image` (a game's start)."""
+        self.mode, self.asking = EyesMode.ASKING, (covered, image)
+
+    def confirmed(self, image: Frame) -> Reference:
+        """The referee confirmed the clear table: it is the reference, whole (every change from it must
+        lie on a tile), not only at its border as a table the eyes settled on by themselves."""
+        self.mode, self.asking = EyesMode.IDLE, None
+        self.reference = _vision().Reference(image)
+        return self.reference
+
     def not_accepted(self) -> None:
         """The arbiter did not accept the table (yet): the wait goes on."""
         self.mode, self.asking = EyesMode.WAITING, None

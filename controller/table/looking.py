@@ -34,7 +34,10 @@ from controller.game.rebuild import Rebuilt, rebuild
 from controller.records import Photo, Reading, reading_sha
 
 from .eyes import AskArbiter, ReadFirst, ReadingStands, ReadOffered, TableEyes, answered
-from .ports import AdapterError, Frame, PhotoEncoder, SignalKind, TableWatch, TimerSignal, WaitReport, WatchesTurns
+from .ports import (
+    AdapterError, DeskAction, Frame, PhotoEncoder, SignalKind, TableWatch, TimerSignal, WaitReason, WaitReport, WaitStatus,
+    WatchesTurns,
+)
 from .settings import ARBITER, LOOK_AGAIN
 
 if TYPE_CHECKING:
@@ -63,6 +66,10 @@ class FusedLook:
     @property
     def frames(self) -> int:
         return len(self.photos)
+
+
+CONFIRM_WHERE = "play area"
+CONFIRM_REASON = "the play area found on the clear table, to confirm as the game begins"
 
 
 def _eyes():
@@ -173,6 +180,27 @@ class Looking:
         self.eyes.judged_as(decision.look.frames[-1].image, seen.reading)
         return replace(seen, read_ahead=decision.read_ahead, read_ahead_ms=decision.read_ahead_ms)
 
+    def confirm_clear_table(self, words: str) -> None:
+        """A game begins: the referee confirms the play area just found and that the table is clear (the
+        arbiter's button, or accept on the referee page). Recorded as the table accepted, then that frame is
+        the first wait's reference. Asked again every `ask_after_seconds` until confirmed."""
+        settings = self.eyes.settings
+        covered = _eyes().Covered(0.0, CONFIRM_WHERE, 0.0, CONFIRM_REASON, True)
+        display = self.table.devices.display
+        frames, said_at = 0, time.monotonic()
+        display.waiting(WaitStatus(WaitReason.ARBITER_ASKED, words, frames))  # the referee page's accept, shown
+        while True:
+            image = self.watch.frame()  # the table as the referee sees it now
+            frames += 1
+            self.eyes.ask_to_confirm(covered, image)
+            if self.arbiter_accepts(covered, _eyes().TimedFrame(image, 0.0)):
+                self.eyes.confirmed(image)
+                display.waiting(WaitStatus(WaitReason.SETTLED, WaitReason.SETTLED.value, frames))
+                return
+            if time.monotonic() - said_at >= settings.ask_after_seconds:
+                display.waiting(WaitStatus(WaitReason.ARBITER_ASKED, words, frames))
+                said_at = time.monotonic()
+
     def ask_arbiter(self, asked: AskArbiter) -> None:
         """The eyes ask the arbiter (the table says why and where): the arbiter's button, or the referee
         page's `accept-table`, accepts the table as it is seen now. Recorded first, then the frame becomes
@@ -184,7 +212,8 @@ class Looking:
             self.eyes.not_accepted()
 
     def arbiter_accepts(self, covered: Covered, frame: TimedFrame) -> bool:
-        if self.table.desk.accepts_table():  # the referee page (recorded there)
+        also = (DeskAction.AREA,) if covered.reason == CONFIRM_REASON else ()  # its corners may be dragged first
+        if self.table.desk.accepts_table(also):  # the referee page (recorded there)
             return True
         signal = self.table.devices.timer.wait(0.0)
         if signal is None:
@@ -201,7 +230,10 @@ class Looking:
         photo = self.photo(image)
         self.table.record(TableAccepted(photo=photo.sha256, where=covered.where, reason=covered.reason, by=by),
                     photos=(photo,))
-        self.table.devices.display.say(f"table accepted as it is by the {by} (something at the {covered.where})")
+        if covered.reason == CONFIRM_REASON:
+            self.table.devices.display.say(f"play area and clear table confirmed by the {by}")
+        else:
+            self.table.devices.display.say(f"table accepted as it is by the {by} (something at the {covered.where})")
 
     # ---------------------------------------------------------------- reading
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.game.events import AreaSource, PlayAreaSet
+from controller.game.events import AreaSource, PlayAreaSet, TableAccepted
 from controller.game.machine import State, apply, expected_events
 
 from .ports import AdapterError, DeskError, KeepsArea, RefereeRequest, WatchesArea
@@ -82,6 +82,23 @@ class PlayArea:
                 return
         if now.area() != (last.area() if last is not None else FOUND):
             self.table.record(now)
+
+    def to_confirm(self) -> PlayAreaSet | None:
+        """The area the table found on its clear frame, while the referee has not confirmed it (nor marked
+        one): a game killed before the confirmation asks again when resumed."""
+        from .looking import CONFIRM_REASON
+
+        for event in reversed(self.table.records.events(self.table.game_id)):
+            if isinstance(event, TableAccepted) and event.reason == CONFIRM_REASON:
+                return None
+            if isinstance(event, PlayAreaSet):
+                return event if event.how is AreaSource.FOUND_ONCE and event.by == THE_TABLE else None
+        return None
+
+    def confirm_words(self, found: PlayAreaSet) -> str:
+        return ("confirm the play area found on the clear table (" + " ".join(f"{x:.0f},{y:.0f}" for x, y in found.corners)
+                + f" of {found.width}x{found.height}) and that nothing lies on the table: press the arbiter button, "
+                "or accept the table on the referee page (drag the area's corners there first to move it)")
 
     def fresh_table(self) -> bool:
         """A game with no settled table yet, its table clear."""

@@ -15,7 +15,7 @@ from controller.adapters.desk import DeskAction, DeskAnswer, DeskError, RefereeR
 from controller.adapters.errors import AdapterError
 from controller.adapters.frames import Camera
 from controller.adapters.signals import Incident, SignalKind, TimerSignal
-from controller.adapters.waiting import ArbiterAsked, SettleSettings, WaitReport, WaitStatus
+from controller.adapters.waiting import ArbiterAsked, SettleSettings, WaitReason, WaitReport, WaitStatus
 from controller.game.events import Doubt, Event, GameScored, TableUnrestorable, TurnJudged
 from controller.game.machine import GameModel, HeldPenalty, State, TableState
 from controller.game.reading import TableReading
@@ -31,7 +31,7 @@ __all__ = [
     "AdapterError", "AdjustsClock", "ArbiterAsked", "Camera", "DeskAction", "DeskAnswer", "DeskError", "Display",
     "Frame", "Incident", "KeepsArea", "NamesPort", "PhotoEncoder", "Reader", "Referee", "RefereeDesk",
     "RefereeOnPage", "RefereeRequest", "SettleSettings", "SignalKind", "TableDevices", "TableRecords", "TableWatch",
-    "Timer", "TimerSignal", "WaitReport", "WaitStatus", "WatchesArea", "WatchesTurns",
+    "Timer", "TimerSignal", "WaitReason", "WaitReport", "WaitStatus", "WatchesArea", "WatchesTurns",
 ]
 
 # What a port may do besides what every adapter of it does is declared here, each as a named

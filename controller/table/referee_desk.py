@@ -50,14 +50,17 @@ class RefereeDeskWork:
             item = self.queued.popleft() if self.queued else desk.take()
         return handled
 
-    def accepts_table(self) -> bool:
+    def accepts_table(self, also: tuple[DeskAction, ...] = ()) -> bool:
         """While the eyes ask the arbiter: whether the referee page accepted the table as seen (recorded
-        then). Every other request waits in the queue until the wait returns."""
+        then). Requests for the actions `also` are carried out too (the play area, while its confirmation
+        is asked); every other request waits in the queue until the wait returns."""
         desk = self.table.devices.desk
         accepted = False
         while desk is not None and (item := desk.take()) is not None:
             if not accepted and item[0].action is DeskAction.ACCEPT_TABLE:
                 accepted = self._answer(*item) is True
+            elif item[0].action in also:
+                self._answer(*item)
             else:
                 self.queued.append(item)
         return accepted

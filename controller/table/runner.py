@@ -97,11 +97,7 @@ class TableRunner:
 
     def run(self, max_steps: int | None = None) -> GameModel:
         self.observer(self.model, None)  # whoever watches learns where a resumed game stands
-        self.area.record_area_in_force()
-        if self.area.fresh_table():
-            # the first wait's reference: the clear table, settled on in the area just put in force, so a hand
-            # that crosses the table in the first wait is gone once the table looks as it does now
-            self.looking.settle()
+        self.start_table()
         if self.model.state is State.RESTORING:  # resumed mid-restore: show the plan again
             verdict = next(e for e in reversed(self.records.events(self.game_id)) if isinstance(e, TurnJudged))
             self.restore.show(verdict)
@@ -115,6 +111,20 @@ class TableRunner:
             if max_steps is not None and steps >= max_steps:
                 break
         return self.model
+
+    def start_table(self) -> None:
+        """Before the game's loop: the area it is read in recorded, and a fresh game's clear table settled on,
+        or confirmed by the referee with the area found on it (`RunnerSettings.confirm_area`)."""
+        self.area.record_area_in_force()
+        if not self.area.fresh_table():
+            return
+        found = self.area.to_confirm() if self.settings.confirm_area else None
+        if found is not None:
+            self.looking.confirm_clear_table(self.area.confirm_words(found))
+        else:
+            # the first wait's reference: the clear table, settled on in the area just put in force, so a hand
+            # that crosses the table in the first wait is gone once the table looks as it does now
+            self.looking.settle()
 
     def record_incident(self, signal: TimerSignal) -> None:
         # a timer that names no kind (an older adapter) is recorded as the box's own incident

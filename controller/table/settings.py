@@ -29,3 +29,7 @@ class RunnerSettings:
     # each read and fused into one reading, so that a flicker in one frame never reaches the judge
     fusion: FusionSettings = FusionSettings()
     starter: str | None = None  # skip the start draw: this player starts
+    # the referee confirms the play area found on the clear table as a game begins (the arbiter's button, or
+    # accept on the referee page, where its corners can be dragged first): the table so confirmed is the
+    # first wait's reference, whole, not only at its border
+    confirm_area: bool = False

@@ -11,7 +11,8 @@ read alone for comparison; with the baseline, the same frames read with the area
 "Kept" is the table's own way in a game: the area is found once on the clear table (the photo with
 its labelled tiles painted out, beside the same objects) and the photo is read in it; printed are
 the photos on which an area was found (not the whole frame), tiles invented, precision, codes right
-and photos perfect.
+and photos perfect. "Marked" is the area the referee confirms by dragging its corners onto the table top
+(`tileref play --confirm-area`, the referee page): tiles invented and codes right read in it.
 The area's thresholds (VisionConfig.play_area_*) were chosen on the validation split; only the
 test split is held out.
 """
@@ -100,11 +101,12 @@ def main(argv=None) -> int:
     print(f"{'split':<11} {'photos':>6} {'labelled':>8} | {'alone: invented':>15} {'codes right':>12} | "
           f"{'beside: invented':>16} {'precision':>9} {'codes right':>12} {'across':>6} {'perfect':>8} | "
           f"{'kept: found':>11} {'invented':>8} {'precision':>9} {'codes right':>12} {'perfect':>8} | "
-          f"{'no area: invented':>17}")
+          f"{'marked: invented':>16} {'codes right':>12} | {'no area: invented':>17}")
     for split in args.splits.split(","):
         started = time.perf_counter()
         totals = np.zeros(9, int)
         kept_totals = np.zeros(5, int)  # areas found on the clear table, tiles read, on a label, right, perfect
+        marked_totals = np.zeros(3, int)  # in the area marked on the table top: tiles read, on a label, right
         worst = []
         for k, photo in enumerate(splits[split]):
             image = cv2.imread(str(photo.image_path))
@@ -124,6 +126,12 @@ def main(argv=None) -> int:
                             kept[0] == kept[1] and kept[2] == len(labels) and not kept_reading.edge_tiles]
             if kept[0] > kept[1]:
                 worst.append(f"{photo.stem.split('.')[0]} kept +{kept[0] - kept[1]}")
+            fh, fw = scene.image.shape[:2]
+            marked = score(read_image(scene.image, config, area=PlayArea.marked(tuple(map(tuple, scene.table)), fw, fh)),
+                           labels, scene.offset)
+            marked_totals += marked
+            if marked[0] > marked[1]:
+                worst.append(f"{photo.stem.split('.')[0]} marked +{marked[0] - marked[1]}")
             perfect = invented == 0 and beside[2] == len(labels) and not beside_reading.edge_tiles
             totals += [len(labels), alone[0] - alone[1], alone[2], invented, beside[0], beside[2],
                        len(beside_reading.edge_tiles), perfect, baseline]
@@ -138,6 +146,7 @@ def main(argv=None) -> int:
               f"{kept_found:>7}/{n:<3} {kept_read - kept_on_label:>8} "
               f"{100.0 * kept_on_label / max(kept_read, 1):>8.2f}% {100 * kept_right / max(labelled, 1):>11.2f}% "
               f"{kept_perfect:>4}/{n:<3} | "
+              f"{marked_totals[0] - marked_totals[1]:>16} {100 * marked_totals[2] / max(labelled, 1):>11.2f}% | "
               f"{'-' if args.no_baseline else base:>17}   ({time.perf_counter() - started:.0f} s)")
         if worst:
             print(f"{'':<11} photos with tiles invented or lost beside the objects: {', '.join(worst)}")

@@ -5,30 +5,15 @@ up; one over something that is no tile, or joined to an arm across the border, s
 from __future__ import annotations
 
 import cv2
-import numpy as np
 import pytest
 
 from vision.eyes import Covered, Eyes, EyesSettings, Reference
-from vision.occluders import OccluderRegion, Occluders
 
 from eyes_scenes import hand_visit, still, table_photo
-from test_eyes import ORANGE_RUN, first_settled, run
+from test_eyes import ORANGE_RUN, Sees, first_settled, run  # Sees: a find at a box, reaching no edge
 
 SETTINGS = EyesSettings()
 ORANGE_BOX = (190.0, 214.0, 396.0, 285.0)  # inside the bundled photo's middle run, orange 9 10 11 12
-
-
-class SeesInTheMiddle:
-    """An occluder net that sees one region at `box` on every frame, reaching no frame edge."""
-
-    def __init__(self, box):
-        self.box = box
-
-    def __call__(self, frame, reference):
-        h, w = frame.shape[:2]
-        x0, y0, x1, y1 = self.box
-        region = OccluderRegion((x1 - x0) * (y1 - y0) / (w * h), self.box, (), 0.6)
-        return Occluders((region,), np.zeros((1, 1), np.float32))
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +22,7 @@ def table():
 
 
 def test_a_find_on_the_tiles_read_holds_nothing_up(table):
-    eyes = Eyes(occluders=SeesInTheMiddle(ORANGE_BOX))
+    eyes = Eyes(occluders=Sees(ORANGE_BOX))
     eyes.begin(0.0, Reference(table, ORANGE_RUN))
     settled = first_settled(run(eyes, still(table, 2.0), tiles=lambda frame: ORANGE_RUN))
     assert settled is not None
@@ -46,7 +31,7 @@ def test_a_find_on_the_tiles_read_holds_nothing_up(table):
 
 
 def test_with_the_setting_off_a_find_on_tiles_holds_the_table_up(table):
-    eyes = Eyes(EyesSettings(net_finds_on_tiles_read=False), occluders=SeesInTheMiddle(ORANGE_BOX))
+    eyes = Eyes(EyesSettings(net_finds_on_tiles_read=False), occluders=Sees(ORANGE_BOX))
     eyes.begin(0.0, Reference(table, ORANGE_RUN))
     answers = run(eyes, still(table, 2.0), tiles=lambda frame: ORANGE_RUN)
     assert first_settled(answers) is None
@@ -57,7 +42,7 @@ def test_with_the_setting_off_a_find_on_tiles_holds_the_table_up(table):
 def test_a_find_over_a_cup_beside_the_tiles_read_still_covers(table):
     cupped = table.copy()
     cv2.circle(cupped, (470, 250), 40, (230, 230, 235), -1)  # on the bare table right of the run
-    eyes = Eyes(occluders=SeesInTheMiddle((190.0, 210.0, 512.0, 292.0)))  # the run and the cup, as one find
+    eyes = Eyes(occluders=Sees((190.0, 210.0, 512.0, 292.0)))  # the run and the cup, as one find
     eyes.begin(0.0, Reference(table, ORANGE_RUN))
     answers = run(eyes, still(cupped, SETTINGS.ask_after_seconds + 1.0), tiles=lambda frame: ORANGE_RUN)
     assert first_settled(answers) is None
@@ -75,7 +60,7 @@ def test_a_hand_the_net_sees_only_in_the_middle_is_never_settled_on(table, edge)
     rest = (0.6 * w, 0.5 * h)
     box = (rest[0] - 60, rest[1] - 50, rest[0] + 60, rest[1] + 50)
     under_the_hand = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
-    eyes = Eyes(occluders=SeesInTheMiddle(box))
+    eyes = Eyes(occluders=Sees(box))
     eyes.begin(0.0, Reference(table, ORANGE_RUN))
     answers = run(eyes, frames, tiles=lambda frame: ORANGE_RUN + (under_the_hand,))
     for frame, look in answers:

@@ -12,8 +12,7 @@ referee (`tileref area`) or found from the frame by `find_play_area`:
    a game begins; spare tiles in a box beside it do not count), a middle whose spread is
    wider than one surface's (`play_area_max_spread`: a narrow table turned in the frame, the
    floor beside it) is narrowed to the frame's centre (`play_area_middles`) until it is one
-   surface; `play_area_colour_clusters` above 1 splits what is still two surfaces by k-means
-   and takes the largest (1 ships);
+   surface;
 3. the table is the connected piece of the pixels near that colour (in its own spread) that
    fills most of the frame's middle, opened by a tile's width so that thin bridges to another
    surface (a box's rim touching the table) break;
@@ -156,9 +155,6 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     votes = np.bincount(labels[middle & (table > 0)], minlength=count)
     votes[0] = 0
     region = (labels == int(np.argmax(votes))).astype(np.uint8)
-    margin = round(config.play_area_margin * tile_width)
-    if margin > 0:
-        region = cv2.dilate(region, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
     hull = _hull(region).reshape(-1, 2).astype(float)
     hull[:, 0] = np.clip(hull[:, 0], 0, sw)
     hull[:, 1] = np.clip(hull[:, 1], 0, sh)
@@ -183,19 +179,8 @@ def _hull(region: np.ndarray) -> np.ndarray:
 
 
 def _table_colour(colours: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:
-    """The colour of the frame's middle and its spread (robust: median and scaled median deviation).
-    A middle of two surfaces (a rack standing on a table: spread over `play_area_max_spread`) is
-    split in `play_area_colour_clusters` by k-means, and the largest is the table."""
-    data = colours.astype(np.float32)
-    centre, spread = _robust(data, config)
-    k = config.play_area_colour_clusters
-    if spread.max() > config.play_area_max_spread and k > 1 and len(data) >= k:
-        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        cv2.setRNGSeed(0)
-        _, labels, _ = cv2.kmeans(data, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-        labels = labels.ravel()
-        centre, spread = _robust(data[labels == np.bincount(labels, minlength=k).argmax()], config)
-    return centre, spread
+    """The colour of the frame's middle and its spread (robust: median and scaled median deviation)."""
+    return _robust(colours.astype(np.float32), config)
 
 
 def _robust(data: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, np.ndarray]:

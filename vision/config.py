@@ -110,10 +110,8 @@ class VisionConfig:
     play_area_max_spread: float = 20.0  # Lab units: a middle spread wider than this holds two surfaces ...
     # ... the middle's share of the frame's sides, narrowed in turn on a frame with no tile ...
     play_area_middles: tuple[float, ...] = (0.5, 0.25, 0.125)
-    play_area_colour_clusters: int = 1  # ... split into this many k-means clusters, the largest the table (1: not split; splitting lost table tiles on validation)
     play_area_bridge: float = 1.0  # tile widths: the surface is opened by this, so that thinner bridges to other surfaces break
     play_area_least_spread: float = 3.0  # Lab units: the least spread of the table's colour (a plain top is not that plain under light)
-    play_area_margin: float = 0.0  # tile widths the surface is grown by
     play_area_whole_frame: float = 0.7  # a surface whose hull covers this share of the frame is the whole frame
     play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
     play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge

@@ -717,13 +717,17 @@ class ClockAdjusted(Event):
         self._enum("action", ClockAdjustment)
 
 
+AREA_CONFIRMED = "the play area found on the clear table, confirmed as the game began"  # TableAccepted.reason
+
+
 @dataclasses.dataclass(frozen=True)
 class TableAccepted(Event):
     """The camera could not settle on the table (something seemed over it for long) and the arbiter
-    accepted the table as it was seen: from then on it is what the camera compares with.
-    photo: the frame accepted. where: where the camera saw something ("right edge", "middle").
-    reason: why it was not clear (the camera's words). by: who accepted ("arbiter button", or the
-    referee's name on the referee page)."""
+    accepted the table as it was seen, or the referee confirmed the clear table and the play area
+    found on it as the game began (`reason` AREA_CONFIRMED): from then on it is what the camera
+    compares with. photo: the frame accepted. where: where the camera saw something ("right edge",
+    "middle"; "play area" for a confirmation). reason: why it was not clear (the camera's words). by:
+    who accepted ("arbiter button", or the referee's name on the referee page)."""
 
     kind: ClassVar[EventKind] = EventKind.TABLE_ACCEPTED
     photo: str

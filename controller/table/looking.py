@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from controller.game import judging
 from controller.game.events import (
-    RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead,
+    AREA_CONFIRMED, RackRevealed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead,
     TableUnrestorable, TurnStarted,
 )
 from controller.game.fusion import Fusion, Unsure
@@ -69,7 +69,7 @@ class FusedLook:
 
 
 CONFIRM_WHERE = "play area"
-CONFIRM_REASON = "the play area found on the clear table, to confirm as the game begins"
+CONFIRM_REASON = AREA_CONFIRMED
 
 
 def _eyes():

@@ -18,6 +18,8 @@ from controller.game import judging
 from controller.game.events import AreaSource, PlayAreaSet, TableAccepted, TurnStarted
 from controller.game.machine import State
 from controller.records import Records
+from controller.records.reports.views import replay_lines
+from controller.records.reports.words import event_words
 from controller.table import TableDevices, TableRunner
 from controller.table.looking import CONFIRM_REASON
 from controller.table.settings import RunnerSettings
@@ -155,6 +157,9 @@ def test_the_referee_confirms_the_area_and_the_clear_table_and_the_first_turn_be
     assert any(line.startswith("waiting: confirm the play area found on the clear table (40,30 600,30")
                for line in said.lines)
     assert "play area and clear table confirmed by the arbiter button" in said.lines
+    assert event_words(confirmed[0]) == "play area and clear table confirmed as the game began, by arbiter button"
+    replayed = [line for block in replay_lines(records, game_id) for line in block]
+    assert "  play area and clear table confirmed as the game began, by arbiter button" in replayed
     # the turn's start is settled against the confirmed table: no 10 s of "something over the table"
     assert camera.taken < 3 * FPS
     assert not any("arbiter" in line and "accept the table as it is" in line for line in said.lines)

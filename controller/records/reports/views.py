@@ -13,7 +13,7 @@ import base64
 from typing import Any, Iterator
 
 from controller.game.events import (
-    ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
+    AREA_CONFIRMED, ClockAdjusted, ClockRecorded, CountAlert, DealAccepted, Event, GameCreated, GameScored, RackRevealed, ReadPurpose,
     RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted, TableRead, TableUnrestorable,
     TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden, HeldPenaltyAnswered, PenaltyHeld,
     PlayAreaSet,
@@ -107,6 +107,8 @@ def replay_lines(records: Records, game_id: int, report: ChainReport | None = No
                          f"{' '.join(event.to_pool) or 'nothing'}")
         elif isinstance(event, TimerIncident):
             block.append(f"  timer box: {named('incident', event.incident)}: {event.detail}")
+        elif isinstance(event, TableAccepted) and event.reason == AREA_CONFIRMED:
+            block.append(f"  play area and clear table confirmed as the game began, by {event.by}")
         elif isinstance(event, TableAccepted):
             block.append(f"  table accepted as seen by {event.by} (something at the {event.where}: {event.reason})")
         elif isinstance(event, PlayAreaSet):

@@ -4,7 +4,7 @@ incident) is shown in the catalogue's words, never as it is stored."""
 from __future__ import annotations
 
 from controller.game.events import (
-    ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
+    AREA_CONFIRMED, ClockAdjusted, ClockRecorded, CorrectionTarget, CountAlert, DealAccepted, Dealt, Event, GameCreated, GameScored,
     Outcome, RackRevealed, ReadPurpose, RedealClaimed, RefereeCorrection, RestoreChecked, StartOrderDrawn, TableAccepted,
     TableRead, TableUnrestorable, TimerIncident, TurnEndCause, TurnEnded, TurnJudged, TurnStarted, VerdictOverridden,
     AreaSource, HeldPenaltyAnswered, PenaltyHeld, PlayAreaSet,
@@ -111,6 +111,8 @@ def event_words(event: Event) -> str:
         return f"timer box: {_ENGLISH.maybe(f'incident.{event.incident}', '')}: {event.detail}"
     if isinstance(event, PlayAreaSet):
         return area_words(event)
+    if isinstance(event, TableAccepted) and event.reason == AREA_CONFIRMED:
+        return f"play area and clear table confirmed as the game began, by {event.by}"
     if isinstance(event, TableAccepted):
         return f"table accepted as the camera saw it, by {event.by} (something at the {event.where}: {event.reason})"
     if isinstance(event, TableRead):

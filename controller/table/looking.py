@@ -34,6 +34,7 @@ from controller.game.rebuild import Rebuilt, rebuild
 from controller.records import Photo, Reading, reading_sha
 
 from .eyes import AskArbiter, ReadFirst, ReadingStands, ReadOffered, TableEyes, answered
+from .host import Table
 from .ports import (
     AdapterError, DeskAction, Frame, PhotoEncoder, SignalKind, TableWatch, TimerSignal, WaitReason, WaitReport, WaitStatus,
     WatchesTurns,
@@ -43,7 +44,6 @@ from .settings import ARBITER, LOOK_AGAIN
 if TYPE_CHECKING:
     from vision.eyes_values import Covered, Reference, TimedFrame
 
-    from .runner import TableRunner
 
 # events whose photo shows the table as the camera settled on it (or as the arbiter accepted it)
 SETTLED_PHOTOS = (TableRead, TurnStarted, RestoreChecked, StartOrderDrawn, RackRevealed, TableAccepted, TableUnrestorable)
@@ -83,7 +83,7 @@ class Looking:
     """Looking at the table (a part of the table's runner, `TableRunner`): carries out what the table's
     eyes decide (`controller.table.eyes.TableEyes`) with the watch, the reader and the photo encoder."""
 
-    def __init__(self, table: TableRunner, eyes: TableEyes, watch: TableWatch, photos: PhotoEncoder) -> None:
+    def __init__(self, table: Table, eyes: TableEyes, watch: TableWatch, photos: PhotoEncoder) -> None:
         self.table = table
         self.eyes = eyes
         self.watch = watch

@@ -11,15 +11,13 @@ than the empty table does, and an area found anew on every frame may take in the
 the table on one frame and not on the next. A resumed game reads in the area it recorded."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
-from controller.game.events import AreaSource, PlayAreaSet, TableAccepted
+from controller.game.events import AREA_CONFIRMED, AreaSource, PlayAreaSet, TableAccepted
 from controller.game.machine import State, apply, expected_events
 
+from .host import Table
 from .ports import AdapterError, DeskError, KeepsArea, RefereeRequest, WatchesArea
 
-if TYPE_CHECKING:
-    from .runner import TableRunner
 
 TABLE_SETTINGS = "table settings"  # who set an area that was in the table's area file when the game started
 THE_TABLE = "the table"  # who found an area on its own clear frame
@@ -33,7 +31,7 @@ FOUND = (AreaSource.FOUND.value, (), 0, 0)
 class PlayArea:
     """The play area in the game's record (a part of the table's runner, `TableRunner`)."""
 
-    def __init__(self, table: TableRunner) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
 
     def area_event(self, by: str, reason: str) -> PlayAreaSet | None:
@@ -86,10 +84,8 @@ class PlayArea:
     def to_confirm(self) -> PlayAreaSet | None:
         """The area the table found on its clear frame, while the referee has not confirmed it (nor marked
         one): a game killed before the confirmation asks again when resumed."""
-        from .looking import CONFIRM_REASON
-
         for event in reversed(self.table.records.events(self.table.game_id)):
-            if isinstance(event, TableAccepted) and event.reason == CONFIRM_REASON:
+            if isinstance(event, TableAccepted) and event.reason == AREA_CONFIRMED:
                 return None
             if isinstance(event, PlayAreaSet):
                 return event if event.how is AreaSource.FOUND_ONCE and event.by == THE_TABLE else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.adapters.errors import TimerError
 from controller.game.errors import GameError
@@ -21,16 +21,14 @@ from controller.messages import named
 from controller.rules.errors import RulesError
 
 from .eyes import EyesMode
+from .host import Table
 from .ports import AdapterError, AdjustsClock, DeskAction, DeskAnswer, DeskError, RefereeRequest
-
-if TYPE_CHECKING:
-    from .runner import TableRunner
 
 
 class RefereeDeskWork:
     """The referee page's requests (a part of the table's runner, `TableRunner`)."""
 
-    def __init__(self, table: TableRunner) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         self.queued: deque[tuple[RefereeRequest, Any]] = deque()  # taken while the eyes waited: carried out next
 

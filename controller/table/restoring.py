@@ -1,7 +1,6 @@
 """Restoring the table after a penalty: the plan shown, the table read until it matches, or given up."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from controller.game import judging
 from controller.game.events import RestoreChecked, TurnJudged
@@ -9,12 +8,11 @@ from controller.game.machine import State
 from controller.game.rebuild import Rebuilt, rebuild
 from controller.messages import difference_words
 
+from .host import Table
 from .looking import FusedLook
 from .ports import SignalKind
 from .settings import ARBITER
 
-if TYPE_CHECKING:
-    from .runner import TableRunner
 
 _LEFT_STATE = object()  # settle_after_change: the referee page ended the restore while it waited
 
@@ -22,7 +20,7 @@ _LEFT_STATE = object()  # settle_after_change: the referee page ended the restor
 class Restore:
     """Restoring the table after a penalty (a part of the table's runner, `TableRunner`)."""
 
-    def __init__(self, table: TableRunner) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         # how the table last read differed from what it had to show (None: no refused restore to wait out)
         self.last_differences: tuple[str, ...] | None = None

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
 
 from controller.game import judging
 from controller.game.events import (
@@ -17,17 +16,16 @@ from controller.game.reading import TableReading
 from controller.rules.errors import RulesError
 from controller.rules.variants import RedealWhen, StartBy
 
+from .host import Table
 from .ports import AdapterError, RefereeOnPage, SignalKind
 
-if TYPE_CHECKING:
-    from .runner import TableRunner
 from .settings import ARBITER, NOTICE_WINDOW, WAIT_SLICE
 
 
 class TurnFlow:
     """The game's steps, one per state of the game (a part of the table's runner, `TableRunner`)."""
 
-    def __init__(self, table: TableRunner) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         self.timings: list[dict] = []  # per turn read: frames, reading and press -> verdict times (the benches)
         self.doubts_announced: int | None = None  # the turn whose doubts were said to wait for the referee page

@@ -317,7 +317,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_ar
         if confirm_area:  # as `TableRunner.run` does before its loop: the area found confirmed on the clear table
             runner.start_table()
         else:  # the area the game is read in
-            runner.record_area_in_force()
+            runner.area.record_area_in_force()
         stuck: set[int] = set()
         checked = 0
         try:
@@ -355,7 +355,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_ar
                     runner.record(RestoreChecked(photo=None, reading=None, matches=True, differences=wrong.differences,
                                                  tiles=wrong.tiles, sets=wrong.sets, by_referee=True, referee="arbiter",
                                                  note="the table is restored; the camera misread it"))
-                    runner.last_restore_differences = None
+                    runner.restore.last_differences = None
                     continue
                 try:
                     STEPS[runner.model.state](runner)
@@ -368,7 +368,7 @@ def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_ar
                         timer.stop()
                     except AdapterError:
                         pass  # no countdown was running
-                    runner.timer_turn, runner.clock_running, runner.pressed_at = None, False, None
+                    runner.clock.timer_turn, runner.clock.running, runner.clock.pressed_at = None, False, None
                     runner.model = dataclasses.replace(planned[turn - 1].model, table=camera.true_table(standing[turn - 1]))
                     world.set_table(Scene(standing[turn - 1]))
         finally:

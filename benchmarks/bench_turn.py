@@ -113,7 +113,7 @@ def main() -> int:
             timer.close()
             records.close()
     seconds = [v - p for p, v in zip(pressed, verdicts)]
-    parts = runner.timings
+    parts = runner.turns.timings
     print(f"button press to verdict, {len(seconds)} turns, table of 56 + 4 = 60 tiles, "
           f"{args.width}x{args.height} frames, still {args.still_before:g} s before the press, real reader, "
           f"emulator on a pty, SQLite records:")

@@ -2,7 +2,7 @@
 
 The web server runs in another thread; it never writes the records. It puts a typed
 `RefereeRequest` on the desk and waits for its answer; the runner takes requests between its
-waits (`TableRunner.attend_desk`), turns each into a typed event (who and why in it), checks it
+waits (its desk's `RefereeDeskWork.attend`), turns each into a typed event (who and why in it), checks it
 against the state table and records it with the game's one write path (signed by the store). A
 correction or an override is recorded and then acted on (the table read again); a clock action
 is carried out by the box first and recorded once the box has done it, so a pause the box refuses

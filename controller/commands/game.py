@@ -625,7 +625,7 @@ def _demo(args: argparse.Namespace, json_out) -> int:
     if penalty_turns:
         print(f"audit page of the penalty turn: {out / f'audit-turn-{penalty_turns[0]}.html'}")
     print(f"audit pages: {out}/audit-turn-1.html .. audit-turn-{model.turn}.html")
-    timings = [t["press_to_verdict_ms"] for t in runner.timings if "press_to_verdict_ms" in t]
+    timings = [t["press_to_verdict_ms"] for t in runner.turns.timings if "press_to_verdict_ms" in t]
     if timings:
         timings.sort()
         print(f"button press to verdict: median {timings[len(timings) // 2]:.0f} ms over {len(timings)} turns")

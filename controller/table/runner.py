@@ -21,7 +21,7 @@ The runner is written against the ports (`ports.py`) and composed of parts, each
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from controller.game.events import Event, RefereeCorrection, TimerIncident, TurnJudged
 from controller.game.journal import GameJournal
@@ -30,24 +30,16 @@ from controller.messages import named
 from controller.records import Photo, Reading, head_digest
 
 from .eyes import TableEyes
-from .looking import FusedLook, Looking
+from .looking import Looking
 from .play_area import PlayArea
 from .ports import (
-    AdapterError, Frame, Incident, NamesPort, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch,
-    TimerSignal,
+    AdapterError, Incident, NamesPort, PhotoEncoder, SignalKind, TableDevices, TableRecords, TableWatch, TimerSignal,
 )
 from .referee_desk import RefereeDeskWork
 from .restoring import Restore
 from .settings import ARBITER, LINK_INCIDENTS, WAIT_SLICE, RunnerSettings
 from .turn_clock import TurnClock
 from .turns import TurnFlow
-
-if TYPE_CHECKING:
-    from controller.game.machine import TableState
-    from controller.game.rebuild import Rebuilt
-    from vision.eyes_values import Reference
-
-    from .ports import WaitReport
 
 Observer = Callable[[GameModel, "Event | None"], None]
 
@@ -158,9 +150,6 @@ class TableRunner:
                 return True
         return False
 
-    def attend_desk(self, timeout: float = 0.0) -> bool:
-        return self.desk.attend(timeout)
-
     def attend_after_game(self, stop) -> None:
         """After the game, while the pages stay up: the referee page may still correct a rack (the game
         is then scored again). Until `stop` (a threading.Event) is set."""
@@ -168,105 +157,6 @@ class TableRunner:
             self.desk.attend(WAIT_SLICE)
             if self.model.state is State.SCORING:
                 self.turns.step_scoring()
-
-    # ------------------------------------------------- the parts, as scripts and benches reach them
-
-    @property
-    def watch(self) -> TableWatch:
-        return self.looking.watch
-
-    @watch.setter
-    def watch(self, watch: TableWatch) -> None:
-        self.looking.watch = watch
-
-    @property
-    def reference(self) -> Reference | None:
-        """The last settled table: what the eyes compare with (`TableEyes.reference`)."""
-        return self.eyes.reference
-
-    @reference.setter
-    def reference(self, reference: Reference | None) -> None:
-        self.eyes.reference = reference
-
-    @property
-    def judged(self) -> Reference | None:
-        """The last table read and judged: what each frame's reading is steadied against (`TableEyes.judged`)."""
-        return self.eyes.judged
-
-    @judged.setter
-    def judged(self, judged: Reference | None) -> None:
-        self.eyes.judged = judged
-
-    @property
-    def timings(self) -> list[dict]:
-        return self.turns.timings
-
-    @property
-    def clock_running(self) -> bool:
-        return self.clock.running
-
-    @clock_running.setter
-    def clock_running(self, running: bool) -> None:
-        self.clock.running = running
-
-    @property
-    def timer_turn(self) -> int | None:
-        return self.clock.timer_turn
-
-    @timer_turn.setter
-    def timer_turn(self, turn: int | None) -> None:
-        self.clock.timer_turn = turn
-
-    @property
-    def started_turn(self) -> int | None:
-        return self.clock.started_turn
-
-    @started_turn.setter
-    def started_turn(self, turn: int | None) -> None:
-        self.clock.started_turn = turn
-
-    @property
-    def pressed_at(self) -> float | None:
-        return self.clock.pressed_at
-
-    @pressed_at.setter
-    def pressed_at(self, at: float | None) -> None:
-        self.clock.pressed_at = at
-
-    @property
-    def last_restore_differences(self) -> tuple[str, ...] | None:
-        return self.restore.last_differences
-
-    @last_restore_differences.setter
-    def last_restore_differences(self, differences: tuple[str, ...] | None) -> None:
-        self.restore.last_differences = differences
-
-    def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> FusedLook:
-        return self.looking.look_still(carry, keep_unsure, afresh)
-
-    def look(self, before: TableState, look_again: bool = False, carry: bool = False) -> tuple[FusedLook, Rebuilt]:
-        return self.looking.look(before, look_again, carry)
-
-    def settle(self) -> WaitReport:
-        return self.looking.settle()
-
-    def unread_reference(self, image: Frame) -> Reference:
-        return self.eyes.unread_reference(image)
-
-    def compare_with_turn_start(self) -> None:
-        self.looking.compare_with_turn_start()
-
-    def photo(self, frame: Frame) -> Photo:
-        return self.looking.photo(frame)
-
-    def watch_turn(self, seconds: float) -> TimerSignal | None:
-        return self.looking.watch_turn(seconds)
-
-    def watch_the_area(self) -> None:
-        self.area.watch_the_area()
-
-    def record_area_in_force(self) -> None:
-        self.area.record_area_in_force()
 
     # ------------------------------------------------------------ the steps
 

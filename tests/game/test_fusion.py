@@ -263,7 +263,7 @@ def three_tiles(code_of_middle="K2", confidence=0.95):
 def test_the_runner_reads_every_frame_of_the_settled_look_and_fuses_them(make_runner, still_frames):
     _, _, frames = still_frames
     runner = make_runner(frames, [three_tiles()])
-    seen = runner.look_still()
+    seen = runner.looking.look_still()
     from vision.eyes import EyesSettings
 
     looked = EyesSettings().look_frames
@@ -275,7 +275,7 @@ def test_the_runner_reads_every_frame_of_the_settled_look_and_fuses_them(make_ru
 def test_a_code_one_frame_of_the_look_flickers_to_does_not_survive(make_runner, still_frames):
     _, _, frames = still_frames
     runner = make_runner(frames, [three_tiles(), three_tiles("B2", 0.97), three_tiles()])
-    seen = runner.look_still()
+    seen = runner.looking.look_still()
     assert seen.frames == 3 and len(seen.raws) == 4  # every frame's reading is recorded, and the fused one
     assert [t.code for t in seen.reading.tiles] == ["K1", "K2", "K3"]
     assert len(seen.raw.reading["tiles"]) == 3 and seen.raw.photo == seen.photo.sha256
@@ -300,7 +300,7 @@ def test_a_table_touched_before_it_settles_is_read_only_once_the_hand_has_gone(m
     laid = TableReading(before + tuple(placed(code, 3, 3 + k) for k, code in enumerate(["O5", "O6", "O7"])),
                         ((0, 1, 2), (3, 4, 5)))
     runner = make_runner(touched, [laid])
-    runner.reference = Reference(frames[0], tuple(t.corners for t in before))
-    seen = runner.look_still()
+    runner.eyes.reference = Reference(frames[0], tuple(t.corners for t in before))
+    seen = runner.looking.look_still()
     assert np.abs(seen.wait.frame.astype(int) - renderer.render(more).astype(int)).mean() < 3
     assert seen.wait.occluded_frames >= 1  # the hand was seen, and no look rested on it

@@ -89,8 +89,8 @@ def test_a_cup_left_at_the_edge_for_the_whole_turn_asks_the_arbiter_whose_button
     timer = ArbiterAfter()
     devices = TableDevices(Frames(cupped), timer, Reader(read_tiles(TABLE)), display, None)
     runner = TableRunner(records, game_id, devices)
-    runner.reference = Reference(table, tuple(t.corners for t in read_tiles(TABLE).tiles))
-    seen = runner.look_still()
+    runner.eyes.reference = Reference(table, tuple(t.corners for t in read_tiles(TABLE).tiles))
+    seen = runner.looking.look_still()
     asked = [s for s in said if "press the arbiter button" in s.detail]
     assert asked and "right edge" in asked[0].detail and timer.asked >= 1
     accepted = [e for e in records.events(game_id) if isinstance(e, TableAccepted)]
@@ -101,8 +101,8 @@ def test_a_cup_left_at_the_edge_for_the_whole_turn_asks_the_arbiter_whose_button
     # a resumed runner compares with the accepted table: the cup no longer holds anything up
     again = TableRunner(records, game_id, TableDevices(Frames(cupped), ArbiterAfter(10**9),
                                                        Reader(read_tiles(TABLE)), ConsoleDisplay(quiet=True), None))
-    assert again.reference is not None and again.reference.image.shape == table.shape
-    assert again.look_still().wait.frames <= EyesSettings().still_seconds * 30 + 3
+    assert again.eyes.reference is not None and again.eyes.reference.image.shape == table.shape
+    assert again.looking.look_still().wait.frames <= EyesSettings().still_seconds * 30 + 3
 
 
 def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game, renderer):
@@ -114,12 +114,12 @@ def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game,
     before = TableState(tuple((code, x, y) for code, x, y in
                               [(t.code, *t.center) for t in read_tiles(TABLE).tiles] + [("O9", 500.0, 300.0)]),
                         ((0, 1, 2), (3,)))
-    seen, rebuilt = runner.look(before, look_again=True)
+    seen, rebuilt = runner.looking.look(before, look_again=True)
     assert [code for code, _, _ in rebuilt.missing] == ["O9"]
     # the first look and each look again read every frame (a look again afresh, on the same pixels)
     assert reader.calls == (LOOK_AGAIN + 1) * EyesSettings().look_frames
     reader.calls = 0
-    seen, _ = runner.look(before)  # a restore's reading is taken as it is
+    seen, _ = runner.looking.look(before)  # a restore's reading is taken as it is
     assert reader.calls == 0  # the table lies as on the last table read: that reading is kept
     assert LIES_AS_READ in seen.reading.warnings and LIES_AS_READ in str(seen.raw.reading)
 
@@ -140,11 +140,11 @@ def test_a_table_that_lies_as_on_the_last_table_read_keeps_its_reading_and_any_c
     reader = Reader(read_tiles(TABLE))
     devices = TableDevices(Frames(frames), ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None)
     runner = TableRunner(records, game_id, devices)
-    runner.look_still()
+    runner.looking.look_still()
     assert reader.calls == EyesSettings().look_frames  # no table read before: every frame is read
     devices.camera.frames = later
     reader.reading, reader.calls = read_tiles(after), 0
-    seen = runner.look_still()
+    seen = runner.looking.look_still()
     kept = change in ("nothing changed", "the lamp turned up")
     assert reader.calls == (0 if kept else EyesSettings().look_frames)
     assert (LIES_AS_READ in seen.reading.warnings) is kept
@@ -161,11 +161,11 @@ def test_a_resumed_runner_compares_with_the_last_settled_photo_in_the_records(ga
                                                           Reader(read_tiles(TABLE)), ConsoleDisplay(quiet=True), None))
 
     table = renderer.render(TABLE)
-    assert resumed().reference is None  # nothing settled yet: a game's first wait
+    assert resumed().eyes.reference is None  # nothing settled yet: a game's first wait
     photo = FramePhotos().photo(table)
     records.append(game_id, TableAccepted(photo=photo.sha256, where="right edge", reason="the occluder net",
                                           by="arbiter button"), photos=(photo,), state=State.SEATING)
-    reference = resumed().reference
+    reference = resumed().eyes.reference
     assert reference is not None and np.abs(reference.image.astype(int) - table.astype(int)).mean() < 3
 
 
@@ -190,9 +190,10 @@ def flickering_look(records, game_id, frames, reference_table):
     reader = Flicker(reading, 1, "K7", {1, 3})  # K2 read as K7 on two frames of three
     runner = TableRunner(records, game_id, TableDevices(Frames(frames), ArbiterAfter(10**9), reader,
                                                         ConsoleDisplay(quiet=True), None))
-    runner.reference = runner.judged = Reference(reference_table, tuple(t.corners for t in reading.tiles),
-                                                 tuple(t.code for t in reading.tiles))
-    return runner, runner.look_still()
+    runner.eyes.reference = runner.eyes.judged = Reference(reference_table,
+                                                           tuple(t.corners for t in reading.tiles),
+                                                           tuple(t.code for t in reading.tiles))
+    return runner, runner.looking.look_still()
 
 
 def test_an_unchanged_tile_whose_reading_flickers_keeps_its_settled_code(game, renderer):
@@ -203,7 +204,7 @@ def test_an_unchanged_tile_whose_reading_flickers_keeps_its_settled_code(game, r
     frame_codes = [[t["code"] for t in raw.reading["tiles"]] for raw in seen.raws[:-1]]
     assert frame_codes == [["K1", "K2", "K3"]] * 3
     assert any("read K7, kept K2" in w for w in seen.reading.warnings)
-    assert runner.reference.codes == ("K1", "K2", "K3")  # the next wait keeps what was judged
+    assert runner.eyes.reference.codes == ("K1", "K2", "K3")  # the next wait keeps what was judged
 
 
 def test_a_tile_whose_patch_changed_is_read_as_the_reader_reads_it(game, renderer):
@@ -222,11 +223,12 @@ def test_a_wait_that_reads_nothing_carries_no_code_and_the_next_look_steadies_ag
     runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(swapped, i) for i in range(8)]),
                                                         ArbiterAfter(10**9), Reader(read_tiles(swapped)),
                                                         ConsoleDisplay(quiet=True), None))
-    runner.reference = runner.judged = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
-                                                 tuple(t.code for t in reading.tiles))
-    runner.settle()
-    assert runner.reference.codes == () and runner.judged.codes == ("K1", "K2", "K3")
-    seen = runner.look_still()
+    runner.eyes.reference = runner.eyes.judged = Reference(renderer.render(TABLE),
+                                                           tuple(t.corners for t in reading.tiles),
+                                                           tuple(t.code for t in reading.tiles))
+    runner.looking.settle()
+    assert runner.eyes.reference.codes == () and runner.eyes.judged.codes == ("K1", "K2", "K3")
+    seen = runner.looking.look_still()
     assert [t.code for t in seen.reading.tiles] == ["K1", "K7", "K3"]  # its patch changed since the table read
     assert not any("kept" in w for w in seen.reading.warnings)
 
@@ -254,9 +256,10 @@ def steadied_look(game, renderer, scene: Scene, reader, judged: Scene = TABLE):
                                                         ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True),
                                                         None))
     reading = read_tiles(judged)
-    runner.reference = runner.judged = Reference(renderer.render(judged), tuple(t.corners for t in reading.tiles),
-                                                 tuple(t.code for t in reading.tiles))
-    seen = runner.look_still()
+    runner.eyes.reference = runner.eyes.judged = Reference(renderer.render(judged),
+                                                           tuple(t.corners for t in reading.tiles),
+                                                           tuple(t.code for t in reading.tiles))
+    seen = runner.looking.look_still()
     frames = [sorted(t["code"] for t in raw.reading["tiles"]) for raw in seen.raws[:-1]]
     warnings = [w for raw in seen.raws[:-1] for w in raw.reading["warnings"]]
     return sorted(t.code for t in seen.reading.tiles), frames, warnings
@@ -294,12 +297,13 @@ def test_a_tile_laid_while_nobody_read_is_not_taken_out(game, renderer):
                                                         ArbiterAfter(10**9), Reader(read_tiles(WITH_O3)),
                                                         ConsoleDisplay(quiet=True), None))
     reading = read_tiles(TABLE)
-    runner.reference = runner.judged = Reference(renderer.render(TABLE), tuple(t.corners for t in reading.tiles),
-                                                 tuple(t.code for t in reading.tiles))
+    runner.eyes.reference = runner.eyes.judged = Reference(renderer.render(TABLE),
+                                                           tuple(t.corners for t in reading.tiles),
+                                                           tuple(t.code for t in reading.tiles))
     # a wait nobody read settled (or the arbiter accepted it) with the O3 already down: its patch is
     # unchanged since that frame, but not since the table last read
-    runner.reference = runner.unread_reference(renderer.frame(WITH_O3, 9))
-    seen = runner.look_still()
+    runner.eyes.reference = runner.eyes.unread_reference(renderer.frame(WITH_O3, 9))
+    seen = runner.looking.look_still()
     assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3", "O3"]
 
 
@@ -313,9 +317,10 @@ def first_look(game, renderer, reader, judged: Scene | None = None):
                                                         ArbiterAfter(10**9), reader, display, None))
     if judged is not None:
         reading = read_tiles(judged)
-        runner.reference = runner.judged = Reference(renderer.render(judged), tuple(t.corners for t in reading.tiles),
-                                                     tuple(t.code for t in reading.tiles))
-    return runner, runner.look_still(), said
+        runner.eyes.reference = runner.eyes.judged = Reference(renderer.render(judged),
+                                                               tuple(t.corners for t in reading.tiles),
+                                                               tuple(t.code for t in reading.tiles))
+    return runner, runner.looking.look_still(), said
 
 
 def dealt_game(records, renderer):
@@ -337,11 +342,11 @@ def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(ga
     journal, runner, seen = dealt_game(records, renderer)
     journal.record(TurnStarted(1, "Ann", 60, seen.photo.sha256), photos=(seen.photo,))
     journal.record(TurnEnded(1, "button", "1", 40))
-    assert TableRunner(records, journal.game_id, runner.devices).judged is None  # nothing read is recorded yet
+    assert TableRunner(records, journal.game_id, runner.devices).eyes.judged is None  # nothing read is recorded yet
     tiles = tuple((t.code, *t.center) for t in seen.reading.tiles)
     journal.record(TableRead(ReadPurpose.TURN, seen.photo.sha256, seen.raw.sha256, tiles, seen.reading.sets, (), ()),
                    photos=seen.photos, readings=seen.raws)
-    judged = TableRunner(records, journal.game_id, runner.devices).judged
+    judged = TableRunner(records, journal.game_id, runner.devices).eyes.judged
     assert judged is not None and judged.codes == ("K1", "K2", "K3")
     assert len(judged.tiles) == 3 and judged.image.shape == renderer.render(TABLE).shape
     # a flicker on the unchanged table after the resume keeps the code judged before it
@@ -349,7 +354,7 @@ def test_a_resumed_runner_steadies_against_the_last_table_read_in_the_records(ga
     again = TableRunner(records, journal.game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(4)]),
                                                                ArbiterAfter(10**9), flicker,
                                                                ConsoleDisplay(quiet=True), None))
-    assert [t.code for t in again.look_still().reading.tiles] == ["K1", "K2", "K3"]
+    assert [t.code for t in again.looking.look_still().reading.tiles] == ["K1", "K2", "K3"]
 
 
 def test_a_restore_compares_with_the_table_at_the_turns_start(game, renderer):
@@ -357,14 +362,14 @@ def test_a_restore_compares_with_the_table_at_the_turns_start(game, renderer):
 
     records, _ = game
     journal, runner, seen = dealt_game(records, renderer)
-    runner.compare_with_turn_start()
-    assert runner.reference.earlier is None  # no turn started yet
+    runner.looking.compare_with_turn_start()
+    assert runner.eyes.reference.earlier is None  # no turn started yet
     journal.record(TurnStarted(1, "Ann", 60, seen.photo.sha256), photos=(seen.photo,))
     runner = TableRunner(records, journal.game_id, runner.devices)
-    runner.reference = Reference(renderer.render(TABLE))
-    runner.compare_with_turn_start()
-    earlier = runner.reference.earlier
-    assert earlier is not None and earlier.shape == runner.reference.image.shape
+    runner.eyes.reference = Reference(renderer.render(TABLE))
+    runner.looking.compare_with_turn_start()
+    earlier = runner.eyes.reference.earlier
+    assert earlier is not None and earlier.shape == runner.eyes.reference.image.shape
     assert np.abs(earlier.astype(int) - renderer.frame(TABLE, 0).astype(int)).mean() < 4  # the turn's start photo
 
 
@@ -383,10 +388,10 @@ def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_onc
     runner = TableRunner(records, journal.game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(8)]),
                                                                 ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True),
                                                                 None))
-    start = runner.photo(renderer.frame(TABLE, 0))
+    start = runner.looking.photo(renderer.frame(TABLE, 0))
     runner.record(TurnStarted(1, "Ann", 60, start.sha256), photos=(start,))
     runner.record(TurnEnded(1, "button", "1", 40))
-    seen, rebuilt = runner.look(runner.model.table)
+    seen, rebuilt = runner.looking.look(runner.model.table)
     o3 = [i for i, t in enumerate(seen.reading.tiles) if t.code == "O3"]
     assert len(o3) == 1 and [(d[0], d[1]) for d in rebuilt.doubts] == [(o3[0], (NO_TILE, "O3"))]
     assert "seen in 1 of 3 frames" in rebuilt.doubts[0][2]
@@ -397,10 +402,10 @@ def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_onc
     # the referee says no tile lies there: the table last judged follows, so when the same frame of the
     # next look reads it again, on a patch unchanged since, it is taken out, never put back in the others
     runner.record(RefereeCorrection("table", ((o3[0], NO_TILE),), None, "no tile there"))
-    assert sorted(runner.judged.codes) == ["K1", "K2", "K3"] and len(runner.judged.tiles) == 3
+    assert sorted(runner.eyes.judged.codes) == ["K1", "K2", "K3"] and len(runner.eyes.judged.tiles) == 3
     reader.frames = {reader.calls + 2}
-    seen, rebuilt = runner.look(runner.model.pending)
+    seen, rebuilt = runner.looking.look(runner.model.pending)
     assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3"] and not rebuilt.doubts
     # a resumed runner follows the referee's answer too
     again = TableRunner(records, journal.game_id, runner.devices)
-    assert sorted(again.judged.codes) == ["K1", "K2", "K3"] and len(again.judged.tiles) == 3
+    assert sorted(again.eyes.judged.codes) == ["K1", "K2", "K3"] and len(again.eyes.judged.tiles) == 3

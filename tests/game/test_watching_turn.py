@@ -82,7 +82,7 @@ def runner_for(tmp_path):
         camera = Camera(renderer, scene_at)
         timer, reader = SeatAfter(camera, press_after), Reader()
         runner = TableRunner(records, game_id, TableDevices(camera, timer, reader, ConsoleDisplay(quiet=True), None))
-        runner.reference = Reference(renderer.render(BEFORE))
+        runner.eyes.reference = Reference(renderer.render(BEFORE))
         return runner, camera, timer, reader
 
     yield make
@@ -91,7 +91,7 @@ def runner_for(tmp_path):
 
 def watch_until_pressed(runner, limit=40):
     for _ in range(limit):
-        signal = runner.watch_turn(WAIT_SLICE)
+        signal = runner.looking.watch_turn(WAIT_SLICE)
         if signal is not None:
             return signal
     raise AssertionError("the button was never pressed")
@@ -102,7 +102,7 @@ def test_a_table_left_still_before_the_press_is_judged_on_the_frames_read_ahead(
     runner, camera, timer, reader = runner_for(lambda index: AFTER, press_after=45)  # 1.5 s still
     assert watch_until_pressed(runner).seat == 1
     assert reader.calls == settings.look_frames  # read while the turn ran
-    seen = runner.look_still(carry=True)
+    seen = runner.looking.look_still(carry=True)
     assert seen.read_ahead == settings.look_frames and reader.calls == settings.look_frames  # none read again
     assert seen.wait.frames == 1  # settled on the first frame after the press
 
@@ -114,7 +114,7 @@ def test_a_tile_laid_at_the_press_is_never_judged_from_the_frames_before_it(runn
     watch_until_pressed(runner)
     read_before_press = reader.calls
     assert read_before_press == settings.look_frames
-    seen = runner.look_still(carry=True)
+    seen = runner.looking.look_still(carry=True)
     assert seen.read_ahead == 0 and reader.calls == read_before_press + settings.look_frames
     assert seen.wait.frames >= settings.still_seconds * 30  # a whole still span after the tile was laid
 
@@ -139,7 +139,7 @@ def test_a_wait_reads_the_frames_its_look_will_rest_on_while_the_table_steadies(
     runner, camera, timer, reader = runner_for(lambda index: BEFORE if index <= press_after else AFTER, press_after)
     watch_until_pressed(runner)
     timed = runner.devices.reader = ReaderTimed(camera)
-    seen = runner.look_still(carry=True)
+    seen = runner.looking.look_still(carry=True)
     assert timed.calls == settings.look_frames  # no frame read twice, none read in vain
     offered_at = camera.taken
     assert timed.taken_at[-1] == offered_at  # the last frame, read at the offer

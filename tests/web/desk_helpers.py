@@ -30,7 +30,7 @@ def attended(db, game, desk, reader=None):
                 runner = TableRunner(records, game, devices)
                 ready.set()
                 while not stop.is_set():
-                    runner.attend_desk(0.05)
+                    runner.desk.attend(0.05)
         except BaseException as error:  # reported by the test
             failures.append(error)
             ready.set()

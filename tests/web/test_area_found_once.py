@@ -73,7 +73,7 @@ def areas_of(records, game) -> list[PlayAreaSet]:
 def runner_on(records, game, frame, reader) -> TableRunner:
     runner = TableRunner(records, game, TableDevices(Frames(frame), StillTimer(), reader,
                                                      ConsoleDisplay(out=io.StringIO()), None))
-    runner.watch = Watching(runner.devices.camera)  # the eyes' area is all this test asks of them
+    runner.looking.watch = Watching(runner.devices.camera)  # the eyes' area is all this test asks of them
     return runner
 
 
@@ -85,7 +85,7 @@ def test_the_area_found_on_the_clear_table_is_recorded_kept_and_read_in(tmp_path
     with Records(db) as records:
         runner = runner_on(records, game, clear.image, reader)
         assert runner.model.state is State.TURN_READY and not runner.model.table.tiles
-        runner.record_area_in_force()
+        runner.area.record_area_in_force()
         areas = areas_of(records, game)
         assert len(areas) == 1 and areas[0].how is AreaSource.FOUND_ONCE and areas[0].by == "the table"
         found = np.asarray(areas[0].corners)
@@ -94,8 +94,8 @@ def test_the_area_found_on_the_clear_table_is_recorded_kept_and_read_in(tmp_path
         assert reader.area_read_in() == (areas[0].corners, areas[0].width, areas[0].height)
         said = runner.devices.display.out.getvalue()  # the console shows the area found, for the referee to move
         assert "play area found on the clear table: " + " ".join(f"{x:.0f},{y:.0f}" for x, y in areas[0].corners) in said
-        runner.watch_the_area()
-        assert runner.watch.areas[-1] == (areas[0].corners, (areas[0].width, areas[0].height))
+        runner.area.watch_the_area()
+        assert runner.looking.watch.areas[-1] == (areas[0].corners, (areas[0].width, areas[0].height))
         # a look with tiles on the table reads in the kept area: the table's tiles, not the box's
         reading = reader.read(played.image)
         assert sorted(t.code for t in reading.tiles) == codes
@@ -110,12 +110,12 @@ def test_a_resumed_game_reads_in_the_area_it_recorded_and_finds_none_again(tmp_p
     db = tmp_path / "club.sqlite"
     game = dealt_game(db)
     with Records(db) as records:
-        runner_on(records, game, clear.image, VisionReader()).record_area_in_force()
+        runner_on(records, game, clear.image, VisionReader()).area.record_area_in_force()
         recorded = areas_of(records, game)
         # the process dies; the table comes back with tiles on it (a camera that shows the played table)
         again = VisionReader()
         resumed = runner_on(records, game, played.image, again)
-        resumed.record_area_in_force()
+        resumed.area.record_area_in_force()
         assert areas_of(records, game) == recorded
         assert resumed.devices.camera.reads == 0  # nothing looked for: the recorded area holds
     assert again.area_read_in() == (recorded[0].corners, recorded[0].width, recorded[0].height)
@@ -129,7 +129,7 @@ def test_a_table_with_tiles_on_it_finds_no_area_to_keep(tmp_path, table_with_a_b
     with Records(db) as records:
         runner = runner_on(records, game, played.image, reader)
         runner.model = dataclasses.replace(runner.model, table=TableState((("R3", 1.0, 1.0),)))
-        runner.record_area_in_force()
+        runner.area.record_area_in_force()
         assert not areas_of(records, game)
         assert runner.devices.camera.reads == 0
     assert reader.area_read_in() is None
@@ -141,7 +141,7 @@ def test_the_referees_find_it_by_itself_drops_the_kept_area(tmp_path, table_with
     game = dealt_game(db)
     reader = VisionReader(area_settings=str(tmp_path / "play-area.json"))
     with Records(db) as records:
-        runner_on(records, game, clear.image, reader).record_area_in_force()
+        runner_on(records, game, clear.image, reader).area.record_area_in_force()
     assert reader.area_read_in() is not None
     reader.find_area()
     assert reader.area_read_in() is None and reader.area_in_force() is None

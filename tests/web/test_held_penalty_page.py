@@ -76,7 +76,7 @@ def test_the_referee_page_shows_both_photos_and_its_answer_is_recorded_with_who(
                     if runner.model.state is State.PENALTY_HELD:
                         runner.step_penalty_held()
                     else:
-                        runner.attend_desk(0.05)
+                        runner.desk.attend(0.05)
         except BaseException as error:  # reported by the test
             failures.append(error)
         finally:

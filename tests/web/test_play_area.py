@@ -99,7 +99,7 @@ def test_the_marked_area_is_recorded_kept_for_a_restart_and_read_in_from_the_nex
     assert again.area_in_force() == marked
     with Records(db) as records:
         TableRunner(records, game, TableDevices(None, StillTimer(), again, ConsoleDisplay(out=io.StringIO()),
-                                                None)).record_area_in_force()
+                                                None)).area.record_area_in_force()
         events = records.events(game)
         assert records.verify(game).ok
     assert len(events) == count + 1
@@ -132,7 +132,7 @@ def test_cleared_area_is_found_again_and_a_changed_settings_file_is_recorded_whe
         runner = TableRunner(records, game, TableDevices(
             None, StillTimer(), VisionReader(area_path=str(area_file), area_settings=str(area_file)),
             ConsoleDisplay(out=io.StringIO()), None))
-        runner.record_area_in_force()
+        runner.area.record_area_in_force()
         events = [e for e in records.events(game) if isinstance(e, PlayAreaSet)]
     assert [e.how for e in events] == ["marked", "found", "marked"]
     assert events[-1].by == "table settings" and events[-1].reason == str(area_file)

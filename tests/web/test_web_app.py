@@ -317,9 +317,9 @@ def test_a_clock_action_the_box_refuses_is_answered_in_plain_words_and_not_recor
             out, desk = io.StringIO(), RefereeDesk()
             runner = TableRunner(records, game, TableDevices(None, timer, None, ConsoleDisplay(out=out),
                                                              PageReferee(), desk=desk))
-            runner.started_turn = 1  # this process recorded the turn's start
+            runner.clock.started_turn = 1  # this process recorded the turn's start
             runner.step_turn_running()  # the box counts Ann's turn
-            assert runner.clock_running
+            assert runner.clock.running
             box.press("1")  # Ann presses; her clock stops on the box
             for _ in range(100):
                 if timer.driver.state().phase is Phase.HELD:
@@ -328,7 +328,7 @@ def test_a_clock_action_the_box_refuses_is_answered_in_plain_words_and_not_recor
             assert timer.driver.state().phase is Phase.HELD
             recorded_before = len(records.events(game))
             answer = desk.submit(RefereeRequest(DeskAction(action), "Rita", "a tile fell", **body))
-            runner.attend_desk()
+            runner.desk.attend()
             with pytest.raises(AdapterError) as refused:
                 answer.result(1)
             said = str(refused.value)

@@ -144,13 +144,20 @@ def _matched(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     return light_residual(now, before, gain, offset)
 
 
+RATIO_FLOOR = 16.0  # grey levels: a cell darker than this says little of a lamp's gain by its ratio
+
+
 def _fit(now: np.ndarray, before: np.ndarray) -> tuple[float, float]:
     x, y = now.ravel().astype(np.float64), before.ravel().astype(np.float64)
     if not len(x):
         return 1.0, 0.0
-    # the first cells fitted are those the light alone could explain from an unchanged lamp: tiles laid on
-    # a quarter of a bare table are outliers from the start, not a gain of 0.4 that darkens the wood
-    gain, offset = 1.0, float(np.median(y - x))
+    # the first cells fitted are those the light alone could explain: a lamp scales every pixel, so the first
+    # gain is the cells' median ratio (where a ratio says something), and tiles laid on a quarter of a bare table
+    # are outliers from the start, not a gain of 0.4 that darkens the wood. A lamp's gain found only among dark
+    # cells (a dark floor around a pale top whose bright channel clips) is no lamp of a different colour
+    lit = x > RATIO_FLOOR
+    gain = min(max(float(np.median(y[lit] / x[lit])), 0.4), 2.5) if lit.sum() >= 8 else 1.0
+    offset = float(np.median(y - gain * x))
     for _ in range(2):
         residual = np.abs(gain * x + offset - y)
         keep = residual <= max(4.0, float(np.percentile(residual, 60)) * 3)

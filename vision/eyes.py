@@ -187,6 +187,7 @@ class Eyes:
         self._base: tuple[TimedFrame, np.ndarray] | None = None
         self._base_small: np.ndarray | None = None  # the base's small copy (vision.stillness.small_colour)
         self._earlier_small: np.ndarray | None = None  # the small copy of the reference's `earlier` table
+        self._bare_small: np.ndarray | None = None  # the small copy of the reference's `bare` table
         self._base_net = None  # the net's view of a base that is no reference (asked when needed)
         self._exempt: np.ndarray | None = None  # cells the reference's tiles may explain
         self._bare_table: np.ndarray | None = None  # the reference's cells as bare table, its tiles taken away
@@ -201,6 +202,8 @@ class Eyes:
             self._base, self._base_small = (TimedFrame(reference.image, at), cells), small
             if reference.earlier is not None and reference.earlier.shape == reference.image.shape:
                 self._earlier_small = small_colour(reference.earlier)
+            if reference.bare is not None and reference.bare.shape == reference.image.shape:
+                self._bare_small = small_colour(reference.bare)
             self._exempt = self._tiles(reference.tiles, reference.image, cells.shape[:2])
             self._bare_table = table_under_tiles(cells, self._tiles(reference.tiles, reference.image, cells.shape[:2], 0))
             self._base_band = border_cells(reference.image)
@@ -288,9 +291,9 @@ class Eyes:
             difference = light_change(small, self._base_small)
             exempt = self._read_now(outlines, frame.image, now.shape[:2])
             known = self._known(outlines, frame.image, now, reference)
-            back = self._as_earlier(small)
-            if back is not None and known is not None and back.shape == known.shape:
-                known = known | back
+            for back in (self._as_earlier(small), self._as_bare(small)):
+                if back is not None and known is not None and back.shape == known.shape:
+                    known = known | back
             edges = self._border_changed(difference, exempt, known)
             if not edges:
                 edges = self._fine_border_changed(frame.image, outlines)
@@ -323,7 +326,7 @@ class Eyes:
     def accept(self, frame: TimedFrame) -> Reference:
         """The arbiter accepts the table as seen: it becomes the reference, and the wait starts afresh."""
         tiles = self.reference.tiles if self.reference is not None else ()
-        reference = Reference(frame.image, tiles)
+        reference = Reference(frame.image, tiles, bare=self.reference.bare if self.reference is not None else None)
         self.begin(frame.at, reference)
         return reference
 
@@ -374,6 +377,13 @@ class Eyes:
             x0, y0, x1, y1 = region.box
             found |= np.outer((ys >= y0) & (ys < y1), (xs >= x0) & (xs < x1))
         return found & ~self._tiles(outlines or (), image, grid)
+
+    def _as_bare(self, small: np.ndarray) -> np.ndarray | None:
+        """The cells of a frame that look as they did on the bare table the game began on (`Reference.bare`):
+        bare table, whatever lay there since. Nothing put down, and no hand, looks as the bare top did."""
+        if self._bare_small is None or self._bare_small.shape != small.shape:
+            return None
+        return light_change(small, self._bare_small) <= self.settings.change_level
 
     def _border_changed(self, difference: np.ndarray, exempt: np.ndarray | None = None,
                         known: np.ndarray | None = None) -> tuple[str, ...]:

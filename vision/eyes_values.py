@@ -28,6 +28,9 @@ class Reference:
     # band is what a wait compares with; the middle's changes are not checked against it (nothing read yet
     # tells which lie on tiles), as at a wait with no reference at all
     border_only: bool = False
+    # the table bare, as the game began (its clear table): a cell that looks as it did then, light matched, is
+    # bare table, whatever lay there since (tiles moved away from a veined marble leave the veins as they were)
+    bare: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

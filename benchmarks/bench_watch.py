@@ -194,8 +194,11 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
 
     eyes = Eyes(settings, occluders)
     # a game's first wait compares with the table as the game began, clear of tiles (the runner settles on it first)
-    reference = (Reference(sequence.clear_frame(0), clear.outlines, tuple(t.code for t in clear.reading.tiles))
-                 if sequence.has_reference else Reference(empty_table(sequence.photo, clear.outlines), border_only=True))
+    # the table as it lay clear when the game began (its tiles painted out) is the game's bare table too
+    bare = empty_table(sequence.photo, clear.outlines)
+    reference = (Reference(sequence.clear_frame(0), clear.outlines, tuple(t.code for t in clear.reading.tiles),
+                           bare=bare)
+                 if sequence.has_reference else Reference(bare, border_only=True, bare=bare))
     lost = np.random.default_rng((sequence.seed, 7))
     eyes.begin(0.0, reference)
     left_at = sequence.left_at

@@ -174,7 +174,6 @@ class TableEyes:
         self.mode = EyesMode.IDLE
         self.reference = reference  # the last settled table: what the eyes compare with
         self.judged = judged  # the last table read and judged: what each reading is steadied against
-        self.bare: Frame | None = None  # the clear table the game began on (`Reference.bare`)
         # that table's fused reading, with the `judged` it belongs to (a referee's answer or a resume replaces
         # `judged`, and the reading no longer stands for it)
         self.judged_reading: tuple[Reference, TableReading] | None = None
@@ -272,7 +271,6 @@ class TableEyes:
         """The referee confirmed the clear table: it is the reference, whole (every change from it must
         lie on a tile), not only at its border as a table the eyes settled on by themselves."""
         self.mode, self.asking = EyesMode.IDLE, None
-        self.bare = image
         self.reference = _vision().Reference(image, bare=image)
         return self.reference
 
@@ -305,7 +303,6 @@ class TableEyes:
         """The eyes' reference moved to a frame that was not read: the tiles stay and carry no codes (the
         readings are steadied against the last table read, `judged`, not against this frame)."""
         if self.reference is None:  # the table as the game began: its border is known clear, nothing on it read
-            self.bare = image
             return _vision().Reference(image, border_only=True, bare=image)
         return replace(self.reference, image=image, codes=())
 
@@ -338,7 +335,8 @@ class TableEyes:
     def judged_as(self, image: Frame, reading: TableReading) -> None:
         """The look that stood, fused into `reading` on the frame `image`: the next wait's reference, and
         what the next readings are steadied against."""
-        self.reference = self.judged = _vision().Reference(image, outlines(reading), codes(reading), bare=self.bare)
+        bare = self.reference.bare if self.reference is not None else None  # the game's bare table rides along
+        self.reference = self.judged = _vision().Reference(image, outlines(reading), codes(reading), bare=bare)
         self.judged_reading = (self.judged, reading)
 
     def compare_with_earlier(self, image: Frame) -> None:

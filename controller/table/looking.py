@@ -147,10 +147,6 @@ class Looking:
             if isinstance(decision, AskArbiter):
                 self.ask_arbiter(decision)
 
-    def unread_reference(self, image: Frame) -> Reference:
-        """The eyes' reference moved to a frame that was not read (see `TableEyes.unread_reference`)."""
-        return self.eyes.unread_reference(image)
-
     def look_still(self, carry: bool = False, keep_unsure: bool = False, afresh: bool = False) -> FusedLook:
         """Wait for the eyes, read every frame they offer, and fuse the readings of the look they settle on.
         With `carry`, the wait at a turn's end: the table watched still before it may carry the look, and

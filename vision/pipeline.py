@@ -197,9 +197,10 @@ def _drop_overlaps(guesses: list[TileGuess], settled: int = 0) -> list[TileGuess
                    key=lambda i: (i >= settled, -round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
     centers = np.array([g.corners for g in guesses], np.float64).mean(axis=1)  # each face's mean, to the last bit
     distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    close = distance < np.maximum(sizes[:, None, 1], sizes[None, :, 1])  # nearer than the taller face's height
     kept: list[int] = []
     for i in order:
-        near = [k for k in kept if distance[i, k] < max(sizes[i, 1], sizes[k, 1])]
+        near = [k for k in kept if close[i, k]]
         if all(distance[i, k] > 0.5 * sizes[i, 0] and not _inside(centers[i], guesses[k].corners) for k in near):
             kept.append(i)
     return [guesses[i] for i in sorted(kept)]

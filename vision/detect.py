@@ -107,7 +107,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         mask = labels[y0: y0 + bh, x0: x0 + bw] == label
         blobs.append(_CoreBlob(
             rect=_mask_rect(mask, x0, y0), score=float(_sigmoid(core_logit[y0: y0 + bh, x0: x0 + bw][mask]).mean()),
-            area=int(mask.sum()), peaks=int(peaks[label]),
+            area=int(stats[label, cv2.CC_STAT_AREA]), peaks=int(peaks[label]),
             face_blob=int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
     blobs = _without_core_fragments(blobs, config)
     single_core = _typical_core(blobs, config)
@@ -332,7 +332,8 @@ def _without_core_fragments(blobs: list[_CoreBlob], config: VisionConfig) -> lis
 def _mask_rect(mask: np.ndarray, x0: int, y0: int) -> tuple:
     """cv2.minAreaRect of the centres of a blob's pixels, from its outline only (same hull, far fewer points)."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    points = (np.vstack([c.reshape(-1, 2) for c in contours]) + (x0 + 0.5, y0 + 0.5)).astype(np.float32)
+    outline = contours[0].reshape(-1, 2) if len(contours) == 1 else np.vstack([c.reshape(-1, 2) for c in contours])
+    points = (outline + (x0 + 0.5, y0 + 0.5)).astype(np.float32)
     return cv2.minAreaRect(points)
 
 

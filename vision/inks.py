@@ -135,7 +135,9 @@ def _ink_lab(crops: np.ndarray, config: VisionConfig, bright: np.ndarray | None 
     x /= np.maximum(bright_levels(crops) if bright is None else bright, 8.0)[:, None, None, :]
     np.clip(x, 0.0, 1.0, out=x)
     x = x.reshape(len(x), -1, 3)
-    inkness = 1.0 - x.min(axis=2)  # a yellow ink is dark in blue only: the darkest channel counts
+    # a yellow ink is dark in blue only: the darkest channel counts (taken pairwise: numpy's min over
+    # an axis of three is ten times slower, with the same figures)
+    inkness = 1.0 - np.minimum(np.minimum(x[:, :, 0], x[:, :, 1]), x[:, :, 2])
     peak = np.percentile(inkness, 99, axis=1)
     chosen = inkness >= np.maximum(config.ink_min_inkness, config.ink_peak_share * peak)[:, None]
     count = chosen.sum(axis=1)

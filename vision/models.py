@@ -11,12 +11,11 @@ from .errors import ModelLoadError
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = MODELS_DIR / "tile_seg.onnx"
 CLASSIFIER_FILE = MODELS_DIR / "tile_cls.onnx"
-# Eight-bit copies of the two, read with for speed (models/recipe/quantize.py, lab/decisions/int8.txt).
-# A club's set profile is fitted to the float classifier's embedding and names its sha256: a reading
-# with a profile keeps the float classifier.
-DETECTOR_INT8_FILE = MODELS_DIR / "tile_seg_int8.onnx"
+# An eight-bit copy of the classifier, read with for speed (models/recipe/quantize.py, lab/decisions/int8.txt;
+# the detector's copy lost dim, brightened frames and stays float). A club's set profile is fitted to the
+# float classifier's embedding and names its sha256: a reading with a profile keeps the float classifier.
 CLASSIFIER_INT8_FILE = MODELS_DIR / "tile_cls_int8.onnx"
-_EIGHT_BIT = {DETECTOR_FILE: DETECTOR_INT8_FILE, CLASSIFIER_FILE: CLASSIFIER_INT8_FILE}
+_EIGHT_BIT = {CLASSIFIER_FILE: CLASSIFIER_INT8_FILE}
 FLOAT_SOURCE_KEY = "float_source_sha256"  # an eight-bit copy's metadata: the sha256 of the float net it was made from
 OCCLUDER_FILE = MODELS_DIR / "occluder.onnx"
 

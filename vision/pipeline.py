@@ -53,7 +53,8 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
 
 
 def reading_net(path: Path, config: VisionConfig) -> Path:
-    """The net read with for the shipped one at `path`: its eight-bit copy unless the config says not."""
+    """The net read with for the shipped one at `path`: its eight-bit copy, where one ships, unless the
+    config says not."""
     return eight_bit(path) if config.eight_bit else Path(path)
 
 

@@ -1,10 +1,11 @@
-"""Eight-bit copies of the shipped tile nets, for speed (lab/decisions/int8.txt).
+"""An eight-bit copy of the shipped tile classifier, for speed (lab/decisions/int8.txt).
 
-    python -m models.recipe.quantize [--out models/] [--photos N]
+    python -m models.recipe.quantize [--out models/] [--photos N] [--detector]
 
 Static quantisation by onnxruntime: int8 weights per output channel, uint8 activations whose
-ranges are the minima and maxima seen on TRAIN split photos only (the detector's input at each
-look the reading takes of them, the classifier's rectified crops as the float nets read them).
+ranges are the minima and maxima seen on TRAIN split photos only (the classifier's rectified
+crops as the float nets read them; with --detector, also the detector's input at each look the
+reading takes of them: that copy ships not, it lost the faces of a dim frame brightened).
 Weights keep 7 bits (reduce_range): without AVX-VNNI, onnxruntime's u8 x s8 products are summed in
 pairs into 16 bits, which saturate with full-range weights. Only the convolutions (and the pooling
 between them) are quantised; the detector's last 1x1 convolution, whose logits are thresholded, and
@@ -23,8 +24,7 @@ from vision.config import DEFAULT_CONFIG
 from vision.exposure import expose
 from vision.geometry import normalise_crops, rectify
 from vision.image import load_image
-from vision.models import (CLASSIFIER_FILE, CLASSIFIER_INT8_FILE, DETECTOR_FILE, DETECTOR_INT8_FILE, FLOAT_SOURCE_KEY,
-                           load_model)
+from vision.models import CLASSIFIER_FILE, CLASSIFIER_INT8_FILE, DETECTOR_FILE, FLOAT_SOURCE_KEY, load_model
 from vision.profile import file_sha256
 from vision.pipeline import find_tiles
 from models.recipe.realdata import DEFAULT_DATASET, split_stems
@@ -86,7 +86,8 @@ def quantise(source: Path, target: Path, name: str, inputs: list[np.ndarray], ex
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=DETECTOR_INT8_FILE.parent)
+    parser.add_argument("--out", type=Path, default=CLASSIFIER_INT8_FILE.parent)
+    parser.add_argument("--detector", action="store_true", help="also an eight-bit detector, tile_seg_int8.onnx (not shipped)")
     parser.add_argument("--photos", type=int, default=60, help="train split photos to calibrate on (every k-th, sorted)")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
     args = parser.parse_args(argv)
@@ -97,9 +98,11 @@ def main(argv=None) -> int:
     detector_inputs, crop_batches = calibration_inputs(photos)
     print(f"{len(photos)} train photos: {len(detector_inputs)} detector looks, {sum(map(len, crop_batches))} crops")
     args.out.mkdir(parents=True, exist_ok=True)
-    quantise(DETECTOR_FILE, args.out / DETECTOR_INT8_FILE.name, "image", detector_inputs, ["/head/Conv"])
     quantise(CLASSIFIER_FILE, args.out / CLASSIFIER_INT8_FILE.name, "crops", crop_batches, [])
-    print(f"wrote {args.out / DETECTOR_INT8_FILE.name} and {args.out / CLASSIFIER_INT8_FILE.name}")
+    print(f"wrote {args.out / CLASSIFIER_INT8_FILE.name}")
+    if args.detector:
+        quantise(DETECTOR_FILE, args.out / "tile_seg_int8.onnx", "image", detector_inputs, ["/head/Conv"])
+        print(f"wrote {args.out / 'tile_seg_int8.onnx'}")
     return 0
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from .codes import CODES, NOT_A_TILE
 from .config import VisionConfig
 from .detect import TileCandidate
-from .geometry import normalise_crops, rectify
+from .geometry import bright_levels, normalise_crops, rectify
 from .profile import SetProfile
 
 _BATCH = 64
@@ -26,6 +26,7 @@ class TileGuess:
     code_orientation: np.ndarray  # (53, 2): P(code, upright / turned in the crop | a tile)
     detection_score: float
     crop: np.ndarray | None = None  # the rectified CROP_HEIGHT x CROP_WIDTH x 3 uint8 crop that was read (vision.inks measures its ink)
+    bright: np.ndarray | None = None  # the crop's bright level per channel (geometry.bright_levels), as it was white-balanced
 
     @property
     def code_probabilities(self) -> np.ndarray:
@@ -43,27 +44,31 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
         return ()
     quads = [(k, quad) for k, c in enumerate(candidates) for quad in (c.corners, *c.other_turns)]
     crops = np.stack([rectify(image, quad) for _, quad in quads])
-    logits = np.concatenate([crop_logits(model, crops[i: i + _BATCH], profile) for i in range(0, len(crops), _BATCH)])
+    bright = bright_levels(crops)  # once: vision.inks white-balances the kept crops alike
+    logits = np.concatenate([crop_logits(model, crops[i: i + _BATCH], profile, bright[i: i + _BATCH])
+                             for i in range(0, len(crops), _BATCH)])
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
-    best: dict[int, tuple[float, np.ndarray, np.ndarray, np.ndarray]] = {}
-    for (k, quad), probs, crop in zip(quads, p, crops):
+    best: dict[int, tuple[float, int]] = {}
+    for row, ((k, _), probs) in enumerate(zip(quads, p)):
         sureness = float(probs[:NOT_A_TILE].max())  # of one code in one orientation, and of a tile
         if k not in best or sureness > best[k][0]:
-            best[k] = (sureness, quad, probs, crop)
+            best[k] = (sureness, row)
     out = []
     for k, cand in enumerate(candidates):
-        _, quad, probs, crop = best[k]
+        row = best[k][1]
+        probs = p[row]
         tile_p = float(1.0 - probs[NOT_A_TILE])
         code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
-        out.append(TileGuess(quad, tile_p, code_orientation, cand.score, crop))
+        out.append(TileGuess(quads[row][1], tile_p, code_orientation, cand.score, crops[row], bright[row]))
     return tuple(out)
 
 
-def crop_logits(model, crops: np.ndarray, profile: SetProfile | None = None) -> np.ndarray:
-    """Classifier logits of rectified uint8 crops, through the profile when there is one."""
-    x = normalise_crops(crops)
+def crop_logits(model, crops: np.ndarray, profile: SetProfile | None = None, bright: np.ndarray | None = None) -> np.ndarray:
+    """Classifier logits of rectified uint8 crops, through the profile when there is one (`bright`: the
+    crops' bright levels when known)."""
+    x = normalise_crops(crops, bright)
     if profile is None:
         return model(x)
     logits, embedding = model.outputs(x, ("logits", "embedding"))

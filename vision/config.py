@@ -116,6 +116,9 @@ class VisionConfig:
     play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
     play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge
     threads: int = 2  # onnxruntime intra-op threads
+    # the shipped classifier is read through its eight-bit copy (vision/models.py eight_bit;
+    # lab/decisions/int8.txt) unless a set profile is given: False reads the float net itself
+    eight_bit: bool = True
     # Something over the table (hand, arm, sleeve, phone, cup): models/occluder.onnx marks it per
     # cell of a 1/4-resolution grid; thresholds chosen on the validation photos (models/README.md).
     occluder_threshold: float = 0.3  # probability (the mean over the averaged nets) above which a cell is covered

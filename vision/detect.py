@@ -64,11 +64,12 @@ def detector_tensor(resized: np.ndarray) -> np.ndarray:
     return x
 
 
-def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+def _blobs(mask: np.ndarray, areas: bool = True) -> tuple[int, np.ndarray, np.ndarray]:
     """cv2.connectedComponentsWithStats of a 0/1 mask, 4-connected, without the centroids: the count, the
     labels and, for each blob (label 1 on), its box and area as the stats give them (the background's
     row holds the frame's box and its area). Labelling alone, then scipy's boxes and a count of the
-    labels, takes half the time on a 4K frame's maps: OpenCV sums the centroids with every pixel."""
+    labels, takes half the time on a 4K frame's maps: OpenCV sums the centroids with every pixel.
+    Without `areas` the area column is left 0 (the face blobs need only their boxes)."""
     from scipy import ndimage  # imported here: a first read pays its 0.2 s, other commands never do
 
     count, labels = cv2.connectedComponents(mask, connectivity=4)
@@ -76,7 +77,8 @@ def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     stats[0, :4] = (0, 0, mask.shape[1], mask.shape[0])
     for label, (rows, columns) in enumerate(ndimage.find_objects(labels), start=1):
         stats[label, :4] = (columns.start, rows.start, columns.stop - columns.start, rows.stop - rows.start)
-    stats[:, cv2.CC_STAT_AREA] = np.bincount(labels.ravel(), minlength=count)
+    if areas:
+        stats[:, cv2.CC_STAT_AREA] = np.bincount(labels.ravel(), minlength=count)
     return count, labels, stats
 
 
@@ -96,7 +98,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     core_logit = cv2.resize(maps[1].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
     count, labels, stats = _blobs((core_logit > _logit(config.core_threshold)).astype(np.uint8))
     peaks = _peaks_per_core(core_logit, labels, count, config)
-    face_count, face_labels, face_stats = _blobs((face_logit > _logit(config.face_threshold)).astype(np.uint8))
+    face_count, face_labels, face_stats = _blobs((face_logit > _logit(config.face_threshold)).astype(np.uint8), areas=False)
     blobs = []
     for label in range(1, count):
         if stats[label, cv2.CC_STAT_AREA] < config.min_core_pixels:
@@ -105,7 +107,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         mask = labels[y0: y0 + bh, x0: x0 + bw] == label
         blobs.append(_CoreBlob(
             rect=_mask_rect(mask, x0, y0), score=float(_sigmoid(core_logit[y0: y0 + bh, x0: x0 + bw][mask]).mean()),
-            area=int(mask.sum()), peaks=int(peaks[label]),
+            area=int(stats[label, cv2.CC_STAT_AREA]), peaks=int(peaks[label]),
             face_blob=int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
     blobs = _without_core_fragments(blobs, config)
     single_core = _typical_core(blobs, config)
@@ -330,7 +332,8 @@ def _without_core_fragments(blobs: list[_CoreBlob], config: VisionConfig) -> lis
 def _mask_rect(mask: np.ndarray, x0: int, y0: int) -> tuple:
     """cv2.minAreaRect of the centres of a blob's pixels, from its outline only (same hull, far fewer points)."""
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    points = (np.vstack([c.reshape(-1, 2) for c in contours]) + (x0 + 0.5, y0 + 0.5)).astype(np.float32)
+    outline = contours[0].reshape(-1, 2) if len(contours) == 1 else np.vstack([c.reshape(-1, 2) for c in contours])
+    points = (outline + (x0 + 0.5, y0 + 0.5)).astype(np.float32)
     return cv2.minAreaRect(points)
 
 

@@ -52,14 +52,20 @@ def rectify(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(image, M, (CROP_WIDTH, CROP_HEIGHT), flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
-def normalise_crops(crops: np.ndarray) -> np.ndarray:
+def normalise_crops(crops: np.ndarray, bright: np.ndarray | None = None) -> np.ndarray:
     """uint8 N x H x W x 3 BGR crops -> float32 N x 3 x H x W, white-balanced on the face.
 
     Dividing each channel by the crop's bright level turns any cream face under any light
-    into the same white, so ink colour is judged against the tile, not the lamp.
+    into the same white, so ink colour is judged against the tile, not the lamp. `bright`:
+    the crops' bright_levels when already known. The figures of white_balance(crops) - 0.6,
+    worked out on the planes (apart while still bytes) in place.
     """
-    x = white_balance(crops) - 0.6
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    levels = bright_levels(crops) if bright is None else bright
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).astype(np.float32)
+    x /= np.maximum(levels, 8.0)[:, :, None, None]
+    np.clip(x, 0.0, 1.5, out=x)
+    x -= 0.6
+    return x
 
 
 _BRIGHT_PERCENT = 85  # a crop's bright level: this percentile of each channel (the face)

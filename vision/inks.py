@@ -33,7 +33,7 @@ import numpy as np
 from .classify import TileGuess
 from .codes import COLOUR_LETTERS, CODES, JOKER_CODE, NUMBERS
 from .config import VisionConfig
-from .geometry import white_balance
+from .geometry import bright_levels
 
 _JOKER = CODES.index(JOKER_CODE)
 _COLOURS = len(COLOUR_LETTERS)
@@ -68,7 +68,9 @@ def decide_colours(guesses, config: VisionConfig) -> InkRoles:
     crops = [g.crop for g in guesses]
     measurable = [i for i in range(n) if numbered[i] and crops[i] is not None]
     if measurable:
-        inks[measurable] = _ink_lab(np.stack([crops[i] for i in measurable]), config)
+        brights = [guesses[i].bright for i in measurable]
+        known = None if any(b is None for b in brights) else np.stack(brights)
+        inks[measurable] = _ink_lab(np.stack([crops[i] for i in measurable]), config, known)
     use = [i for i in measurable if np.isfinite(inks[i]).all()]
     if len(use) < config.ink_min_tiles:
         return InkRoles(guesses, (), inks, (), ())
@@ -123,14 +125,19 @@ def decide_colours(guesses, config: VisionConfig) -> InkRoles:
     return InkRoles(tuple(out), families, inks, tuple(changed), tuple(unsure))
 
 
-def _ink_lab(crops: np.ndarray, config: VisionConfig) -> np.ndarray:
+def _ink_lab(crops: np.ndarray, config: VisionConfig, bright: np.ndarray | None = None) -> np.ndarray:
     """The ink of each rectified crop (N x H x W x 3 uint8) as CIE Lab, white-balanced on the
-    face; NaN where too few pixels are inked to tell."""
-    x = np.minimum(white_balance(crops), 1.0)
-    h, w = x.shape[1:3]
+    face (`bright`: the crops' bright levels when known); NaN where too few pixels are inked to tell."""
+    h, w = crops.shape[1:3]
     m = config.ink_margin
-    x = x[:, int(h * m): int(h * (1 - m)), int(w * m): int(w * (1 - m))].reshape(len(x), -1, 3)
-    inkness = 1.0 - x.min(axis=2)  # a yellow ink is dark in blue only: the darkest channel counts
+    # white_balance's figures, capped at white, for the pixels inside the margin only
+    x = crops[:, int(h * m): int(h * (1 - m)), int(w * m): int(w * (1 - m))].astype(np.float32)
+    x /= np.maximum(bright_levels(crops) if bright is None else bright, 8.0)[:, None, None, :]
+    np.clip(x, 0.0, 1.0, out=x)
+    x = x.reshape(len(x), -1, 3)
+    # a yellow ink is dark in blue only: the darkest channel counts (taken pairwise: numpy's min over
+    # an axis of three is ten times slower, with the same figures)
+    inkness = 1.0 - np.minimum(np.minimum(x[:, :, 0], x[:, :, 1]), x[:, :, 2])
     peak = np.percentile(inkness, 99, axis=1)
     chosen = inkness >= np.maximum(config.ink_min_inkness, config.ink_peak_share * peak)[:, None]
     count = chosen.sum(axis=1)

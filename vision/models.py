@@ -11,6 +11,12 @@ from .errors import ModelLoadError
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = MODELS_DIR / "tile_seg.onnx"
 CLASSIFIER_FILE = MODELS_DIR / "tile_cls.onnx"
+# An eight-bit copy of the classifier, read with for speed (models/recipe/quantize.py, lab/decisions/int8.txt;
+# the detector's copy lost dim, brightened frames and stays float). A club's set profile is fitted to the
+# float classifier's embedding and names its sha256: a reading with a profile keeps the float classifier.
+CLASSIFIER_INT8_FILE = MODELS_DIR / "tile_cls_int8.onnx"
+_EIGHT_BIT = {CLASSIFIER_FILE: CLASSIFIER_INT8_FILE}
+FLOAT_SOURCE_KEY = "float_source_sha256"  # an eight-bit copy's metadata: the sha256 of the float net it was made from
 OCCLUDER_FILE = MODELS_DIR / "occluder.onnx"
 
 
@@ -44,6 +50,11 @@ class OnnxModel:
         if missing:
             raise ModelLoadError(f"model file {str(self.path)!r} has no output(s) {missing}; it has {list(self.output_names)}")
         return tuple(self.session.run(list(names), {self.input_name: x}))
+
+
+def eight_bit(path: Path) -> Path:
+    """The shipped eight-bit copy of a shipped float net; any other net as it is."""
+    return _EIGHT_BIT.get(Path(path), Path(path))
 
 
 @functools.lru_cache(maxsize=8)

@@ -20,7 +20,7 @@ from .geometry import quad_size
 from .image import check_image, load_image
 from .inks import decide_colours
 from .melds import best_codes, find_groups, place_group
-from .models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
+from .models import CLASSIFIER_FILE, DETECTOR_FILE, eight_bit, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
 from .reading import EdgeTile, FrameReading, SetReading, TileReading
@@ -38,7 +38,7 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     its nearest neighbours when it stands in one (`lie_along_sets`), and the faces of sure
     angle become parallelograms that follow the table's perspective (`follow_perspective`).
     """
-    detector = detector or load_model(DETECTOR_FILE, config.threads)
+    detector = detector or load_model(reading_net(DETECTOR_FILE, config), config.threads)
     long_side = config.detect_long_side
     candidates = _detect_at(image, long_side, config, detector)
     look = _better_long_side(image.shape, long_side, candidates, config) or long_side
@@ -50,6 +50,12 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     if config.set_lines:
         candidates = lie_along_sets(candidates, config)
     return follow_perspective(candidates, config) if config.perspective else candidates
+
+
+def reading_net(path: Path, config: VisionConfig) -> Path:
+    """The net read with for the shipped one at `path`: its eight-bit copy, where one ships, unless the
+    config says not."""
+    return eight_bit(path) if config.eight_bit else Path(path)
 
 
 def _without_specks(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
@@ -102,10 +108,12 @@ class TableReader:
         image = check_image(image)
         config = self.config
         image = expose(image, config).image
-        detector = load_model(self.detector_path, config.threads)
-        classifier = load_model(self.classifier_path, config.threads)
-        if self.profile is not None:
+        detector = load_model(reading_net(self.detector_path, config), config.threads)
+        if self.profile is None:
+            classifier = load_model(reading_net(self.classifier_path, config), config.threads)
+        else:  # the profile was fitted to the float classifier's embedding
             self.profile.check_classifier(self.classifier_path)
+            classifier = load_model(self.classifier_path, config.threads)
         candidates = find_tiles(image, config, detector)
         read = classify(image, candidates, classifier, config, self.profile)
         read, area, across, outside = _within_area(image, read, area or self.area, config)
@@ -197,9 +205,10 @@ def _drop_overlaps(guesses: list[TileGuess], settled: int = 0) -> list[TileGuess
                    key=lambda i: (i >= settled, -round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
     centers = np.array([g.corners for g in guesses], np.float64).mean(axis=1)  # each face's mean, to the last bit
     distance = np.hypot(*(centers[:, None, :] - centers[None, :, :]).transpose(2, 0, 1))
+    close = distance < np.maximum(sizes[:, None, 1], sizes[None, :, 1])  # nearer than the taller face's height
     kept: list[int] = []
     for i in order:
-        near = [k for k in kept if distance[i, k] < max(sizes[i, 1], sizes[k, 1])]
+        near = [k for k in kept if close[i, k]]
         if all(distance[i, k] > 0.5 * sizes[i, 0] and not _inside(centers[i], guesses[k].corners) for k in near):
             kept.append(i)
     return [guesses[i] for i in sorted(kept)]

@@ -78,7 +78,7 @@ def wheel_files(wheel) -> list[PurePosixPath]:
 
 def test_the_wheel_holds_the_product_and_the_shipped_models(wheel_files):
     names = {f.as_posix() for f in wheel_files}
-    for model in ("tile_seg.onnx", "tile_cls.onnx", "occluder.onnx"):
+    for model in ("tile_seg.onnx", "tile_cls.onnx", "tile_cls_int8.onnx", "occluder.onnx"):
         assert f"models/{model}" in names
     assert "controller/cli.py" in names and "vision/pipeline.py" in names
     assert DEMO_FACES in names and "controller/demo/scene.py" in names
@@ -92,7 +92,7 @@ def test_the_wheel_holds_no_lab_no_recipe_and_no_synthesis(wheel_files):
     assert not [f for f in wheel_files if f.parts[:2] == ("models", "recipe")]
     # what models/ ships: the ONNX files, its README and the package marker, no Python of the recipe
     assert {f.name for f in wheel_files if f.parts[0] == "models"} == {
-        "__init__.py", "README.md", "tile_seg.onnx", "tile_cls.onnx", "occluder.onnx"}
+        "__init__.py", "README.md", "tile_seg.onnx", "tile_cls.onnx", "tile_cls_int8.onnx", "occluder.onnx"}
     synthesis = [f.as_posix() for f in wheel_files if f.name in SYNTHESIS and f.as_posix() != DEMO_FACES]
     assert not synthesis
 

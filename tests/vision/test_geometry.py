@@ -73,3 +73,17 @@ def test_bright_levels_are_numpys_percentile_for_every_pair_of_levels():
 def test_length_is_numpys_norm_to_the_last_bit():
     vectors = np.random.default_rng(3).normal(size=(20000, 2)) * np.random.default_rng(4).uniform(0.01, 5000, (20000, 1))
     assert all(length(v) == np.linalg.norm(v) for v in vectors)
+
+
+def test_normalise_crops_gives_white_balance_s_figures_to_the_last_bit():
+    # the classifier reads these planes; worked out in place on the planes they must stay the figures
+    # of white_balance(crops) - 0.6, with the bright levels given or counted
+    from vision.geometry import white_balance
+
+    crops = np.random.default_rng(11).integers(0, 256, (40, CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8)
+    crops[:10] //= 40  # dark crops: their bright level is held at 8
+    crops[10:20] = np.maximum(crops[10:20], 200)  # bright ones: clipped at 1.5 where over it
+    expected = np.ascontiguousarray((white_balance(crops) - 0.6).transpose(0, 3, 1, 2))
+    assert np.array_equal(normalise_crops(crops), expected)
+    assert np.array_equal(normalise_crops(crops, bright_levels(crops)), expected)
+    assert normalise_crops(crops).dtype == np.float32 and normalise_crops(crops).flags.c_contiguous

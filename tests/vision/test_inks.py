@@ -141,3 +141,23 @@ def test_a_table_printed_in_other_inks_is_read_in_the_right_colour_families(colo
     right, found, wrong = _colours_right(r, image, DEFAULT_CONFIG)
     assert found >= 100, name
     assert right >= found - 2, (name, wrong)
+
+
+
+def test_the_ink_of_a_crop_is_the_same_with_its_bright_level_given_or_counted():
+    # the classifier hands on each crop's bright level so that it is not counted again here, and only
+    # the pixels inside the margin are balanced: the inks must be those of the whole crop balanced first
+    from vision.geometry import bright_levels, white_balance
+    from vision.inks import _ink_lab
+
+    rng = np.random.default_rng(5)
+    crops = np.stack([_crop(ink, rng) for ink in INKS.values() for _ in range(4)]
+                     + [rng.integers(0, 256, (CROP_HEIGHT, CROP_WIDTH, 3), dtype=np.uint8) for _ in range(4)])
+    crops[:4] //= 30  # dark crops: their bright level is held at 8
+    counted = _ink_lab(crops, DEFAULT_CONFIG)
+    assert np.array_equal(_ink_lab(crops, DEFAULT_CONFIG, bright_levels(crops)), counted, equal_nan=True)
+    assert np.isfinite(counted[4:-4]).all()
+    m = DEFAULT_CONFIG.ink_margin
+    inner = (slice(None), slice(int(CROP_HEIGHT * m), int(CROP_HEIGHT * (1 - m))), slice(int(CROP_WIDTH * m), int(CROP_WIDTH * (1 - m))))
+    ours = np.clip(crops[inner].astype(np.float32) / np.maximum(bright_levels(crops), 8.0)[:, None, None, :], 0.0, 1.0)
+    assert np.array_equal(np.minimum(white_balance(crops), 1.0)[inner], ours)

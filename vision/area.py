@@ -4,9 +4,9 @@ Nothing outside it is read or counted (racks, the tile box, its lid, phones, the
 and a tile lying across its edge is named, never guessed. A table's area is marked by the
 referee (`tileref area`) or found from the frame by `find_play_area`:
 
-1. the tile faces are painted out of a small copy of the frame (their surroundings fill them)
-   and the copy is blurred at half a tile's width, so wood grain, marble veins and cloth
-   weave become the surface's own colour;
+1. a small copy of the frame is blurred at half a tile's width with the tile faces weighing
+   nothing (each pixel the mean of the bare surface around it), so wood grain, marble veins
+   and cloth weave become the surface's own colour and the faces take their surroundings';
 2. the table's colour is that of the frame's middle (the camera looks at the table): its
    median and spread in CIE Lab. On a frame with no tile in its middle (the clear table as
    a game begins; spare tiles in a box beside it do not count), a middle whose spread is
@@ -18,6 +18,13 @@ referee (`tileref area`) or found from the frame by `find_play_area`:
    surface (a box's rim touching the table) break;
 4. its convex hull, simplified to four of its own points, is the area; a hull covering most
    of the frame (`play_area_whole_frame`) is the whole frame.
+
+In an area found on the frame, the area decides which faces are dropped, not which pixels are
+read: a sure face outside it that lies on the table's own surface (table-coloured and joined to
+the table around it), beside the area or in a set with faces inside it, and of the table's
+tiles' size, is read (`split_on_table`); one on a box's tray, a rack or a lid is not. A marked
+area, and one a game found once and keeps, are the referee's and the game's: what lies outside
+them is dropped.
 """
 from __future__ import annotations
 
@@ -127,14 +134,101 @@ def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfi
     return AreaSplit(tuple(inside), tuple(outside), tuple(across))
 
 
+def split_on_table(table: "TableSurface", faces: Sequence[np.ndarray], sure: Sequence[bool],
+                   config: VisionConfig = DEFAULT_CONFIG) -> AreaSplit:
+    """`split_faces` in an area found on the frame, where the area decides which faces are dropped, not
+    which pixels are read: a sure face outside it (or across its edge) is read when it lies on the table's
+    own surface, both ways at once: the ring around it lies mostly on the table's surface
+    (`play_area_surface_share`; a box's tray, a rack or a lid around a face is not table), and it lies
+    within `play_area_reach` tile widths of the area or in a set (`find_groups`) with a face inside it (the
+    top row of tiles cut off by a box lying just above it; a box's spare tiles lie in no set with the
+    table's)."""
+    from .melds import find_groups
+
+    split = split_faces(table.area, faces, config)
+    if table.on_table is None:
+        return split
+    candidates = [k for k in split.outside if sure[k]] + [k for k, _ in split.across if sure[k]]
+    if not candidates:
+        return split
+    polygon = table.area.quad.astype(np.float32).reshape(-1, 1, 2)
+    reach = config.play_area_reach * table.tile_width
+    near = {k for k in candidates
+            if -cv2.pointPolygonTest(polygon, tuple(map(float, np.asarray(faces[k], float).mean(axis=0))), True)
+            <= reach + 0.5 * table.tile_width}
+    sure_faces = [k for k in range(len(faces)) if sure[k]]
+    inside = set(split.inside)
+    in_set = set()
+    for group in find_groups([np.asarray(faces[k], float) for k in sure_faces], config):
+        members = [sure_faces[i] for i in group]
+        if inside.intersection(members):
+            in_set.update(members)
+    # of the size of the table's own tiles: a box's spare tiles, a lid's printed ones and its logo are not
+    sizes = {k: abs(cv2.contourArea(np.asarray(faces[k], np.float32))) for k in set(candidates) | inside if sure[k]}
+    table_size = np.median([sizes[k] for k in inside if sure[k]]) if any(sure[k] for k in inside) else 0.0
+    kept = set()
+    for k in candidates:
+        if table_size <= 0 or not 1.0 / config.play_area_size_ratio <= sizes[k] / table_size <= config.play_area_size_ratio:
+            continue
+        # a face in a set with the area's faces needs less of the table around it (its set's geometry says
+        # much): a face at the frame's corner or in its set's shadow shows less of the surface around it
+        least = config.play_area_set_surface_share if k in in_set else config.play_area_surface_share if k in near else None
+        if least is not None and table.share_around_on_table(faces[k]) >= least:
+            kept.add(k)
+    if not kept:
+        return split
+    return AreaSplit(tuple(sorted(inside | kept)), tuple(k for k in split.outside if k not in kept),
+                     tuple((k, side) for k, side in split.across if k not in kept))
+
+
 def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> PlayArea:
     """The play area of a BGR frame from the tile faces found on it (corners in frame pixels)."""
+    return find_table(image, faces, config).area
+
+
+@dataclass(frozen=True, eq=False)
+class TableSurface:
+    """The play area found on a frame and the table's surface it was cut from: `on_table` marks the pixels
+    of the working copy (`scale` of the frame) that are table-coloured and joined to the table through
+    table-coloured pixels (not opened: the strip of cloth between the last row of tiles and a box beside
+    it is table too); `tile_width` in frame pixels."""
+
+    area: PlayArea
+    on_table: np.ndarray | None  # None: the area is the whole frame (every face lies on the table)
+    scale: float = 1.0
+    tile_width: float = 0.0
+
+    def share_around_on_table(self, face: np.ndarray) -> float:
+        """The share of the ring around a face (half a tile wide) that lies on the table's surface."""
+        if self.on_table is None:
+            return 1.0
+        quad = np.asarray(face, float) * self.scale
+        centre = quad.mean(axis=0)
+        width = self.tile_width * self.scale
+        size = max(min(_sides(quad)), 1e-6)
+        outer = centre + (quad - centre) * (1.0 + 2 * _RING * width / size)
+        ring = np.zeros(self.on_table.shape, np.uint8)
+        cv2.fillConvexPoly(ring, np.round(outer).astype(np.int32), 1)
+        cv2.fillConvexPoly(ring, np.round(quad).astype(np.int32), 0)
+        count = int(np.count_nonzero(ring))
+        if count == 0:
+            return 0.0
+        return float(np.count_nonzero(self.on_table[ring > 0])) / count
+
+
+_LEAST_WEIGHT = 0.05  # a pixel's bare surface weighs less than this in its blur: it is filled from farther out
+_RING = 0.5  # tile widths: how far around a face its surroundings are looked at
+
+
+def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> TableSurface:
+    """The play area of a BGR frame from the tile faces found on it, and the table's surface around it."""
     h, w = image.shape[:2]
     scale = _WORK_SIDE / max(h, w)
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
     quads = [np.asarray(f, float) * scale for f in faces]
     tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * _WORK_SIDE
+    whole = TableSurface(PlayArea.whole_frame(w, h), None, scale, tile_width / scale)
     surface = _surface(small, quads, tile_width)
     # a clear table's middle of two surfaces is narrowed to the frame's centre; with tiles in the middle
     # the centre may be tiles, painted out, whose colour is not the table's (lab/decisions/area_middles.txt)
@@ -145,13 +239,13 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
         if spread.max() <= config.play_area_max_spread:
             break
     distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
-    table = (distance < config.play_area_colour_distance).astype(np.uint8)
+    coloured = (distance < config.play_area_colour_distance).astype(np.uint8)
     # a bridge narrower than a tile (a box's rim, a lid's border touching the table) is no table
     cut = max(1, round(config.play_area_bridge * tile_width))
-    table = cv2.morphologyEx(table, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cut + 1, 2 * cut + 1)))
+    table = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cut + 1, 2 * cut + 1)))
     count, labels = cv2.connectedComponents(table, connectivity=4)
     if count < 2:
-        return PlayArea.whole_frame(w, h)
+        return whole
     votes = np.bincount(labels[middle & (table > 0)], minlength=count)
     votes[0] = 0
     region = (labels == int(np.argmax(votes))).astype(np.uint8)
@@ -159,11 +253,16 @@ def find_play_area(image: np.ndarray, faces: Sequence[np.ndarray], config: Visio
     hull[:, 0] = np.clip(hull[:, 0], 0, sw)
     hull[:, 1] = np.clip(hull[:, 1], 0, sh)
     if cv2.contourArea(hull.astype(np.float32)) >= config.play_area_whole_frame * sw * sh:
-        return PlayArea.whole_frame(w, h)
+        return whole
     quad = _quadrilateral(hull) / scale
     quad[:, 0] = np.clip(quad[:, 0], 0, w)
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
-    return PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
+    area = PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
+    # light and shade change the surface's lightness more than its hue: the surface goes on under them
+    shaded = np.sqrt((((surface - centre) / (spread * (config.play_area_shade, 1.0, 1.0))) ** 2).sum(axis=2))
+    _, pieces = cv2.connectedComponents((shaded < config.play_area_colour_distance).astype(np.uint8), connectivity=8)
+    joined = np.unique(pieces[region > 0])
+    return TableSurface(area, np.isin(pieces, joined[joined > 0]), scale, tile_width / scale)
 
 
 def _hull(region: np.ndarray) -> np.ndarray:
@@ -197,11 +296,55 @@ def _surface(small: np.ndarray, quads: list[np.ndarray], tile_width: float) -> n
         cv2.fillConvexPoly(tiles, np.round(q).astype(np.int32), 255)
     grow = max(1, round(0.15 * tile_width))
     tiles = cv2.dilate(tiles, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
-    painted = cv2.inpaint(small, tiles, 3, cv2.INPAINT_TELEA) if tiles.any() else small
-    painted = cv2.GaussianBlur(painted, (0, 0), max(1.5, 0.5 * tile_width))
+    sigma = max(1.5, 0.5 * tile_width)
+    if tiles.any():
+        # the faces' pixels weigh nothing: every pixel is the Gaussian mean of the bare surface around it
+        # (normalised convolution); a pixel with next to no bare surface near it (deep in a block of faces)
+        # is filled from farther out
+        bare = (tiles == 0).astype(np.float32)
+        weight = _blurred(bare, sigma)
+        mean = _blurred(small.astype(np.float32) * bare[..., None], sigma) / np.maximum(weight, 1e-6)[..., None]
+        painted = np.clip(mean + 0.5, 0, 255).astype(np.uint8)
+        far = (weight < _LEAST_WEIGHT).astype(np.uint8)
+        if far.any():
+            painted = _filled(painted, far)
+    else:
+        painted = _blurred(small, sigma)
     lab = cv2.cvtColor(painted, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab[..., 0] *= 100.0 / 255.0
     return lab
+
+
+def _blurred(image: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of `sigma` pixels, taken on a copy `sigma / 2` times smaller and brought back to size:
+    the same surface, where a blur of sixty taps at full size cost more than the rest of the finding."""
+    step = max(1, int(sigma // 2))
+    if step == 1:
+        return cv2.GaussianBlur(image, (0, 0), sigma)
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(1, round(w / step)), max(1, round(h / step))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / step)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _filled(small: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    """The pixels under `holes` filled with the mean colour of the pixels around them, taken from ever
+    coarser copies of the frame until each hole's copy holds some of its surroundings (a pull-push fill:
+    a few resizes where an inpaint walks every hole's pixels one by one)."""
+    bare = (holes == 0).astype(np.float32)
+    levels = [(small.astype(np.float32) * bare[..., None], bare)]
+    while levels[-1][1].min() <= 0 and min(levels[-1][1].shape) > 1:
+        colour, weight = levels[-1]
+        size = ((weight.shape[1] + 1) // 2, (weight.shape[0] + 1) // 2)
+        levels.append((cv2.resize(colour, size, interpolation=cv2.INTER_AREA),
+                       cv2.resize(weight, size, interpolation=cv2.INTER_AREA)))
+    colour, weight = levels[-1]
+    mean = colour.reshape(-1, 3).sum(axis=0) / max(float(weight.sum()), 1e-6)
+    fill = np.where(weight[..., None] > 0, colour / np.maximum(weight, 1e-6)[..., None], mean)
+    for colour, weight in reversed(levels[:-1]):
+        coarse = cv2.resize(fill, (weight.shape[1], weight.shape[0]), interpolation=cv2.INTER_LINEAR)
+        fill = np.where(weight[..., None] > 0, colour / np.maximum(weight, 1e-6)[..., None], coarse)
+    return np.where(holes[..., None] > 0, np.clip(fill + 0.5, 0, 255), small).astype(np.uint8)
 
 
 def _middle(h: int, w: int, share: float = 0.5) -> np.ndarray:

@@ -115,6 +115,14 @@ class VisionConfig:
     play_area_whole_frame: float = 0.7  # a surface whose hull covers this share of the frame is the whole frame
     play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
     play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge
+    # A sure face outside an area found on the frame is read when it lies on the table's own surface: this share
+    # of the ring around it is table-coloured and joined to the table, and it lies within this many tile widths
+    # of the area or in a set with a face inside it (vision/area.py split_on_table)
+    play_area_surface_share: float = 0.5
+    play_area_set_surface_share: float = 0.25  # ... the share needed by a face in a set with faces inside the area
+    play_area_reach: float = 1.0
+    play_area_size_ratio: float = 1.5  # ... and it is within this ratio of the area of the tiles inside the area
+    play_area_shade: float = 2.0  # the table's lightness spread is widened this much for the surface a face lies on
     threads: int = 2  # onnxruntime intra-op threads
     # the shipped classifier is read through its eight-bit copy (vision/models.py eight_bit;
     # lab/decisions/int8.txt) unless a set profile is given: False reads the float net itself

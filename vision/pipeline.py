@@ -1,15 +1,17 @@
 """The reading pipeline: load -> find_tiles -> classify -> group, orient, order -> FrameReading."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 import cv2
 import numpy as np
 
-from .area import AreaError, PlayArea, find_play_area, split_faces
+from .area import AreaError, PlayArea, TableSurface, find_table, split_faces, split_on_table
 from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
@@ -116,13 +118,21 @@ class TableReader:
             classifier = load_model(self.classifier_path, config.threads)
         candidates = find_tiles(image, config, detector)
         read = classify(image, candidates, classifier, config, self.profile)
-        read, area, across, outside = _within_area(image, read, area or self.area, config)
+        read, area, across, outside, table = _within_area(image, read, area or self.area, config)
         if outside:
             # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
             # of scale: the table is looked at again with everything outside the area painted over
-            candidates = find_tiles(_outside_painted(image, area), config, detector)
+            # (but the faces read outside it on the table's own surface)
+            kept = [g.corners for g in read if area.share_inside(g.corners) < config.play_area_inside_share]
+            # on the area's own box: the detector then sees the table at the scale it sees it alone
+            # (in the whole frame, painted, a lone close-up tile was read as two halves)
+            x0, y0, x1, y1 = _box_around(area, kept, image.shape)
+            shift = np.float64([x0, y0])
+            painted = _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
+                                       [np.asarray(face, float) - shift for face in kept])
+            candidates = _moved(find_tiles(painted, config, detector), (x0, y0))
             read = classify(image, candidates, classifier, config, self.profile)
-            read, area, across, _ = _within_area(image, read, area, config)
+            read, area, across, _, _ = _within_area(image, read, area, config, table)
         guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
         if config.set_faces_kept:
             guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
@@ -133,33 +143,65 @@ class TableReader:
         return _assemble(image, guesses, config, frozenset(unsure), area, across)
 
 
-def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig):
+def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig,
+                 table: TableSurface | None = None):
     """The faces inside the play area (found from the sure faces when none is given), the area, the
-    sure faces lying across its edge as (side, centre): those are named, never read; and whether any
-    sure face lay outside it."""
+    sure faces lying across its edge as (side, centre): those are named, never read; whether any
+    sure face lay outside it and is not read; and the table's surface the area was found on (None for an
+    area given). In an area found on the frame a sure face outside it that lies on the table's own
+    surface is read (`split_on_table`)."""
     if area is None and not config.play_area:
-        return read, None, (), False
-    sure = [g for g in read if g.tile_probability >= config.min_tile_confidence]
+        return read, None, (), False, None
+    sure = [g.tile_probability >= config.min_tile_confidence for g in read]
     if area is None:
-        area = find_play_area(image, [g.corners for g in _drop_overlaps(sure)], config)
-    split = split_faces(area, [g.corners for g in read], config)
-    across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across
-                   if read[k].tile_probability >= config.min_tile_confidence)
-    outside = any(read[k].tile_probability >= config.min_tile_confidence for k in split.outside)
-    return tuple(read[k] for k in split.inside), area, across, outside
+        table = find_table(image, [g.corners for g in _drop_overlaps([g for g, s in zip(read, sure) if s])], config)
+        area = table.area
+    quads = [g.corners for g in read]
+    split = split_faces(area, quads, config) if table is None else split_on_table(table, quads, sure, config)
+    across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across if sure[k])
+    outside = any(sure[k] for k in split.outside)
+    return tuple(read[k] for k in split.inside), area, across, outside, table
 
 
-def _outside_painted(image: np.ndarray, area: PlayArea) -> np.ndarray:
+def _outside_painted(image: np.ndarray, area: PlayArea, kept: Sequence[np.ndarray] = ()) -> np.ndarray:
     """The frame with everything outside the play area painted in the area's median colour (AreaError for
-    an area that covers no pixel of it)."""
+    an area that covers no pixel of it); the faces `kept` (read outside it) are left as they are."""
     inside = np.zeros(image.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(area.quad).astype(np.int32), 1)
     painted = np.empty_like(image)
     height, width = image.shape[:2]
     # a filled rectangle, not numpy's broadcasting: a hundred times faster on a full frame
     cv2.rectangle(painted, (0, 0), (width, height), tuple(int(v) for v in _median_colour(image, inside)), -1)
+    for face in kept:
+        cv2.fillConvexPoly(inside, np.round(_with_margin(face)).astype(np.int32), 1)
     cv2.copyTo(image, inside, painted)
     return painted
+
+
+def _with_margin(face: np.ndarray) -> np.ndarray:
+    """A face grown by a fifth of its size on every side: the detector sees its edges on the table."""
+    face = np.asarray(face, float)
+    centre = face.mean(axis=0)
+    return centre + 1.4 * (face - centre)
+
+
+def _box_around(area: PlayArea, kept: Sequence[np.ndarray], shape) -> tuple[int, int, int, int]:
+    """The frame's rectangle (x0, y0, x1, y1) holding the area and the faces kept outside it."""
+    points = np.vstack([area.quad] + [_with_margin(face) for face in kept])
+    height, width = shape[:2]
+    # no painted margin around it: a margin of one colour around a pale top made the whole top one face
+    x0, y0 = np.floor(points.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(points.max(axis=0)).astype(int)
+    return max(0, x0), max(0, y0), min(width, max(x1, x0 + 1)), min(height, max(y1, y0 + 1))
+
+
+def _moved(candidates: tuple[TileCandidate, ...], offset: tuple[int, int]) -> tuple[TileCandidate, ...]:
+    """Faces found on a part of the frame, in the frame's pixels."""
+    if offset == (0, 0):
+        return candidates
+    shift = np.asarray(offset, float)
+    return tuple(dataclasses.replace(c, corners=c.corners + shift, other_turns=tuple(q + shift for q in c.other_turns))
+                 for c in candidates)
 
 
 def _median_colour(image: np.ndarray, mask: np.ndarray) -> np.ndarray:

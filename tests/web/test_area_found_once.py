@@ -167,3 +167,23 @@ def test_the_referee_page_draws_the_kept_area_and_says_where_it_came_from():
     html = live.regions(["area"])["area"]
     assert 'data-how="found-once"' in html and 'data-corners="10.5,10 900,12 890,500 12,498"' in html
     assert "kept for the game" in html
+
+
+def test_the_area_is_found_once_on_the_clear_table_and_never_again_while_the_game_reads(tmp_path, table_with_a_box,
+                                                                                       monkeypatch):
+    import vision.pipeline
+
+    clear, played, codes = table_with_a_box
+    found = []
+    finder = vision.pipeline.find_table
+    monkeypatch.setattr(vision.pipeline, "find_table", lambda *args, **kw: found.append(1) or finder(*args, **kw))
+    db = tmp_path / "club.sqlite"
+    game = dealt_game(db)
+    reader = VisionReader()
+    with Records(db) as records:
+        runner = runner_on(records, game, clear.image, reader)
+        runner.area.record_area_in_force()
+        assert len(found) == 1 and reader.area_read_in() is not None
+        for _ in range(3):
+            assert sorted(t.code for t in reader.read(played.image).tiles) == codes
+    assert len(found) == 1  # every read of the game was read in the area kept, none looked for it again

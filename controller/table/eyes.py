@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 Frame = Any  # one camera image (a numpy array; passed on, never looked into here but by vision)
 
 LIES_AS_READ = "the table lies as on the last table read, pixel for pixel: its reading is kept, not made again"
+# a frame of a look in which the table lies as on a frame of the same look already read
+LIES_AS_IN_LOOK = "the table lies as on a frame of this look already read, pixel for pixel: its reading is kept"
 
 
 def _vision():
@@ -168,8 +170,9 @@ class TableEyes:
     """Which reading of the table stands: one wait (or one turn watched) at a time."""
 
     def __init__(self, settings: EyesSettings | None = None, fusion: FusionSettings = FusionSettings(),
-                 reference: Reference | None = None, judged: Reference | None = None) -> None:
+                 reference: Reference | None = None, judged: Reference | None = None, read_once: bool = True) -> None:
         self._settings = settings
+        self.read_once = read_once  # a frame of a look that lies as the frame last read keeps its reading
         self.fusion = fusion
         self.mode = EyesMode.IDLE
         self.reference = reference  # the last settled table: what the eyes compare with
@@ -188,6 +191,9 @@ class TableEyes:
         self._early: dict[float, ReadBefore] = {}  # read while this wait's table steadied
         self._offered: tuple[TimedFrame, ...] = ()
         self._read: dict[float, tuple[Frame, TableReading, float]] = {}  # the offered frames read in this wait
+        # the frame last read in this wait (or ahead of it) and its reading as the reader made it: a frame of
+        # the look in which the table lies as it lay there keeps that reading (`kept_reading`)
+        self._last_read: tuple[Frame, TableReading] | None = None
         self._keep_unsure = False
 
     @property
@@ -208,6 +214,7 @@ class TableEyes:
         self.mode, self.asking, self.watched_turn, self.to_read = EyesMode.WAITING, None, None, []
         self._ahead_of_wait = self.ahead if carried else {}
         self.ahead, self._early, self._offered, self._read = {}, {}, (), {}
+        self._last_read = self._last_of(self._ahead_of_wait)
         return carried
 
     def watch(self, turn: int) -> bool:
@@ -215,6 +222,7 @@ class TableEyes:
         if self.mode is EyesMode.WATCHING and self.watched_turn == turn:
             return False
         self.mode, self.watched_turn, self.ahead, self.to_read = EyesMode.WATCHING, turn, {}, []
+        self._last_read = None
         return True
 
     def stop_watching(self) -> None:
@@ -236,9 +244,18 @@ class TableEyes:
 
     def read_ahead(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
         self.ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self.steady(frame.image, reading))
+        self._last_read = (frame.image, reading)
 
     def read_early(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
         self._early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self.steady(frame.image, reading))
+        self._last_read = (frame.image, reading)
+
+    @staticmethod
+    def _last_of(read: dict[float, ReadBefore]) -> tuple[Frame, TableReading] | None:
+        if not read:
+            return None
+        last = read[max(read)]
+        return last.image, last.reading
 
     # ------------------------------------------------------------------ a wait
 
@@ -286,6 +303,7 @@ class TableEyes:
     def read(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
         """An offered frame's reading, as the reader read it (or kept: `kept_reading`)."""
         self._read[frame.at] = (frame.image, reading, elapsed)
+        self._last_read = (frame.image, reading)
 
     def explain(self, unread: bool = False) -> tuple[tuple[TimedFrame, ...], tuple]:
         """The offered frames and the outlines read on each (None each when `unread`), for the eyes' explain."""
@@ -359,18 +377,31 @@ class TableEyes:
         return steadied(self.judged, image, reading, self.fusion.match_radius, light, self.settings)
 
     def kept_reading(self, image: Frame) -> TableReading | None:
-        """Where the table lies in `image` exactly as on the last table read (the same pixels in the area
-        read, light matched: `vision.eyes_tiles.lies_as`), that table's reading, saying so: a turn that left
-        the table as it was (a draw) is judged without reading again. None: the frame is to be read."""
+        """A reading kept for `image` instead of reading it again, saying so; None: the frame is to be read.
+        Where the table lies in it exactly as on the frame last read in this look (the same pixels in the
+        area read, light matched: `vision.same_table.lies_as_read`), that frame's reading: a still table's
+        frames are read once, the look's other frames compared with it. Else, where it lies exactly as on
+        the last table read, that table's reading: a turn that left the table as it was (a draw) is judged
+        without reading again."""
+        from vision.eyes_tiles import light_between
+        from vision.same_table import lies_as_read
+
+        if self.read_once and self._last_read is not None:
+            before, reading = self._last_read
+            if before is image:
+                return reading
+            if lies_as_read(before, outlines(reading), image, reading.area, None, self.settings):
+                if LIES_AS_READ in reading.warnings:  # kept from the last table read already: says so once
+                    return reading
+                warnings = tuple(w for w in reading.warnings if w != LIES_AS_IN_LOOK) + (LIES_AS_IN_LOOK,)
+                return replace(reading, warnings=warnings)
         kept = self.judged_reading
         if kept is None or kept[0] is not self.judged:
             return None
-        from vision.eyes_tiles import lies_as, light_between
-
         judged, reading = kept
         light = light_between(judged.image, image)
         self.compared_light = (judged.image, image, light)
-        if not lies_as(judged.image, judged.tiles, image, reading.area, light, self.settings):
+        if not lies_as_read(judged.image, judged.tiles, image, reading.area, light, self.settings):
             return None
         warnings = tuple(w for w in reading.warnings if w != LIES_AS_READ) + (LIES_AS_READ,)
         return replace(reading, warnings=warnings)

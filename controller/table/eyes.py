@@ -166,6 +166,18 @@ def answered(judged: Reference | None, changes, tiles_read: int) -> Reference | 
     return replace(judged, tiles=tuple(judged.tiles[i] for i in kept), codes=tuple(codes[i] for i in kept))
 
 
+KEPT_FRAMES = 8  # frames of a wait remembered as kept from another or as steadied (a look rests on 3)
+
+
+def _remember(memory: dict, image: Frame, entry: tuple) -> None:
+    """`entry` kept under the frame's id (each entry holds its frame: an id never stands for another frame),
+    the oldest let go of beyond KEPT_FRAMES."""
+    memory.pop(id(image), None)
+    memory[id(image)] = entry
+    while len(memory) > KEPT_FRAMES:
+        memory.pop(next(iter(memory)))
+
+
 class TableEyes:
     """Which reading of the table stands: one wait (or one turn watched) at a time."""
 
@@ -194,6 +206,11 @@ class TableEyes:
         # the frame last read in this wait (or ahead of it) and its reading as the reader made it: a frame of
         # the look in which the table lies as it lay there keeps that reading (`kept_reading`)
         self._last_read: tuple[Frame, TableReading] | None = None
+        # by id of a frame kept that way, the frame it was kept from; and by id of each frame steadied in this
+        # wait, the table it was steadied against and the steadied reading: a frame kept from another is
+        # steadied as that one was (its patches are that frame's)
+        self._same_as: dict[int, tuple[Frame, Frame]] = {}
+        self._steadied_of: dict[int, tuple[Frame, Reference | None, TableReading]] = {}
         self._keep_unsure = False
 
     @property
@@ -215,6 +232,8 @@ class TableEyes:
         self._ahead_of_wait = self.ahead if carried else {}
         self.ahead, self._early, self._offered, self._read = {}, {}, (), {}
         self._last_read = self._last_of(self._ahead_of_wait)
+        if not carried:
+            self._same_as, self._steadied_of = {}, {}
         return carried
 
     def watch(self, turn: int) -> bool:
@@ -222,7 +241,7 @@ class TableEyes:
         if self.mode is EyesMode.WATCHING and self.watched_turn == turn:
             return False
         self.mode, self.watched_turn, self.ahead, self.to_read = EyesMode.WATCHING, turn, {}, []
-        self._last_read = None
+        self._last_read, self._same_as, self._steadied_of = None, {}, {}
         return True
 
     def stop_watching(self) -> None:
@@ -243,11 +262,11 @@ class TableEyes:
         return self.to_read.pop(0) if self.to_read else None
 
     def read_ahead(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
-        self.ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self.steady(frame.image, reading))
+        self.ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self._steady_once(frame.image, reading))
         self._last_read = (frame.image, reading)
 
     def read_early(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
-        self._early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self.steady(frame.image, reading))
+        self._early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self._steady_once(frame.image, reading))
         self._last_read = (frame.image, reading)
 
     @staticmethod
@@ -340,7 +359,8 @@ class TableEyes:
         for frame in look.frames:
             known = self._before(frame)
             reading, elapsed = self._reading(frame)
-            steady = known.steadied if known is not None and known.judged is self.judged else self.steady(frame.image, reading)
+            steady = (known.steadied if known is not None and known.judged is self.judged
+                      else self._steady_once(frame.image, reading))
             readings.append((steady, elapsed))
         before = [k for k in (_known(self._ahead_of_wait, f) for f in look.frames) if k is not None]
         return ReadingStands(look, tuple(readings), self.fused(readings, self._keep_unsure), len(before),
@@ -376,6 +396,21 @@ class TableEyes:
         light = light[2] if light is not None and light[0] is judged_image and light[1] is image else None
         return steadied(self.judged, image, reading, self.fusion.match_radius, light, self.settings)
 
+    def _steady_once(self, image: Frame, reading: TableReading) -> TableReading:
+        """`steady`, or for a frame whose reading was kept from another frame of this wait (`kept_reading`),
+        that frame's steadied reading, saying it was kept."""
+        same = self._same_as.get(id(image))
+        source = same[1] if same is not None and same[0] is image else None
+        known = self._steadied_of.get(id(source)) if source is not None else None
+        if known is not None and known[0] is source and known[1] is self.judged:
+            steady = known[2]
+            if LIES_AS_IN_LOOK in reading.warnings and LIES_AS_IN_LOOK not in steady.warnings:
+                steady = replace(steady, warnings=steady.warnings + (LIES_AS_IN_LOOK,))
+        else:
+            steady = self.steady(image, reading)
+        _remember(self._steadied_of, image, (image, self.judged, steady))
+        return steady
+
     def kept_reading(self, image: Frame) -> TableReading | None:
         """A reading kept for `image` instead of reading it again, saying so; None: the frame is to be read.
         Where the table lies in it exactly as on the frame last read in this look (the same pixels in the
@@ -384,13 +419,14 @@ class TableEyes:
         the last table read, that table's reading: a turn that left the table as it was (a draw) is judged
         without reading again."""
         from vision.eyes_tiles import light_between
-        from vision.same_table import lies_as_read
+        from vision.same_table import lies_as_read, still_as_read
 
         if self.read_once and self._last_read is not None:
             before, reading = self._last_read
             if before is image:
                 return reading
-            if lies_as_read(before, outlines(reading), image, reading.area, None, self.settings):
+            if still_as_read(before, outlines(reading), image, reading.area, self.settings):
+                _remember(self._same_as, image, (image, before))
                 if LIES_AS_READ in reading.warnings:  # kept from the last table read already: says so once
                     return reading
                 warnings = tuple(w for w in reading.warnings if w != LIES_AS_IN_LOOK) + (LIES_AS_IN_LOOK,)

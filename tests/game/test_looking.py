@@ -413,3 +413,28 @@ def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_onc
     # a resumed runner follows the referee's answer too
     again = TableRunner(records, journal.game_id, runner.devices)
     assert sorted(again.eyes.judged.codes) == ["K1", "K2", "K3"] and len(again.eyes.judged.tiles) == 3
+
+
+def test_a_look_at_a_changed_table_reads_and_steadies_one_frame_and_keeps_it_for_the_others(game, renderer, monkeypatch):
+    import controller.table.eyes as table_eyes
+
+    records, game_id = game
+    after = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}, {"tiles": ["R9"], "at": [4, 10]}])
+    reader = Reader(read_tiles(TABLE))
+    devices = TableDevices(Frames([renderer.frame(TABLE, i) for i in range(20)]), ArbiterAfter(10**9), reader,
+                           ConsoleDisplay(quiet=True), None)
+    runner = TableRunner(records, game_id, devices)
+    runner.looking.look_still()
+    devices.camera.frames = [renderer.frame(after, 20 + i) for i in range(20)]
+    reader.reading, reader.calls = read_tiles(after), 0
+    steadied, calls = table_eyes.steadied, []
+    monkeypatch.setattr(table_eyes, "steadied", lambda *args, **kw: calls.append(1) or steadied(*args, **kw))
+    seen = runner.looking.look_still()
+    assert reader.calls == 1 and len(calls) == 1 and seen.frames == EyesSettings().look_frames
+    assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3", "R9"]
+    # read again: every frame read and steadied
+    devices.camera.frames = [renderer.frame(after, 40 + i) for i in range(20)]
+    reader.calls, calls[:] = 0, []
+    runner.eyes.read_once = False
+    runner.looking.look_still(afresh=True)
+    assert reader.calls == EyesSettings().look_frames and len(calls) == EyesSettings().look_frames

@@ -35,3 +35,21 @@ def test_a_tile_laid_on_bare_table_is_caught_by_the_blocks(renderer):  # noqa: F
 def test_frames_of_two_sizes_never_lie_alike(renderer):  # noqa: F811
     before = renderer.frame(TABLE, 1)
     assert not lies_as_read(before, outlines(TABLE), cv2.resize(before, (320, 200)), AREA)
+
+
+@pytest.mark.parametrize("change, alike", [
+    ("nothing", True),
+    ("a tile drawn from below the area", True),
+    ("the lamp turned up", False),  # no light matched: the frame is read
+    ("a tile laid on bare table", False),
+    ("a tile's code changed in place", False),
+    ("a phone put down", False),
+])
+def test_two_frames_of_a_look_are_alike_only_as_they_are(renderer, change, alike):  # noqa: F811
+    from vision.same_table import still_as_read
+
+    before = renderer.frame(TABLE, 1)
+    after = changed(renderer, change)
+    assert still_as_read(before, outlines(TABLE), after, AREA) is alike
+    if alike:  # never alike where lies_as would tell them apart
+        assert lies_as(before, outlines(TABLE), after, AREA)

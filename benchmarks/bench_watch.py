@@ -224,7 +224,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             for frame in seen.frames:
                 # as the runner reads a look (RunnerSettings.read_once): a frame in which the table lies as on
                 # the frame last read in this wait keeps that reading (controller.table.eyes.TableEyes.kept_reading)
-                if READ_ONCE and last_read is not None and still_as_read(
+                if READ_ONCE and sequence.has_reference and last_read is not None and still_as_read(
                         last_read[0], tuple(outline(t) for t in last_read[1].tiles), frame.image,
                         convert(last_read[1], 1920, 1080).area, settings):
                     raw.append(last_read[1])
@@ -236,6 +236,8 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
             start = time.perf_counter()
             seen = eyes.explain(seen.frames, tuple(tuple(outline(t) for t in r.tiles) for r in raw))
             costs.explain.append(time.perf_counter() - start)
+            if isinstance(seen, Covered):
+                last_read = None  # the readings do not explain the table: the next look is read afresh
             if isinstance(seen, SettledLook):
                 look = seen
                 readings = [steadied(reference, frame.image, convert(r, 1920, 1080), FUSION.match_radius)

@@ -288,6 +288,7 @@ class TableEyes:
             worth = tuple(f for f in said.worth_reading if self._before(f) is None)
             return ReadFirst(worth) if worth else LookAgain(said.where)
         if isinstance(said, eyes.Covered):  # the offered frames, read, do not explain the table
+            self._last_read = None  # nor does their reading: the next offer's frames are read afresh
             if said.ask_arbiter:
                 return self._ask(said, self._offered[-1])
             return LookAgain(said.describe())
@@ -396,6 +397,13 @@ class TableEyes:
         light = light[2] if light is not None and light[0] is judged_image and light[1] is image else None
         return steadied(self.judged, image, reading, self.fusion.match_radius, light, self.settings)
 
+    def _explains_a_miss(self) -> bool:
+        """Whether a tile the one reading of a look missed would be caught: against a reference of tiles read
+        (not only its border), a tile laid on bare table and not read is a change no tile explains, and the
+        wait reads the next look afresh. A game's first look, against the clear table's border only, reads
+        every frame, so that the frames' readings are voted on."""
+        return self.reference is not None and not self.reference.border_only
+
     def _steady_once(self, image: Frame, reading: TableReading) -> TableReading:
         """`steady`, or for a frame whose reading was kept from another frame of this wait (`kept_reading`),
         that frame's steadied reading, saying it was kept."""
@@ -421,7 +429,7 @@ class TableEyes:
         from vision.eyes_tiles import light_between
         from vision.same_table import lies_as_read, still_as_read
 
-        if self.read_once and self._last_read is not None:
+        if self.read_once and self._last_read is not None and self._explains_a_miss():
             before, reading = self._last_read
             if before is image:
                 return reading

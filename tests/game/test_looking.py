@@ -116,9 +116,9 @@ def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game,
                         ((0, 1, 2), (3,)))
     seen, rebuilt = runner.looking.look(before, look_again=True)
     assert [code for code, _, _ in rebuilt.missing] == ["O9"]
-    # the first look reads one frame (the others show the still table as it lay there), each look again
-    # reads every frame afresh, on the same pixels
-    assert reader.calls == 1 + LOOK_AGAIN * EyesSettings().look_frames
+    # the game's first look (nothing settled before it) and each look again read every frame (a look again
+    # afresh, on the same pixels)
+    assert reader.calls == (LOOK_AGAIN + 1) * EyesSettings().look_frames
     reader.calls = 0
     seen, _ = runner.looking.look(before)  # a restore's reading is taken as it is
     assert reader.calls == 0  # the table lies as on the last table read: that reading is kept
@@ -142,7 +142,7 @@ def test_a_table_that_lies_as_on_the_last_table_read_keeps_its_reading_and_any_c
     devices = TableDevices(Frames(frames), ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None)
     runner = TableRunner(records, game_id, devices)
     runner.looking.look_still()
-    assert reader.calls == 1  # no table read before: one frame is read, the look's others lie as it
+    assert reader.calls == EyesSettings().look_frames  # the game's first look: every frame is read
     devices.camera.frames = later
     reader.reading, reader.calls = read_tiles(after), 0
     seen = runner.looking.look_still()

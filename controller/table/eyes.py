@@ -421,11 +421,12 @@ class TableEyes:
 
     def kept_reading(self, image: Frame) -> TableReading | None:
         """A reading kept for `image` instead of reading it again, saying so; None: the frame is to be read.
-        Where the table lies in it exactly as on the frame last read in this look (the same pixels in the
-        area read, light matched: `vision.same_table.lies_as_read`), that frame's reading: a still table's
-        frames are read once, the look's other frames compared with it. Else, where it lies exactly as on
-        the last table read, that table's reading: a turn that left the table as it was (a draw) is judged
-        without reading again."""
+        Where the table lies in it exactly as on the frame last read in this wait (the same pixels in the
+        area read, no light matched: `vision.same_table.still_as_read`), that frame's reading: a still
+        table's frames are read once, the look's other frames compared with it (not in a game's first
+        look, `_explains_a_miss`). Else, where it lies exactly as on the last table read (light matched:
+        `vision.same_table.lies_as_read`), that table's reading: a turn that left the table as it was (a
+        draw) is judged without reading again."""
         from vision.eyes_tiles import light_between
         from vision.same_table import lies_as_read, still_as_read
 

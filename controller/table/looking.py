@@ -6,8 +6,8 @@ reads every one, and the eyes then check that whatever changed since the last se
 on a tile read now or before. Only then are the readings fused and judged, and that look becomes
 the reference of the next wait. A frame in which the table lies exactly as on a frame of the same
 look already read, or as on the last table read, keeps that reading instead of being read again: a
-still table is read once per look, its other frames compared with it. A wait the eyes cannot settle asks the arbiter; an acceptance
-is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
+still table is read once per look, its other frames compared with it (`TableEyes.kept_reading`).
+A wait the eyes cannot settle asks the arbiter; an acceptance is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
 steadied against the last table read and judged (`controller.game.steady`): where a patch lies
 unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
 table is taken out, so a reader's flicker there never reaches the judge.

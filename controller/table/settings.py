@@ -29,7 +29,8 @@ class RunnerSettings:
     # each read and fused into one reading, so that a flicker in one frame never reaches the judge
     fusion: FusionSettings = FusionSettings()
     # a still table is read once per look: a frame of it in which the table lies exactly as on the frame
-    # read (`vision.same_table`) keeps that reading; False: every frame is read, so a reader that flickers
+    # read (`vision.same_table`) keeps that reading (a game's first look, and a look after one whose
+    # readings explained nothing, read every frame); False: every frame is read, so a reader that flickers
     # on the same pixels is outvoted by the fusion (at a full reading's cost per frame)
     read_once: bool = True
     starter: str | None = None  # skip the start draw: this player starts

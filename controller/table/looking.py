@@ -7,10 +7,11 @@ on a tile read now or before. Only then are the readings fused and judged, and t
 the reference of the next wait. A frame in which the table lies exactly as on a frame of the same
 look already read, or as on the last table read, keeps that reading instead of being read again: a
 still table is read once per look, its other frames compared with it (`TableEyes.kept_reading`).
-A wait the eyes cannot settle asks the arbiter; an acceptance is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
-steadied against the last table read and judged (`controller.game.steady`): where a patch lies
-unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
-table is taken out, so a reader's flicker there never reaches the judge.
+A wait the eyes cannot settle asks the arbiter; an acceptance is recorded (`table-accepted`)
+before the frame becomes the reference. Each frame's reading is steadied against the last table
+read and judged (`controller.game.steady`): where a patch lies unchanged since, a tile keeps its
+judged code, a missed tile is put back and a tile read on bare table is taken out, so a reader's
+flicker there never reaches the judge.
 
 While a turn runs, a watch that can (`watch_table`, `glance`) watches the table between looks at
 the timer box: the frames the eyes would rest on if the button were pressed now are read ahead,

@@ -80,6 +80,7 @@ from models.recipe.realdata import Photo, load_splits
 from vision.eyes import Covered, Eyes, EyesSettings, ReadFrames, Reference, SettledLook, TimedFrame
 from vision.occluders import find_occluders
 from vision.pipeline import read_image
+from vision.same_table import still_as_read
 
 DATASET = REPO.parent / "shared" / "datasets" / "rummikub-photos"  # beside this repository, whichever eyes are measured
 LATE_AFTER = 1.0  # seconds after the last occluder left: a clear table judged later is late
@@ -88,6 +89,7 @@ QUICK_SEQUENCES = 20
 COVER_BINS = (0.0005, 0.002, 0.01)  # shares of the frame: a fingertip at the border, a finger, a hand's part
 CLEAR_FRAMES = 3  # noisy clear frames read and fused for a photo's clear reading
 FUSION = RunnerSettings().fusion  # the runner steadies and fuses the frames' readings with it
+READ_ONCE = RunnerSettings().read_once  # the runner reads a still table once per look
 REBUILD = RunnerSettings().rebuild  # ... and rebuilds the fused reading on the table before with it
 
 
@@ -206,6 +208,7 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
     asked = false_ask = False
     look = None
     readings: list[TableReading] = []
+    last_read = None  # the frame last read in this wait, and its reading
     fed = 0
     for scene in sequence.frames():
         fed += 1
@@ -219,12 +222,22 @@ def watch(sequence: Sequence, clear: ClearTable, settings: EyesSettings, costs: 
         if isinstance(seen, ReadFrames):
             raw = []
             for frame in seen.frames:
+                # as the runner reads a look (RunnerSettings.read_once): a frame in which the table lies as on
+                # the frame last read in this wait keeps that reading (controller.table.eyes.TableEyes.kept_reading)
+                if READ_ONCE and sequence.has_reference and last_read is not None and still_as_read(
+                        last_read[0], tuple(outline(t) for t in last_read[1].tiles), frame.image,
+                        convert(last_read[1], 1920, 1080).area, settings):
+                    raw.append(last_read[1])
+                    continue
                 start = time.perf_counter()
                 raw.append(read_image(frame.image))
                 costs.read.append(time.perf_counter() - start)
+                last_read = (frame.image, raw[-1])
             start = time.perf_counter()
             seen = eyes.explain(seen.frames, tuple(tuple(outline(t) for t in r.tiles) for r in raw))
             costs.explain.append(time.perf_counter() - start)
+            if isinstance(seen, Covered):
+                last_read = None  # the readings do not explain the table: the next look is read afresh
             if isinstance(seen, SettledLook):
                 look = seen
                 readings = [steadied(reference, frame.image, convert(r, 1920, 1080), FUSION.match_radius)

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 Frame = Any  # one camera image (a numpy array; passed on, never looked into here but by vision)
 
 LIES_AS_READ = "the table lies as on the last table read, pixel for pixel: its reading is kept, not made again"
+# a frame of a look in which the table lies as on a frame of the same look already read
+LIES_AS_IN_LOOK = "the table lies as on a frame of this look already read, pixel for pixel: its reading is kept"
 
 
 def _vision():
@@ -164,12 +166,25 @@ def answered(judged: Reference | None, changes, tiles_read: int) -> Reference | 
     return replace(judged, tiles=tuple(judged.tiles[i] for i in kept), codes=tuple(codes[i] for i in kept))
 
 
+KEPT_FRAMES = 8  # frames of a wait remembered as kept from another or as steadied (a look rests on 3)
+
+
+def _remember(memory: dict, image: Frame, entry: tuple) -> None:
+    """`entry` kept under the frame's id (each entry holds its frame: an id never stands for another frame),
+    the oldest let go of beyond KEPT_FRAMES."""
+    memory.pop(id(image), None)
+    memory[id(image)] = entry
+    while len(memory) > KEPT_FRAMES:
+        memory.pop(next(iter(memory)))
+
+
 class TableEyes:
     """Which reading of the table stands: one wait (or one turn watched) at a time."""
 
     def __init__(self, settings: EyesSettings | None = None, fusion: FusionSettings = FusionSettings(),
-                 reference: Reference | None = None, judged: Reference | None = None) -> None:
+                 reference: Reference | None = None, judged: Reference | None = None, read_once: bool = True) -> None:
         self._settings = settings
+        self.read_once = read_once  # a frame of a look that lies as the frame last read keeps its reading
         self.fusion = fusion
         self.mode = EyesMode.IDLE
         self.reference = reference  # the last settled table: what the eyes compare with
@@ -188,6 +203,14 @@ class TableEyes:
         self._early: dict[float, ReadBefore] = {}  # read while this wait's table steadied
         self._offered: tuple[TimedFrame, ...] = ()
         self._read: dict[float, tuple[Frame, TableReading, float]] = {}  # the offered frames read in this wait
+        # the frame last read in this wait (or ahead of it) and its reading as the reader made it: a frame of
+        # the look in which the table lies as it lay there keeps that reading (`kept_reading`)
+        self._last_read: tuple[Frame, TableReading] | None = None
+        # by id of a frame kept that way, the frame it was kept from; and by id of each frame steadied in this
+        # wait, the table it was steadied against and the steadied reading: a frame kept from another is
+        # steadied as that one was (its patches are that frame's)
+        self._same_as: dict[int, tuple[Frame, Frame]] = {}
+        self._steadied_of: dict[int, tuple[Frame, Reference | None, TableReading]] = {}
         self._keep_unsure = False
 
     @property
@@ -208,6 +231,9 @@ class TableEyes:
         self.mode, self.asking, self.watched_turn, self.to_read = EyesMode.WAITING, None, None, []
         self._ahead_of_wait = self.ahead if carried else {}
         self.ahead, self._early, self._offered, self._read = {}, {}, (), {}
+        self._last_read = self._last_of(self._ahead_of_wait)
+        if not carried:
+            self._same_as, self._steadied_of = {}, {}
         return carried
 
     def watch(self, turn: int) -> bool:
@@ -215,6 +241,7 @@ class TableEyes:
         if self.mode is EyesMode.WATCHING and self.watched_turn == turn:
             return False
         self.mode, self.watched_turn, self.ahead, self.to_read = EyesMode.WATCHING, turn, {}, []
+        self._last_read, self._same_as, self._steadied_of = None, {}, {}
         return True
 
     def stop_watching(self) -> None:
@@ -235,10 +262,19 @@ class TableEyes:
         return self.to_read.pop(0) if self.to_read else None
 
     def read_ahead(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
-        self.ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self.steady(frame.image, reading))
+        self.ahead[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self._steady_once(frame.image, reading))
+        self._last_read = (frame.image, reading)
 
     def read_early(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
-        self._early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self.steady(frame.image, reading))
+        self._early[frame.at] = ReadBefore(frame.image, reading, elapsed, self.judged, self._steady_once(frame.image, reading))
+        self._last_read = (frame.image, reading)
+
+    @staticmethod
+    def _last_of(read: dict[float, ReadBefore]) -> tuple[Frame, TableReading] | None:
+        if not read:
+            return None
+        last = read[max(read)]
+        return last.image, last.reading
 
     # ------------------------------------------------------------------ a wait
 
@@ -252,6 +288,7 @@ class TableEyes:
             worth = tuple(f for f in said.worth_reading if self._before(f) is None)
             return ReadFirst(worth) if worth else LookAgain(said.where)
         if isinstance(said, eyes.Covered):  # the offered frames, read, do not explain the table
+            self._last_read = None  # nor does their reading: the next offer's frames are read afresh
             if said.ask_arbiter:
                 return self._ask(said, self._offered[-1])
             return LookAgain(said.describe())
@@ -286,6 +323,7 @@ class TableEyes:
     def read(self, frame: TimedFrame, reading: TableReading, elapsed: float) -> None:
         """An offered frame's reading, as the reader read it (or kept: `kept_reading`)."""
         self._read[frame.at] = (frame.image, reading, elapsed)
+        self._last_read = (frame.image, reading)
 
     def explain(self, unread: bool = False) -> tuple[tuple[TimedFrame, ...], tuple]:
         """The offered frames and the outlines read on each (None each when `unread`), for the eyes' explain."""
@@ -322,7 +360,8 @@ class TableEyes:
         for frame in look.frames:
             known = self._before(frame)
             reading, elapsed = self._reading(frame)
-            steady = known.steadied if known is not None and known.judged is self.judged else self.steady(frame.image, reading)
+            steady = (known.steadied if known is not None and known.judged is self.judged
+                      else self._steady_once(frame.image, reading))
             readings.append((steady, elapsed))
         before = [k for k in (_known(self._ahead_of_wait, f) for f in look.frames) if k is not None]
         return ReadingStands(look, tuple(readings), self.fused(readings, self._keep_unsure), len(before),
@@ -358,19 +397,56 @@ class TableEyes:
         light = light[2] if light is not None and light[0] is judged_image and light[1] is image else None
         return steadied(self.judged, image, reading, self.fusion.match_radius, light, self.settings)
 
+    def _explains_a_miss(self) -> bool:
+        """Whether a tile the one reading of a look missed would be caught: against a reference of tiles read
+        (not only its border), a tile laid on bare table and not read is a change no tile explains, and the
+        wait reads the next look afresh. A game's first look, against the clear table's border only, reads
+        every frame, so that the frames' readings are voted on."""
+        return self.reference is not None and not self.reference.border_only
+
+    def _steady_once(self, image: Frame, reading: TableReading) -> TableReading:
+        """`steady`, or for a frame whose reading was kept from another frame of this wait (`kept_reading`),
+        that frame's steadied reading, saying it was kept."""
+        same = self._same_as.get(id(image))
+        source = same[1] if same is not None and same[0] is image else None
+        known = self._steadied_of.get(id(source)) if source is not None else None
+        if known is not None and known[0] is source and known[1] is self.judged:
+            steady = known[2]
+            if LIES_AS_IN_LOOK in reading.warnings and LIES_AS_IN_LOOK not in steady.warnings:
+                steady = replace(steady, warnings=steady.warnings + (LIES_AS_IN_LOOK,))
+        else:
+            steady = self.steady(image, reading)
+        _remember(self._steadied_of, image, (image, self.judged, steady))
+        return steady
+
     def kept_reading(self, image: Frame) -> TableReading | None:
-        """Where the table lies in `image` exactly as on the last table read (the same pixels in the area
-        read, light matched: `vision.eyes_tiles.lies_as`), that table's reading, saying so: a turn that left
-        the table as it was (a draw) is judged without reading again. None: the frame is to be read."""
+        """A reading kept for `image` instead of reading it again, saying so; None: the frame is to be read.
+        Where the table lies in it exactly as on the frame last read in this wait (the same pixels in the
+        area read, no light matched: `vision.same_table.still_as_read`), that frame's reading: a still
+        table's frames are read once, the look's other frames compared with it (not in a game's first
+        look, `_explains_a_miss`). Else, where it lies exactly as on the last table read (light matched:
+        `vision.same_table.lies_as_read`), that table's reading: a turn that left the table as it was (a
+        draw) is judged without reading again."""
+        from vision.eyes_tiles import light_between
+        from vision.same_table import lies_as_read, still_as_read
+
+        if self.read_once and self._last_read is not None and self._explains_a_miss():
+            before, reading = self._last_read
+            if before is image:
+                return reading
+            if still_as_read(before, outlines(reading), image, reading.area, self.settings):
+                _remember(self._same_as, image, (image, before))
+                if LIES_AS_READ in reading.warnings:  # kept from the last table read already: says so once
+                    return reading
+                warnings = tuple(w for w in reading.warnings if w != LIES_AS_IN_LOOK) + (LIES_AS_IN_LOOK,)
+                return replace(reading, warnings=warnings)
         kept = self.judged_reading
         if kept is None or kept[0] is not self.judged:
             return None
-        from vision.eyes_tiles import lies_as, light_between
-
         judged, reading = kept
         light = light_between(judged.image, image)
         self.compared_light = (judged.image, image, light)
-        if not lies_as(judged.image, judged.tiles, image, reading.area, light, self.settings):
+        if not lies_as_read(judged.image, judged.tiles, image, reading.area, light, self.settings):
             return None
         warnings = tuple(w for w in reading.warnings if w != LIES_AS_READ) + (LIES_AS_READ,)
         return replace(reading, warnings=warnings)

@@ -4,12 +4,14 @@ The eyes (`vision.eyes`, through the watch port) decide when the table may be re
 still frames spread over at least half a second, each clear to the occluder net; the runner
 reads every one, and the eyes then check that whatever changed since the last settled table lies
 on a tile read now or before. Only then are the readings fused and judged, and that look becomes
-the reference of the next wait. A frame in which the table lies exactly as on the last table read
-keeps that reading instead of being read again. A wait the eyes cannot settle asks the arbiter; an acceptance
-is recorded (`table-accepted`) before the frame becomes the reference. Each frame's reading is
-steadied against the last table read and judged (`controller.game.steady`): where a patch lies
-unchanged since, a tile keeps its judged code, a missed tile is put back and a tile read on bare
-table is taken out, so a reader's flicker there never reaches the judge.
+the reference of the next wait. A frame in which the table lies exactly as on a frame of the same
+look already read, or as on the last table read, keeps that reading instead of being read again: a
+still table is read once per look, its other frames compared with it (`TableEyes.kept_reading`).
+A wait the eyes cannot settle asks the arbiter; an acceptance is recorded (`table-accepted`)
+before the frame becomes the reference. Each frame's reading is steadied against the last table
+read and judged (`controller.game.steady`): where a patch lies unchanged since, a tile keeps its
+judged code, a missed tile is put back and a tile read on bare table is taken out, so a reader's
+flicker there never reaches the judge.
 
 While a turn runs, a watch that can (`watch_table`, `glance`) watches the table between looks at
 the timer box: the frames the eyes would rest on if the button were pressed now are read ahead,
@@ -239,8 +241,9 @@ class Looking:
         return reading, (time.perf_counter() - started) * 1000
 
     def read_table_timed(self, frame: Frame, afresh: bool = False) -> tuple[TableReading, float]:
-        """A frame of the table read, or the last table read's reading kept where the table lies in it
-        exactly as it lay (`TableEyes.kept_reading`). `afresh`: read it whatever it shows."""
+        """A frame of the table read, or a reading kept where the table lies in it exactly as on the frame
+        last read in this look, or as on the last table read (`TableEyes.kept_reading`). `afresh`: read it
+        whatever it shows."""
         started = time.perf_counter()
         kept = None if afresh else self.eyes.kept_reading(frame)
         if kept is not None:

@@ -55,7 +55,7 @@ class TableRunner:
         records.require_intact(game_id, ring=False)  # the table signs; whether a club trusts it is the readers' word
         # the one write path of the game's events; whoever watches hears of each once it is recorded
         self.journal = GameJournal.resume(records, game_id, observer=self.observer)
-        self.eyes = TableEyes(settings.settle.eyes, settings.fusion)
+        self.eyes = TableEyes(settings.settle.eyes, settings.fusion, read_once=settings.read_once)
         self.looking = Looking(self, self.eyes, *_watch_and_photos(devices, settings))
         # a resumed game starts from the last settled photo in the records, and its readings are steadied
         # against the last table read and judged, as before it

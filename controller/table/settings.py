@@ -28,6 +28,11 @@ class RunnerSettings:
     # the frames of a settled look (settle.eyes.look_frames, spread over at least half a second) are
     # each read and fused into one reading, so that a flicker in one frame never reaches the judge
     fusion: FusionSettings = FusionSettings()
+    # a still table is read once per look: a frame of it in which the table lies exactly as on the frame
+    # read (`vision.same_table`) keeps that reading (a game's first look, and a look after one whose
+    # readings explained nothing, read every frame); False: every frame is read, so a reader that flickers
+    # on the same pixels is outvoted by the fusion (at a full reading's cost per frame)
+    read_once: bool = True
     starter: str | None = None  # skip the start draw: this player starts
     # the referee confirms the play area found on the clear table as a game begins (the arbiter's button, or
     # accept on the referee page, where its corners can be dragged first): the table so confirmed is the

@@ -19,8 +19,8 @@ from controller.game.events import TableAccepted
 from controller.game.machine import TableState
 from controller.game.reading import ReadTile, TableReading
 from controller.records import Records
-from controller.table import TableDevices, TableRunner
-from controller.table.eyes import LIES_AS_READ
+from controller.table import RunnerSettings, TableDevices, TableRunner
+from controller.table.eyes import LIES_AS_IN_LOOK, LIES_AS_READ
 from controller.table.settings import LOOK_AGAIN
 from vision.eyes import EyesSettings, Reference
 
@@ -116,7 +116,8 @@ def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game,
                         ((0, 1, 2), (3,)))
     seen, rebuilt = runner.looking.look(before, look_again=True)
     assert [code for code, _, _ in rebuilt.missing] == ["O9"]
-    # the first look and each look again read every frame (a look again afresh, on the same pixels)
+    # the game's first look (nothing settled before it) and each look again read every frame (a look again
+    # afresh, on the same pixels)
     assert reader.calls == (LOOK_AGAIN + 1) * EyesSettings().look_frames
     reader.calls = 0
     seen, _ = runner.looking.look(before)  # a restore's reading is taken as it is
@@ -141,13 +142,15 @@ def test_a_table_that_lies_as_on_the_last_table_read_keeps_its_reading_and_any_c
     devices = TableDevices(Frames(frames), ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None)
     runner = TableRunner(records, game_id, devices)
     runner.looking.look_still()
-    assert reader.calls == EyesSettings().look_frames  # no table read before: every frame is read
+    assert reader.calls == EyesSettings().look_frames  # the game's first look: every frame is read
     devices.camera.frames = later
     reader.reading, reader.calls = read_tiles(after), 0
     seen = runner.looking.look_still()
     kept = change in ("nothing changed", "the lamp turned up")
-    assert reader.calls == (0 if kept else EyesSettings().look_frames)
+    assert reader.calls == (0 if kept else 1)
     assert (LIES_AS_READ in seen.reading.warnings) is kept
+    # the look's other frames keep the one reading made
+    assert sum(LIES_AS_IN_LOOK in raw.reading["warnings"] for raw in seen.raws[:-1]) == (0 if kept else 2)
 
 
 def test_a_resumed_runner_compares_with_the_last_settled_photo_in_the_records(game, renderer):
@@ -252,9 +255,10 @@ class Misreads:
 def steadied_look(game, renderer, scene: Scene, reader, judged: Scene = TABLE):
     """The look of `scene` (read by `reader`) by a runner whose last table read and judged is `judged`."""
     records, game_id = game
+    # every frame read: the reader flickers on the same pixels
     runner = TableRunner(records, game_id, TableDevices(Frames([renderer.frame(scene, i) for i in range(4)]),
                                                         ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True),
-                                                        None))
+                                                        None), RunnerSettings(read_once=False))
     reading = read_tiles(judged)
     runner.eyes.reference = runner.eyes.judged = Reference(renderer.render(judged),
                                                            tuple(t.corners for t in reading.tiles),
@@ -387,7 +391,7 @@ def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_onc
     reader = Misreads(read_tiles(TABLE), read_tiles(WITH_O3), {2})  # nothing judged yet to steady frame 2 against
     runner = TableRunner(records, journal.game_id, TableDevices(Frames([renderer.frame(TABLE, i) for i in range(8)]),
                                                                 ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True),
-                                                                None))
+                                                                None), RunnerSettings(read_once=False))
     start = runner.looking.photo(renderer.frame(TABLE, 0))
     runner.record(TurnStarted(1, "Ann", 60, start.sha256), photos=(start,))
     runner.record(TurnEnded(1, "button", "1", 40))
@@ -409,3 +413,28 @@ def test_a_tile_one_frame_of_a_first_look_reads_is_asked_about_and_stays_out_onc
     # a resumed runner follows the referee's answer too
     again = TableRunner(records, journal.game_id, runner.devices)
     assert sorted(again.eyes.judged.codes) == ["K1", "K2", "K3"] and len(again.eyes.judged.tiles) == 3
+
+
+def test_a_look_at_a_changed_table_reads_and_steadies_one_frame_and_keeps_it_for_the_others(game, renderer, monkeypatch):
+    import controller.table.eyes as table_eyes
+
+    records, game_id = game
+    after = Scene.of([{"tiles": ["K1", "K2", "K3"], "at": [1, 3]}, {"tiles": ["R9"], "at": [4, 10]}])
+    reader = Reader(read_tiles(TABLE))
+    devices = TableDevices(Frames([renderer.frame(TABLE, i) for i in range(20)]), ArbiterAfter(10**9), reader,
+                           ConsoleDisplay(quiet=True), None)
+    runner = TableRunner(records, game_id, devices)
+    runner.looking.look_still()
+    devices.camera.frames = [renderer.frame(after, 20 + i) for i in range(20)]
+    reader.reading, reader.calls = read_tiles(after), 0
+    steadied, calls = table_eyes.steadied, []
+    monkeypatch.setattr(table_eyes, "steadied", lambda *args, **kw: calls.append(1) or steadied(*args, **kw))
+    seen = runner.looking.look_still()
+    assert reader.calls == 1 and len(calls) == 1 and seen.frames == EyesSettings().look_frames
+    assert sorted(t.code for t in seen.reading.tiles) == ["K1", "K2", "K3", "R9"]
+    # read again: every frame read and steadied
+    devices.camera.frames = [renderer.frame(after, 40 + i) for i in range(20)]
+    reader.calls, calls[:] = 0, []
+    runner.eyes.read_once = False
+    runner.looking.look_still(afresh=True)
+    assert reader.calls == EyesSettings().look_frames and len(calls) == EyesSettings().look_frames

@@ -120,3 +120,21 @@ def test_the_referee_answer_replaces_what_readings_are_steadied_against():
     eyes.answered(((0, "K9"),), tiles_read=2)
     assert eyes.judged.codes == ("K9", "K2")
     assert eyes.kept_reading(frames(1)[0].image) is None  # no table read yet to keep
+
+
+def test_a_look_is_read_once_against_a_table_read_and_afresh_once_its_reading_explains_nothing():
+    image = np.full((120, 160, 3), 90, np.uint8)
+    eyes = TableEyes(reference=Reference(image.copy(), ()))
+    eyes.begin(1)
+    offered = tuple(TimedFrame(image.copy(), 0.1 * k) for k in range(3))
+    eyes.heard(ReadFrames(offered))
+    eyes.read(offered[0], reading("R1"), 5.0)
+    assert [t.code for t in eyes.kept_reading(offered[1].image).tiles] == ["R1"]  # lies as the frame read
+    eyes.heard(covered(0.3, False))  # the readings do not explain the table
+    assert eyes.kept_reading(offered[2].image) is None  # read afresh
+    # the game's first look, against the clear table's border only: every frame is read
+    first = TableEyes(reference=Reference(image.copy(), (), border_only=True))
+    first.begin(1)
+    first.heard(ReadFrames(offered))
+    first.read(offered[0], reading("R1"), 5.0)
+    assert first.kept_reading(offered[1].image) is None

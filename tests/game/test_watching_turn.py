@@ -12,7 +12,7 @@ from controller.demo.scene import Scene, SceneLayout, SceneRenderer
 from controller.game import judging
 from controller.game.reading import TableReading
 from controller.records import Records
-from controller.table import TableDevices, TableRunner
+from controller.table import RunnerSettings, TableDevices, TableRunner
 from controller.table.settings import WAIT_SLICE
 from vision.eyes import EyesSettings, Reference, TimedFrame
 
@@ -81,7 +81,10 @@ def runner_for(tmp_path):
     def make(scene_at, press_after):
         camera = Camera(renderer, scene_at)
         timer, reader = SeatAfter(camera, press_after), Reader()
-        runner = TableRunner(records, game_id, TableDevices(camera, timer, reader, ConsoleDisplay(quiet=True), None))
+        # every frame read, so that the frames read ahead and early are counted one by one (a still table is
+        # otherwise read once per look: tests/game/test_looking.py)
+        runner = TableRunner(records, game_id, TableDevices(camera, timer, reader, ConsoleDisplay(quiet=True), None),
+                             RunnerSettings(read_once=False))
         runner.eyes.reference = Reference(renderer.render(BEFORE))
         return runner, camera, timer, reader
 

@@ -291,8 +291,10 @@ class Eyes:
             difference = light_change(small, self._base_small)
             exempt = self._read_now(outlines, frame.image, now.shape[:2])
             known = self._known(outlines, frame.image, now, reference)
-            for back in (self._as_earlier(small), self._as_bare(small)):
-                if back is not None and known is not None and back.shape == known.shape:
+            backs = tuple(back for back in (self._as_earlier(small), self._as_bare(small))
+                          if back is not None and back.shape == difference.shape)
+            for back in backs:
+                if known is not None and back.shape == known.shape:
                     known = known | back
             edges = self._border_changed(difference, exempt, known)
             if not edges:
@@ -300,7 +302,8 @@ class Eyes:
             if edges:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
             seen = self._doubted.get(frame.at)
-            if seen is not None and self._off_tiles(seen, outlines, frame.image, now.shape[:2]).any():
+            if seen is not None and self._new_to_the_table(
+                    self._off_tiles(seen, outlines, frame.image, now.shape[:2]), difference, backs + (known,)):
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
             if reference is None or self.reference.border_only:
                 continue
@@ -377,6 +380,24 @@ class Eyes:
             x0, y0, x1, y1 = region.box
             found |= np.outer((ys >= y0) & (ys < y1), (xs >= x0) & (xs < x1))
         return found & ~self._tiles(outlines or (), image, grid)
+
+    def _new_to_the_table(self, cells: np.ndarray, difference: np.ndarray, explained) -> bool:
+        """Whether `cells` (a net's find, off the tiles read) may show something new over the table. With a
+        settled table to compare with (the reference), a cell that looks as it did there, light matched, or
+        whose change the reference's tiles explain as the change check does (`explained`: taken away leaving
+        bare table, looking as the table before it or the bare top did), shows nothing put there since; the
+        few cells a change check lets pass (`least_unexplained_share`: a cell half on a tile taken away, half
+        on one that stayed) are let pass here too. A hand is changed against every table it was not on, and is
+        no bare table, over many cells; with no reference the wait's first frame may hold the hand itself, so
+        every cell counts."""
+        s = self.settings
+        if self.reference is None or not s.net_finds_on_unchanged_table or difference.shape != cells.shape:
+            return bool(cells.any())
+        new = cells & (difference > s.change_level)
+        for mask in explained:
+            if mask is not None and mask.shape == new.shape:
+                new &= ~mask
+        return new.mean() > s.least_unexplained_share
 
     def _as_bare(self, small: np.ndarray) -> np.ndarray | None:
         """The cells of a frame that look as they did on the bare table the game began on (`Reference.bare`):

@@ -59,6 +59,10 @@ class EyesSettings:
     # reference. Freshly laid tiles, blurred, on a dark top look like a hand to the net; a real hand is joined
     # to an arm that crosses the frame's border (which the border checks see) and is read as no tile
     net_finds_on_tiles_read: bool = True
+    # ... nor when each of its cells off the tiles read looks as on the reference (a settled table the net saw
+    # clear), light matched, or as the table before it or the bare top did: tiles taken back leave the table as
+    # it lay, and a knot the net takes for a hand was there then too. A hand put down is changed off any tile
+    net_finds_on_unchanged_table: bool = True
     # the net's finds are kept for the frames of this many looks (asked once per frame of a wait)
     net_memory_looks: int = 4
     # a frame named worth reading early stands in for a look's frame within this share of its still span

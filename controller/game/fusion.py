@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Sequence
 
 from .errors import GameError
@@ -44,6 +44,10 @@ from .reading import SAME_TILE_RADIUS, ReadTile, TableReading, tile_width
 class FusionSettings:
     match_radius: float = SAME_TILE_RADIUS  # how far a still tile may seem to shift between frames
     keep_unsure: bool = False  # keep a tile half the frames or fewer see (unsure), rather than drop it
+    # a kept tile some frames of a still look missed lies there when every frame that saw it read the same
+    # code, on average at least this sure, and its patch changed since the last settled table
+    # (`settle_presence`): the frames show the same pixels, so the frames that missed it are the reader's
+    present_confidence: float = 0.85
 
 
 class Unsure(NamedTuple):
@@ -97,6 +101,33 @@ def fuse(readings: Sequence[TableReading], settings: FusionSettings = FusionSett
         if len(track) < frames or len(set(reads)) > 1:
             unsure.append(Unsure(index_of[k], len(track), frames, reads))
     return Fusion(reading, anchor, _disagreements(readings, tracks), tuple(sorted(unsure)))
+
+
+PRESENT = ": it lies there, read alike in every frame that saw it, where the table changed since the last settled one"
+
+
+def settle_presence(fusion: Fusion, changed: Sequence[bool], settings: FusionSettings = FusionSettings()) -> Fusion:
+    """A still look's fusion with the tiles some frames missed settled as lying there where the reader
+    cannot be in doubt of them: every frame that saw the tile read the same code, on average at least
+    `present_confidence` sure, and the tile's patch changed since the last settled table (`changed`, one
+    flag per tile of the fused reading). The frames of a settled look show the same pixels (the eyes
+    saw no motion between them), so a tile is there in all of them or in none; a patch that changed holds
+    something new, and what the reader read on it, alike and sure, is there. A tile on an unchanged
+    patch, or read as different codes, stays unsure: the referee, not the pixels, says what lies there."""
+    if len(changed) != len(fusion.reading.tiles):
+        raise ValueError(f"settling presence needs one flag per fused tile, got {len(changed)} flags for "
+                         f"{len(fusion.reading.tiles)} tiles")
+    kept, warnings = [], list(fusion.reading.warnings)
+    for u in fusion.unsure:
+        tile = fusion.reading.tiles[u.index]
+        if (u.presence and u.seen > 0 and len(set(u.reads)) == 1 and tile.confidence >= settings.present_confidence
+                and changed[u.index]):
+            warnings.append(f"tile {tile.code} at ({tile.center[0]:.0f}, {tile.center[1]:.0f}) {u.describe()}{PRESENT}")
+            continue
+        kept.append(u)
+    if len(kept) == len(fusion.unsure):
+        return fusion
+    return replace(fusion, reading=replace(fusion.reading, warnings=tuple(warnings)), unsure=tuple(kept))
 
 
 def _width(readings: Sequence[TableReading]) -> float:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from controller.game.events import NO_TILE
-from controller.game.fusion import Fusion, FusionSettings, fuse
+from controller.game.fusion import Fusion, FusionSettings, fuse, settle_presence
 from controller.game.reading import TableReading
 from controller.game.steady import judged_tiles, steady_reading
 
@@ -364,8 +364,23 @@ class TableEyes:
                       else self._steady_once(frame.image, reading))
             readings.append((steady, elapsed))
         before = [k for k in (_known(self._ahead_of_wait, f) for f in look.frames) if k is not None]
-        return ReadingStands(look, tuple(readings), self.fused(readings, self._keep_unsure), len(before),
+        fusion = self.fused(readings, self._keep_unsure)
+        return ReadingStands(look, tuple(readings), self.present(fusion, look.frames[-1].image), len(before),
                              sum(k.elapsed for k in before))
+
+    def present(self, fusion: Fusion, image: Frame) -> Fusion:
+        """The fusion of a settled look (its last frame `image`) with the tiles some frames missed settled
+        as lying there where their patch changed since the last settled table (`settle_presence`)."""
+        if (self.reference is None or self.reference.image.shape != image.shape
+                or not any(u.presence for u in fusion.unsure)):
+            return fusion
+        from vision.eyes_tiles import unchanged_tiles
+
+        tiles = fusion.reading.tiles
+        unchanged = unchanged_tiles(self.reference.image, tuple(tile.corners for tile in tiles), image, None,
+                                    self.settings)
+        changed = tuple(len(tile.corners) >= 3 and not same for tile, same in zip(tiles, unchanged))
+        return settle_presence(fusion, changed, self.fusion)
 
     def fused(self, readings, keep_unsure: bool = False) -> Fusion:
         """The readings of one still table's frames fused into one (`controller.game.fusion`)."""

@@ -304,3 +304,35 @@ def test_a_table_touched_before_it_settles_is_read_only_once_the_hand_has_gone(m
     seen = runner.looking.look_still()
     assert np.abs(seen.wait.frame.astype(int) - renderer.render(more).astype(int)).mean() < 3
     assert seen.wait.occluded_frames >= 1  # the hand was seen, and no look rested on it
+
+
+def meld_seen_once() -> list[TableReading]:
+    """A run of three laid on the table: one frame of the still look sees it all, two only its middle tile."""
+    run = TableReading((tile("R11", 100, 100, 1.0), tile("R12", 145, 100, 1.0), tile("R13", 190, 100, 1.0)),
+                       ((0, 1, 2),), (), 640, 480)
+    return [run, without(without(run, 2), 0), without(without(run, 2), 0)]
+
+
+def test_tiles_some_frames_missed_lie_there_where_the_table_changed_and_every_frame_read_them_alike():
+    from controller.game.fusion import PRESENT, settle_presence
+
+    fusion = fuse(meld_seen_once(), FusionSettings(keep_unsure=True))
+    assert len(fusion.reading.tiles) == 3 and {u.seen for u in fusion.unsure} == {1}
+    settled = settle_presence(fusion, (True, True, True))
+    assert settled.unsure == () and settled.reading.tiles == fusion.reading.tiles
+    assert sum(PRESENT in w for w in settled.reading.warnings) == 2
+    # where the patch is as on the last settled table, the frames' disagreement stays the referee's to settle
+    assert settle_presence(fusion, (False, False, False)).unsure == fusion.unsure
+    with pytest.raises(ValueError):
+        settle_presence(fusion, (True,))
+
+
+@pytest.mark.parametrize("second_code, confidence", [("R2", 1.0), ("R11", 0.6)])
+def test_a_tile_read_as_other_codes_or_unsure_of_its_code_stays_unsure(second_code, confidence):
+    from controller.game.fusion import settle_presence
+
+    run = TableReading((tile("R11", 100, 100, confidence), tile("R12", 145, 100, 1.0)), ((0, 1),), (), 640, 480)
+    frames = [run, recoded(run, 0, second_code, confidence), without(run, 0)]
+    fusion = fuse(frames, FusionSettings(keep_unsure=True))
+    assert fusion.unsure and fusion.unsure[0].presence
+    assert settle_presence(fusion, (True, True)).unsure == fusion.unsure

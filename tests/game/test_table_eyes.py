@@ -2,6 +2,7 @@
 readings go in, a typed decision comes out; no camera, reader, box or records."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -138,3 +139,28 @@ def test_a_look_is_read_once_against_a_table_read_and_afresh_once_its_reading_ex
     first.heard(ReadFrames(offered))
     first.read(offered[0], reading("R1"), 5.0)
     assert first.kept_reading(offered[1].image) is None
+
+
+def look_missing_a_tile(table: np.ndarray):
+    """Three still frames of `table`; the reader finds K3 on the first only."""
+    offered = tuple(TimedFrame(table.copy(), 0.25 * k) for k in range(3))
+    return offered, (reading("K1", "K2", "K3"), reading("K1", "K2"), reading("K1", "K2"))
+
+
+@pytest.mark.parametrize("laid_now, unsure", [(True, 0), (False, 1)])
+def test_a_tile_some_frames_missed_lies_there_where_the_table_changed_since_it_settled(laid_now, unsure):
+    """The frames of a settled look show the same pixels: a tile read alike and sure where the table changed
+    since the last settled one lies there, however many frames missed it; where the table lies as it did,
+    the referee says whether it does."""
+    bare = np.full((200, 300, 3), 90, np.uint8)
+    table = bare.copy()
+    cv2.rectangle(table, (85, 100), (235, 140), (230, 235, 240), -1)  # K1 K2 K3 laid this turn
+    eyes = TableEyes(reference=Reference(bare if laid_now else table))
+    eyes.begin(turn=1, keep_unsure=True)
+    offered, readings = look_missing_a_tile(table)
+    eyes.heard(ReadFrames(offered))
+    for frame, read in zip(offered, readings):
+        eyes.read(frame, read, 5.0)
+    stands = eyes.heard(SettledLook(offered, ("still",)))
+    assert [tile.code for tile in stands.fusion.reading.tiles] == ["K1", "K2", "K3"]
+    assert len(stands.fusion.unsure) == unsure

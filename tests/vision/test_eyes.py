@@ -404,20 +404,24 @@ def middle_area(table, share=0.6):
 
 @pytest.mark.parametrize("reference", [True, False], ids=["against-the-last-table", "first-wait"])
 def test_what_the_net_finds_beyond_the_marked_play_area_holds_nothing_up(table, reference):
+    import cv2
+
     h, w = table.shape[:2]
     beside = (0.03 * w, 0.3 * h, 0.15 * w, 0.6 * h)  # left of the area, clear of the frame's border band
+    drawing = table.copy()  # a player's hand at the tile box there: changed since the last settled table
+    cv2.rectangle(drawing, (int(0.05 * w), int(0.35 * h)), (int(0.13 * w), int(0.55 * h)), (120, 150, 205), -1)
     corners, size = middle_area(table)
     for area, settles in ((None, False), (corners, True)):
         eyes = Eyes(occluders=Sees(beside))
         eyes.watch_area(area, size)
         eyes.begin(0.0, Reference(table) if reference else None)
-        answers = run(eyes, still(table, 2.0))
+        answers = run(eyes, still(drawing if reference else table, 2.0))
         assert (first_settled(answers) is not None) == settles, area
     # a region reaching into the area is over the table, marked or not
     eyes = Eyes(occluders=Sees((0.03 * w, 0.3 * h, 0.3 * w, 0.6 * h)))
     eyes.watch_area(corners, size)
     eyes.begin(0.0, Reference(table) if reference else None)
-    answers = run(eyes, still(table, 2.0))
+    answers = run(eyes, still(drawing if reference else table, 2.0))
     assert first_settled(answers) is None and any(isinstance(look, Covered) for _, look in answers)
 
 

@@ -117,6 +117,17 @@ def lies_as(reference: np.ndarray, outlines, image: np.ndarray, area=None, light
     gain, offset = light if light is not None else light_between(reference, image)
     if outlines and not all(unchanged_tiles(reference, outlines, image, (gain, offset), settings)):
         return False
+    return blocks_unchanged(reference, outlines, image, area, (gain, offset), settings)
+
+
+def blocks_unchanged(reference: np.ndarray, outlines, image: np.ndarray, area=None, light=None,
+                     settings: EyesSettings = DEFAULTS) -> bool:
+    """No block of the frame a third of a tile wide (`block_share` of its pixels) changed by more than
+    `patch_level` within `area` (four corners; None: the whole frame), `image` shown in `reference`'s
+    light (`light`: gain and offset, fitted when None; (1, 0) compares the pixels as they are): the coarse
+    half of `lies_as`."""
+    h, w = image.shape[:2]
+    gain, offset = light if light is not None else light_between(reference, image)
     sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
     tile = float(np.median(sides)) if sides else w / 60.0
     # compared at a size where a tile is about `block_tile_pixels` wide (never enlarged): the blocks are

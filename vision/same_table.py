@@ -14,36 +14,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .eyes_tiles import light_between, unchanged_tiles
+from .eyes_tiles import blocks_unchanged, light_between, unchanged_tiles
 from .eyes_values import EyesSettings
-from .stillness import light_residual
 
 DEFAULTS = EyesSettings()
-
-
-def blocks_unchanged(reference: np.ndarray, outlines, image: np.ndarray, area=None, light=None,
-                     settings: EyesSettings = DEFAULTS) -> bool:
-    """No block of the frame a third of a tile wide (`block_share` of its pixels) changed by more than
-    `patch_level` within `area` (four corners; None: the whole frame), compared where a tile is about
-    `block_tile_pixels` wide: the coarse half of `vision.eyes_tiles.lies_as`."""
-    if reference.shape != image.shape or reference.ndim != 3:
-        return False
-    h, w = image.shape[:2]
-    gain, offset = light if light is not None else light_between(reference, image)
-    sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
-    tile = float(np.median(sides)) if sides else w / 60.0
-    scale = min(1.0, settings.block_tile_pixels / max(tile, 1.0))
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    now = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    differs = (light_residual(now, before, gain, offset).max(axis=-1) > settings.patch_level).astype(np.float32)
-    if area is not None:
-        inside = np.zeros((size[1], size[0]), np.uint8)
-        cv2.fillConvexPoly(inside, np.round(np.asarray(area, float) * scale).astype(np.int32), 1)
-        differs *= inside
-    block = max(2, int(round(tile * scale / 3)))
-    blocks = cv2.resize(differs, (max(1, size[0] // block), max(1, size[1] // block)), interpolation=cv2.INTER_AREA)
-    return float(blocks.max(initial=0.0)) <= settings.block_share
 
 
 def lies_as_read(reference: np.ndarray, outlines, image: np.ndarray, area=None, light=None,
@@ -67,22 +41,9 @@ def still_as_read(reference: np.ndarray, outlines, image: np.ndarray, area=None,
     the frames of one look, a fraction of a second apart."""
     if reference.shape != image.shape or reference.ndim != 3:
         return False
-    h, w = image.shape[:2]
-    sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
-    tile = float(np.median(sides)) if sides else w / 60.0
-    scale = min(1.0, settings.block_tile_pixels / max(tile, 1.0))
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    now = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA)
-    differs = (cv2.absdiff(now, before).max(axis=-1) > settings.patch_level).astype(np.float32)
-    if area is not None:
-        inside = np.zeros((size[1], size[0]), np.uint8)
-        cv2.fillConvexPoly(inside, np.round(np.asarray(area, float) * scale).astype(np.int32), 1)
-        differs *= inside
-    block = max(2, int(round(tile * scale / 3)))
-    blocks = cv2.resize(differs, (max(1, size[0] // block), max(1, size[1] // block)), interpolation=cv2.INTER_AREA)
-    if float(blocks.max(initial=0.0)) > settings.block_share:
+    if not blocks_unchanged(reference, outlines, image, area, (1.0, 0.0), settings):
         return False
+    h, w = image.shape[:2]
     for outline in outlines or ():
         points = np.asarray(outline, np.float64)
         if len(points) < 3:

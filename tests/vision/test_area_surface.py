@@ -168,7 +168,7 @@ def test_an_area_given_is_read_on_its_own_box_in_one_detector_pass(spare_faces, 
     looks = []
     find_tiles = pipeline.find_tiles
     monkeypatch.setattr(pipeline, "find_tiles", lambda image, *rest: looks.append(image.shape) or find_tiles(image, *rest))
-    reading = read_image(frame, area=area)
+    reading = read_image(frame, dataclasses.replace(DEFAULT_CONFIG, given_area_box=True), area=area)
     assert looks == [(height - 150, width, 3)]  # one look, at the area's box
     on_table = [np.float32(t.corners - (0, top - 150)).reshape(-1, 1, 2) for t in rendered.tiles]
     read_on = sum(any(cv2.pointPolygonTest(q, tuple(map(float, t.center)), False) >= 0 for t in reading.tiles) for q in on_table)

@@ -106,11 +106,6 @@ class VisionConfig:
     # The play area (vision/area.py): only tiles inside it are read. Chosen on the validation photos
     # with a box, a lid, a rack and floor composited beside the table (benchmarks/bench_area.py).
     play_area: bool = True  # find the area from the frame when none is given (False: the whole frame)
-    # an area given (kept for the game, marked by the referee) is read on its own box with everything outside it
-    # painted over: one detector pass at the scale the table is seen alone, where the whole frame with a box of
-    # spare tiles beside the table took two (False: the whole frame first, as for an area found). Off: a tile
-    # lying across the area's edge is painted in half there and no longer named (tests/vision/test_area.py)
-    given_area_box: bool = False
     play_area_colour_distance: float = 4.0  # distance from the table's colour, in the table's own spread, within which the surface goes on
     play_area_max_spread: float = 20.0  # Lab units: a middle spread wider than this holds two surfaces ...
     # ... the middle's share of the frame's sides, narrowed in turn on a frame with no tile ...

@@ -116,17 +116,22 @@ class TableReader:
         else:  # the profile was fitted to the float classifier's embedding
             self.profile.check_classifier(self.classifier_path)
             classifier = load_model(self.classifier_path, config.threads)
-        area = area or self.area
-        boxed = area is not None and config.given_area_box and not _covers(area, image.shape)
-        candidates = _found_in_box(image, area, (), config, detector) if boxed else find_tiles(image, config, detector)
+        candidates = find_tiles(image, config, detector)
         read = classify(image, candidates, classifier, config, self.profile)
-        read, area, across, outside, table = _within_area(image, read, area, config)
-        if outside and not boxed:
+        read, area, across, outside, table = _within_area(image, read, area or self.area, config)
+        if outside:
             # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
             # of scale: the table is looked at again with everything outside the area painted over
             # (but the faces read outside it on the table's own surface)
             kept = [g.corners for g in read if area.share_inside(g.corners) < config.play_area_inside_share]
-            read = classify(image, _found_in_box(image, area, kept, config, detector), classifier, config, self.profile)
+            # on the area's own box: the detector then sees the table at the scale it sees it alone
+            # (in the whole frame, painted, a lone close-up tile was read as two halves)
+            x0, y0, x1, y1 = _box_around(area, kept, image.shape)
+            shift = np.float64([x0, y0])
+            painted = _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
+                                       [np.asarray(face, float) - shift for face in kept])
+            candidates = _moved(find_tiles(painted, config, detector), (x0, y0))
+            read = classify(image, candidates, classifier, config, self.profile)
             read, area, across, _, _ = _within_area(image, read, area, config, table)
         guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
         if config.set_faces_kept:
@@ -178,24 +183,6 @@ def _with_margin(face: np.ndarray) -> np.ndarray:
     face = np.asarray(face, float)
     centre = face.mean(axis=0)
     return centre + 1.4 * (face - centre)
-
-
-def _found_in_box(image: np.ndarray, area: PlayArea, kept: Sequence[np.ndarray], config: VisionConfig,
-                  detector) -> tuple[TileCandidate, ...]:
-    """The faces the detector finds on the area's own box with everything outside the area painted over
-    (but the faces `kept`, read outside it), in the frame's pixels: the detector then sees the table at
-    the scale it sees it alone (in the whole frame, painted, a lone close-up tile was read as two halves)."""
-    x0, y0, x1, y1 = _box_around(area, kept, image.shape)
-    shift = np.float64([x0, y0])
-    painted = _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
-                               [np.asarray(face, float) - shift for face in kept])
-    return _moved(find_tiles(painted, config, detector), (x0, y0))
-
-
-def _covers(area: PlayArea, shape) -> bool:
-    """Whether the area is the whole frame (nothing outside it to paint)."""
-    height, width = shape[:2]
-    return bool(area.share_inside(np.float64([[0, 0], [width, 0], [width, height], [0, height]])) >= 0.999)
 
 
 def _box_around(area: PlayArea, kept: Sequence[np.ndarray], shape) -> tuple[int, int, int, int]:

@@ -154,27 +154,3 @@ def test_find_play_area_is_the_area_of_find_table():
     rendered = render_table([["R5", "R6", "R7"], ["K9", "B9", "O9"]], width=960, height=540, seed=2, background="wood")
     quads = [t.corners for t in rendered.tiles]
     assert find_play_area(rendered.image, quads) == find_table(rendered.image, quads, DEFAULT_CONFIG).area
-
-
-@needs_photos
-def test_an_area_given_is_read_on_its_own_box_in_one_detector_pass(spare_faces, monkeypatch):
-    """A table kept for the game (or marked) below a box of spare tiles: the detector looks once, at the
-    area's box with the box of spares painted over, and every tile on the table is read, none of the box's."""
-    import vision.pipeline as pipeline
-
-    frame, rendered, top = _table_below_a_box(spare_faces, seed=4)
-    height, width = frame.shape[:2]
-    area = PlayArea.marked([(0, 150), (width, 150), (width, height), (0, height)])
-    looks = []
-    find_tiles = pipeline.find_tiles
-    monkeypatch.setattr(pipeline, "find_tiles", lambda image, *rest: looks.append(image.shape) or find_tiles(image, *rest))
-    reading = read_image(frame, dataclasses.replace(DEFAULT_CONFIG, given_area_box=True), area=area)
-    assert looks == [(height - 150, width, 3)]  # one look, at the area's box
-    on_table = [np.float32(t.corners - (0, top - 150)).reshape(-1, 1, 2) for t in rendered.tiles]
-    read_on = sum(any(cv2.pointPolygonTest(q, tuple(map(float, t.center)), False) >= 0 for t in reading.tiles) for q in on_table)
-    assert read_on == len(rendered.tiles)
-    assert all(t.center[1] > 150 for t in reading.tiles)
-    # the whole frame first, as for an area found: two looks, the same tiles on the table
-    looks.clear()
-    whole_first = read_image(frame, dataclasses.replace(DEFAULT_CONFIG, given_area_box=False), area=area)
-    assert len(looks) == 2 and len(whole_first.tiles) == len(reading.tiles)

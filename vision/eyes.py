@@ -61,7 +61,7 @@ import numpy as np
 
 from .eyes_border import border_cells, border_edges, border_grid, tiles_on_border
 from .eyes_cells import band_mask, cell_centres, edges_of, tiles_mask, where_of
-from .eyes_tiles import explained_by_reference, explained_by_tiles_read, table_under_tiles
+from .eyes_tiles import explained_by_reference, explained_by_tiles_read, laid_anew, table_under_tiles
 from .eyes_values import (
     Covered, EyesAnswer, EyesSettings, Moving, ReadAhead, ReadFrames, Reference, SettledLook, TileOutline, TimedFrame,
 )
@@ -303,7 +303,8 @@ class Eyes:
                 return self._covered(frame.at, _edge_words(edges), _entered(edges))
             seen = self._doubted.get(frame.at)
             if seen is not None and self._new_to_the_table(
-                    self._off_tiles(seen, outlines, frame.image, now.shape[:2]), difference, backs + (known,)):
+                    self._off_tiles(seen, outlines, frame.image, now.shape[:2]), difference,
+                    backs + (self._taken_away(outlines, frame.image, now, reference),)):
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
             if reference is None or self.reference.border_only:
                 continue
@@ -371,15 +372,30 @@ class Eyes:
         return self.settings.net_finds_on_tiles_read and all(not region.edges for region in seen.regions)
 
     def _off_tiles(self, seen, outlines, image: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
-        """The cells inside the net's finds on a frame (their boxes) that no tile read on it covers, a tile's
-        margin included."""
+        """The cells inside the net's finds on a frame (their boxes) that no tile read on it covers: a tile
+        laid anew with its margin (a fresh tile, blurred, is what the net mistakes for a hand), a tile read
+        where an old one lay only its own cells (what covers the rest of an old tile is no part of it)."""
         size = CELL * image.shape[1] / float(WORK_WIDTH)  # a cell's side in frame pixels
         ys, xs = (np.arange(grid[0]) + 0.5) * size, (np.arange(grid[1]) + 0.5) * size
         found = np.zeros(grid, bool)
         for region in seen.regions:
             x0, y0, x1, y1 = region.box
             found |= np.outer((ys >= y0) & (ys < y1), (xs >= x0) & (xs < x1))
-        return found & ~self._tiles(outlines or (), image, grid)
+        if self.reference is None or not self.settings.net_finds_on_unchanged_table:
+            return found & ~self._tiles(outlines or (), image, grid)
+        return found & ~(self._tiles(outlines or (), image, grid, 0)
+                         | self._tiles(laid_anew(outlines, self.reference.tiles, self.settings), image, grid))
+
+    def _taken_away(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None):
+        """The cells of the reference's tiles that show bare table now (tiles taken away cleanly): what the
+        reference's tiles explain under a find of the net (a tile read there may be half a tile under a phone)."""
+        if (not self.settings.outlines_need_a_tile or self.reference is None or reference is None
+                or reference.shape != now.shape):
+            return self._exempt
+        assert self._bare_table is not None
+        return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
+                                      self.settings.tile_margin_cells, now, reference, self._bare_table,
+                                      self.settings, read_there=False)
 
     def _new_to_the_table(self, cells: np.ndarray, difference: np.ndarray, explained) -> bool:
         """Whether `cells` (a net's find, off the tiles read) may show something new over the table. With a
@@ -387,9 +403,9 @@ class Eyes:
         whose change the reference's tiles explain as the change check does (`explained`: taken away leaving
         bare table, looking as the table before it or the bare top did), shows nothing put there since; the
         few cells a change check lets pass (`least_unexplained_share`: a cell half on a tile taken away, half
-        on one that stayed) are let pass here too. A hand is changed against every table it was not on, and is
-        no bare table, over many cells; with no reference the wait's first frame may hold the hand itself, so
-        every cell counts."""
+        on one that stayed) are let pass here too, down to half as many (`net_least_unexplained_share`). A
+        hand is changed against every table it was not on, and is no bare table, over many cells; with no
+        reference the wait's first frame may hold the hand itself, so every cell counts."""
         s = self.settings
         if self.reference is None or not s.net_finds_on_unchanged_table or difference.shape != cells.shape:
             return bool(cells.any())
@@ -397,7 +413,7 @@ class Eyes:
         for mask in explained:
             if mask is not None and mask.shape == new.shape:
                 new &= ~mask
-        return new.mean() > s.least_unexplained_share
+        return new.mean() > s.net_least_unexplained_share
 
     def _as_bare(self, small: np.ndarray) -> np.ndarray | None:
         """The cells of a frame that look as they did on the bare table the game began on (`Reference.bare`):

@@ -44,11 +44,13 @@ def table_under_tiles(cells: np.ndarray, tiles: np.ndarray) -> np.ndarray:
 
 def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int, int], grid: tuple[int, int],
                            margin: int, now_cells: np.ndarray, reference_cells: np.ndarray,
-                           bare_table: np.ndarray, settings: EyesSettings = DEFAULTS) -> np.ndarray:
+                           bare_table: np.ndarray, settings: EyesSettings = DEFAULTS,
+                           read_there: bool = True) -> np.ndarray:
     """The cells the reference's tiles explain in a frame read as `now_outlines`: those of each
     reference tile (grown by `margin` cells) that a tile read now covers by half (only its own cells
     when that tile lies as it lay), and those of any reference tile that look like bare table now
-    (a tile taken away cleanly)."""
+    (a tile taken away cleanly). Without `read_there`, only the latter: where the occluder net sees
+    something, a tile read half there may be the visible half of a tile under a phone."""
     explained = np.zeros(grid, bool)
     if not reference_tiles:
         return explained
@@ -56,7 +58,7 @@ def explained_by_reference(reference_tiles, now_outlines, image_shape: tuple[int
     bare = light_residual(now_cells, bare_table, gain, offset).max(axis=-1) <= settings.bare_table_level
     for outline in reference_tiles:
         grown = tiles_mask((outline,), image_shape, grid, margin)
-        cover = max((_shared(outline, now) for now in now_outlines or ()), default=0.0)
+        cover = max((_shared(outline, now) for now in _touching(outline, now_outlines)), default=0.0) if read_there else 0.0
         if cover >= settings.in_place_share:  # it lies as it lay: its side and shadow too, nothing around it changed
             explained |= tiles_mask((outline,), image_shape, grid, 0) | (grown & bare)
         elif cover >= settings.read_there_share:
@@ -79,9 +81,36 @@ def explained_by_tiles_read(now_outlines, reference_tiles, image_shape: tuple[in
     return explained
 
 
+def laid_anew(now_outlines, reference_tiles, settings: EyesSettings = DEFAULTS) -> tuple:
+    """The tiles read now that lie where no tile of the last settled table lay (none shares
+    `read_there_share` with them): laid this turn, or moved here from elsewhere."""
+    return tuple(outline for outline in now_outlines or ()
+                 if not any(_shared(outline, old) >= settings.read_there_share
+                            for old in _touching(outline, reference_tiles)))
+
+
 def in_place(outline, reference_tiles, settings: EyesSettings = DEFAULTS) -> bool:
     """Whether a tile read at `outline` lies as one of `reference_tiles` lay (`in_place_share` of both shared)."""
-    return any(_shared(outline, old) >= settings.in_place_share for old in reference_tiles or ())
+    return any(_shared(outline, old) >= settings.in_place_share for old in _touching(outline, reference_tiles))
+
+
+def _touching(outline, others) -> tuple:
+    """The outlines of `others` whose bounding boxes meet `outline`'s: the only ones it can share area with
+    (a pair far apart is told apart without building either polygon)."""
+    if not others:
+        return ()
+    points = np.asarray(outline, np.float64).reshape(-1, 2)
+    if len(points) < 3:
+        return ()
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
+    return tuple(other for other in others if _box_meets(other, x0, y0, x1, y1))
+
+
+def _box_meets(outline, x0: float, y0: float, x1: float, y1: float) -> bool:
+    xs = [float(p[0]) for p in outline]
+    ys = [float(p[1]) for p in outline]
+    return bool(xs) and min(xs) <= x1 and max(xs) >= x0 and min(ys) <= y1 and max(ys) >= y0
 
 
 def _shared(one, other) -> float:
@@ -134,9 +163,13 @@ def blocks_unchanged(reference: np.ndarray, outlines, image: np.ndarray, area=No
     # what counts, and a fifth of the pixels cost a fifth of the time
     scale = min(1.0, settings.block_tile_pixels / max(tile, 1.0))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    now = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    differs = (light_residual(now, before, gain, offset).max(axis=-1) > settings.patch_level).astype(np.float32)
+    now = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA)
+    if _as_they_are(gain, offset) and now.dtype == np.uint8 and before.dtype == np.uint8:
+        residual = _clipped_residual(now, before)
+    else:
+        residual = light_residual(now.astype(np.float32), before.astype(np.float32), gain, offset)
+    differs = (residual.max(axis=-1) > settings.patch_level).astype(np.float32)
     if area is not None:
         inside = np.zeros((size[1], size[0]), np.uint8)
         cv2.fillConvexPoly(inside, np.round(np.asarray(area, float) * scale).astype(np.int32), 1)
@@ -144,6 +177,24 @@ def blocks_unchanged(reference: np.ndarray, outlines, image: np.ndarray, area=No
     block = max(2, int(round(tile * scale / 3)))
     blocks = cv2.resize(differs, (max(1, size[0] // block), max(1, size[1] // block)), interpolation=cv2.INTER_AREA)
     return float(blocks.max(initial=0.0)) <= settings.block_share
+
+
+def _as_they_are(gain, offset) -> bool:
+    """Whether a light fit leaves every pixel as it is (gain 1, offset 0 in every channel)."""
+    return bool(np.all(np.asarray(gain) == 1.0) and np.all(np.asarray(offset) == 0.0))
+
+
+def _clipped_residual(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """`light_residual` of two 8-bit images under the same light, in 8-bit arithmetic (the same values, a
+    fraction of the time): |now - before|, where a side at or above UNCLIPPED says only "at least this bright"."""
+    brighter, darker = cv2.subtract(now, before), cv2.subtract(before, now)  # each clipped at 0
+    level = int(np.ceil(UNCLIPPED)) - 1  # a pixel above this is at or above UNCLIPPED
+    _, now_clipped = cv2.threshold(now, level, 255, cv2.THRESH_BINARY)
+    _, before_clipped = cv2.threshold(before, level, 255, cv2.THRESH_BINARY)
+    # brighter now than a clipped before, or darker before than a clipped now, may be no change at all
+    brighter = cv2.bitwise_and(brighter, cv2.bitwise_not(before_clipped))
+    darker = cv2.bitwise_and(darker, cv2.bitwise_not(now_clipped))
+    return cv2.max(brighter, darker)  # one of the two is 0 at every pixel
 
 
 def light_between(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -48,6 +48,9 @@ class EyesSettings:
     edge_cells: int = 1  # the border band, in cells (a cell is 1/40 of the frame's width)
     change_level: float = 20.0  # grey levels a cell must differ from the reference by (light matched) to count as changed
     least_unexplained_share: float = 0.004  # changed cells outside every tile, as a share of all cells, that mean "covered"
+    # ... inside a find of the occluder net, which is evidence of its own: a phone put down half over a tile
+    # still read there leaves few cells off that tile, and the net's box is where to count them
+    net_least_unexplained_share: float = 0.002
     tile_margin_cells: int = 1  # a tile's outline explains the cells this far around it (its shadow, its side)
     border_level: float = 14.0  # colour levels a fine border cell (vision.eyes_border) must differ from the reference by to count as changed
     border_margin_seconds: float = 0.1  # frames this soon after motion in the fine border band are never offered

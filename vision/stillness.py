@@ -164,6 +164,14 @@ def _fit(now: np.ndarray, before: np.ndarray) -> tuple[float, float]:
         if keep.sum() < 8 or np.ptp(x[keep]) < 1e-6:
             gain, offset = 1.0, float(np.median(y - x))
         else:
-            gain = min(max(float(np.polyfit(x[keep], y[keep], 1)[0]), 0.4), 2.5)  # a lamp, not a black frame
+            gain = min(max(_slope(x[keep], y[keep]), 0.4), 2.5)  # a lamp, not a black frame
             offset = float(np.median(y[keep] - gain * x[keep]))
     return gain, offset
+
+
+def _slope(x: np.ndarray, y: np.ndarray) -> float:
+    """The least-squares slope of y on x (what `np.polyfit(x, y, 1)[0]` gives, in one pass and no matrix
+    solve: the fit runs on every frame a wait compares)."""
+    dx = x - x.mean()
+    spread = float(dx @ dx)
+    return float(dx @ (y - y.mean())) / spread if spread > 0 else 0.0

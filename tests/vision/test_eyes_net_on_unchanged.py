@@ -101,3 +101,19 @@ def test_a_find_where_a_tile_was_taken_back_beside_one_that_stays_holds_nothing_
     eyes.begin(0.0, Reference(laid, (tile_box(*taken), tile_box(*stays))))
     answers = run(eyes, still(left, 2.0), tiles=lambda frame: None)
     assert (first_settled(answers) is not None) is settles
+
+
+def test_a_phone_half_over_a_tile_still_read_there_covers(table):
+    """A phone put down over the lower half of the run's 10 and the wood below it: the 10's upper half is
+    still read there, half the old tile. That tile read explains its own cells only, not the phone's; the old
+    outline explains what shows bare table, not what a phone hides; the few cells the phone covers on the wood
+    are enough where the net sees it."""
+    phoned = table.copy()
+    cv2.rectangle(phoned, (244, 250), (300, 318), (25, 25, 30), -1)
+    upper_half_of_10 = tile_box(240, 216, 291, 252)
+    read = (ORANGE_RUN[0], upper_half_of_10, ORANGE_RUN[2], ORANGE_RUN[3])
+    eyes = Eyes(SETTINGS, occluders=Sees((240.0, 246.0, 304.0, 322.0)))
+    eyes.begin(0.0, Reference(table, ORANGE_RUN, bare=table))
+    answers = run(eyes, still(phoned, 2.0), tiles=lambda frame: read)
+    assert first_settled(answers) is None
+    assert covered_by_the_net(answers)

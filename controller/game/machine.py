@@ -91,8 +91,9 @@ class TableState:
     def with_tiles_back(self, before: "TableState", tiles: Iterable[PlacedTile]) -> "TableState":
         """The table with `tiles` of the table `before` lying where they lay again (the referee says tiles
         the camera sees nowhere are there): a tile that still lacks its code here joins the set that holds
-        the rest of its old set (in the order of the old set), else it lies with the others of its old
-        set that came back."""
+        the rest of its old set (in the order of the old set): the tiles that stayed where they lay, else,
+        for a set moved whole (a run laid elsewhere to extend it), the one set that holds the codes of the
+        rest, next to its old neighbours; else it lies with the others of its old set that came back."""
         table_tiles, sets = list(self.tiles), [list(s) for s in self.sets]
         missing = Counter(code for code, _, _ in before.tiles) - Counter(code for code, _, _ in self.tiles)
         back: dict[int, int] = {}  # index in `before` -> index here
@@ -110,12 +111,27 @@ class TableState:
             stayed = [self._same_tile(before, j, old) for j in old if j not in back]
             home = next((members for members in sets if any(i in members for i in stayed if i is not None)), None)
             if home is None:
+                moved = self._moved_home(before, old, back, sets)
+                if moved is not None:
+                    _beside_old_neighbours(moved, old, back, before, table_tiles)
+                    continue
                 sets.append([back[j] for j in returned])
                 continue
             home.extend(back[j] for j in returned)
             (x0, y0), (x1, y1) = before.tiles[old[0]][1:], before.tiles[old[-1]][1:]
             home.sort(key=lambda i: (table_tiles[i][1] - x0) * (x1 - x0) + (table_tiles[i][2] - y0) * (y1 - y0))
         return TableState(tuple(table_tiles), tuple(tuple(members) for members in sets))
+
+    def _moved_home(self, before: "TableState", old: tuple[int, ...], back: dict[int, int],
+                    sets: list[list[int]]) -> list[int] | None:
+        """The one set here that holds every code of `old` that did not come back (a set moved whole), None
+        when no set or more than one does."""
+        rest = Counter(before.tiles[j][0] for j in old if j not in back)
+        if not rest:
+            return None
+        holding = [members for members in sets
+                   if not rest - Counter(self.tiles[i][0] for i in members if i < len(self.tiles))]
+        return holding[0] if len(holding) == 1 else None
 
     def _same_tile(self, before: "TableState", j: int, old: tuple[int, ...]) -> int | None:
         """The tile here that is `before`'s tile j: its code, within half its old set's spacing."""
@@ -125,6 +141,22 @@ class TableState:
         near = [(math.dist((x, y), (u, v)), i) for i, (c, u, v) in enumerate(self.tiles) if c == code]
         best = min(near, default=None)
         return best[1] if best is not None and best[0] <= reach else None
+
+
+def _beside_old_neighbours(home: list[int], old: tuple[int, ...], back: dict[int, int], before: "TableState",
+                           tiles: list) -> None:
+    """Put the tiles of `old` that came back (`back`: index in `before` -> index in `tiles`) into `home`, a
+    set that moved, each after the tile here that carries the code of its old left-hand neighbour (before the
+    right-hand one's when it was first)."""
+    for position, j in enumerate(old):
+        if j not in back:
+            continue
+        code_before = before.tiles[old[position - 1]][0] if position > 0 else None
+        code_after = before.tiles[old[position + 1]][0] if position + 1 < len(old) else None
+        at = next((k + 1 for k, i in enumerate(home) if tiles[i][0] == code_before), None)
+        if at is None:
+            at = next((k for k, i in enumerate(home) if tiles[i][0] == code_after), len(home))
+        home.insert(at, back[j])
 
 
 @dataclass(frozen=True)

@@ -322,3 +322,21 @@ def test_the_record_keeps_the_answers_and_the_audit_shows_them(opened_game, tmp_
     lines = [line for block in replay_lines(records, game_id) for line in block]
     assert any("penalty held for the referee" in line and "K13" in line for line in lines)
     assert any("confirms the penalty" in line for line in lines)
+
+
+def test_a_tile_put_back_joins_its_run_moved_whole_next_to_its_old_neighbours():
+    """A run extended by laying it elsewhere whole (K9 in front), its K12 missed by the reader: the referee
+    says it is there, and it joins the run that holds the rest of its old set, between K11 and K13."""
+    from controller.game.machine import TableState
+
+    before = TableState(placed(OPENED) + (("R5", 100.0, 300.0), ("R6", 140.0, 300.0), ("R7", 180.0, 300.0)),
+                        ((0, 1, 2, 3), (4, 5, 6)))
+    seen = TableState((("R5", 101.0, 301.0), ("R6", 141.0, 299.0), ("R7", 181.0, 300.0),
+                       ("K9", 400.0, 500.0), ("K10", 440.0, 500.0), ("K11", 480.0, 500.0), ("K13", 560.0, 500.0)),
+                      ((0, 1, 2), (3, 4, 5, 6)))
+    back = seen.with_tiles_back(before, (before.tiles[2],))
+    assert sorted(back.melds) == sorted((("R5", "R6", "R7"), ("K9", "K10", "K11", "K12", "K13")))
+    # two sets holding the rest of its codes: no set can be told for it, and it lies alone as before
+    twice = TableState(seen.tiles + (("K10", 400.0, 700.0), ("K11", 440.0, 700.0), ("K13", 480.0, 700.0)),
+                       seen.sets + ((7, 8, 9),))
+    assert ("K12",) in twice.with_tiles_back(before, (before.tiles[2],)).melds

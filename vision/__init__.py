@@ -8,7 +8,7 @@ from .config import DEFAULT_CONFIG, VisionConfig
 from .errors import ImageReadError, ImageWriteError, ModelLoadError, VisionError
 from .image import load_image
 from .occluders import OccluderRegion, Occluders, find_occluders
-from .pipeline import TableReader, find_tiles, read_image, read_path
+from .pipeline import DetectorLooks, TableReader, find_tiles, read_image, read_path
 from .reading import FrameReading, SetReading, TileReading
 
 __all__ = [
@@ -28,5 +28,6 @@ __all__ = [
     "find_tiles",
     "load_image",
     "read_image",
+    "DetectorLooks",
     "read_path",
 ]

@@ -42,8 +42,9 @@ class EyesSettings:
     still_seconds: float = 0.5  # the frames a look rests on span at least this, with no motion between
     look_frames: int = 3  # frames offered for reading, spread over the still span
     # a still run this long names its first frame worth reading early, and its middle one once it spans half of
-    # `still_seconds` (`Moving.worth_reading`): the look that rests on them finds them read (inf: never)
-    read_early_seconds: float = 0.1
+    # `still_seconds` (`Moving.worth_reading`): the look that rests on them finds them read (inf: never; 0: as
+    # soon as two frames are still, so that the reading, the dearest part of a turn, runs while the span grows)
+    read_early_seconds: float = 0.0
     ask_after_seconds: float = 10.0  # covered this long (or a first wait that cannot settle): ask the arbiter
     edge_cells: int = 1  # the border band, in cells (a cell is 1/40 of the frame's width)
     change_level: float = 20.0  # grey levels a cell must differ from the reference by (light matched) to count as changed

@@ -29,12 +29,30 @@ from .reading import EdgeTile, FrameReading, SetReading, TileReading
 
 
 
-def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detector=None) -> tuple[TileCandidate, ...]:
+class DetectorLooks:
+    """The size the detector looked at each size of image read (its long side), kept between the reads
+    of one camera: the table's tiles keep their size from frame to frame, so a read goes straight to
+    the look the last one chose, and looks as ever only when the tiles no longer fit it."""
+
+    def __init__(self) -> None:
+        self._looks: dict[tuple[int, int], int] = {}
+
+    def chosen(self, shape) -> int | None:
+        return self._looks.get((int(shape[0]), int(shape[1])))
+
+    def keep(self, shape, look: int) -> None:
+        self._looks[(int(shape[0]), int(shape[1]))] = int(look)
+
+
+def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detector=None,
+               looks: DetectorLooks | None = None) -> tuple[TileCandidate, ...]:
     """Candidate tile faces in a BGR image.
 
     The detector sees the frame at detect_long_side first; when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
-    at the size that brings the median tile to detect_tile_width pixels. Specks far smaller
+    at the size that brings the median tile to detect_tile_width pixels. With `looks` (one
+    camera's), it looks first at the size the last read of an image this size chose, and again
+    as ever only when the tiles do not fit that size. Specks far smaller
     than the table's faces are dropped (`_without_specks`). A face of unsure
     angle then lies as its sure neighbours do (`lie_like_neighbours`), or else along the line of
     its nearest neighbours when it stands in one (`lie_along_sets`), and the faces of sure
@@ -42,10 +60,17 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     """
     detector = detector or load_model(reading_net(DETECTOR_FILE, config), config.threads)
     long_side = config.detect_long_side
-    candidates = _detect_at(image, long_side, config, detector)
-    look = _better_long_side(image.shape, long_side, candidates, config) or long_side
-    if look != long_side:
-        candidates = _detect_at(image, look, config, detector)
+    known = None if looks is None else looks.chosen(image.shape)
+    candidates = () if known is None else _detect_at(image, known, config, detector)
+    if known is not None and candidates and _better_long_side(image.shape, known, candidates, config) is None:
+        look = known
+    else:
+        candidates = _detect_at(image, long_side, config, detector)
+        look = _better_long_side(image.shape, long_side, candidates, config) or long_side
+        if look != long_side:
+            candidates = _detect_at(image, look, config, detector)
+    if looks is not None:
+        looks.keep(image.shape, look)
     candidates = _without_specks(candidates, config)
     # after the look is chosen: the faces as fitted pick the scale, as they always did
     candidates = lie_like_neighbours(candidates, config)
@@ -105,8 +130,9 @@ class TableReader:
     profile: SetProfile | None = None  # a club set's calibration (tileref calibrate); None: the shipped reading
     area: PlayArea | None = None  # the table's play area (vision/area.py); None: found from each frame
 
-    def read(self, image: np.ndarray, area: PlayArea | None = None) -> FrameReading:
-        """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count."""
+    def read(self, image: np.ndarray, area: PlayArea | None = None, looks: DetectorLooks | None = None) -> FrameReading:
+        """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count.
+        `looks`: the detector's looks of this camera's earlier reads (`DetectorLooks`)."""
         image = check_image(image)
         config = self.config
         image = expose(image, config).image
@@ -116,7 +142,7 @@ class TableReader:
         else:  # the profile was fitted to the float classifier's embedding
             self.profile.check_classifier(self.classifier_path)
             classifier = load_model(self.classifier_path, config.threads)
-        candidates = find_tiles(image, config, detector)
+        candidates = find_tiles(image, config, detector, looks)
         read = classify(image, candidates, classifier, config, self.profile)
         read, area, across, outside, table = _within_area(image, read, area or self.area, config)
         if outside:
@@ -130,7 +156,7 @@ class TableReader:
             shift = np.float64([x0, y0])
             painted = _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
                                        [np.asarray(face, float) - shift for face in kept])
-            candidates = _moved(find_tiles(painted, config, detector), (x0, y0))
+            candidates = _moved(find_tiles(painted, config, detector, looks), (x0, y0))
             read = classify(image, candidates, classifier, config, self.profile)
             read, area, across, _, _ = _within_area(image, read, area, config, table)
         guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
@@ -345,12 +371,13 @@ _DEFAULT_READER = TableReader()
 
 
 def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None,
-               area: PlayArea | None = None) -> FrameReading:
+               area: PlayArea | None = None, looks: DetectorLooks | None = None) -> FrameReading:
     """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration,
-    `area` the table's play area (None: found from the image)."""
+    `area` the table's play area (None: found from the image), `looks` one camera's detector looks
+    (`DetectorLooks`: a camera's frames read one after another)."""
     if config is None and profile is None:
-        return _DEFAULT_READER.read(image, area)
-    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image, area)
+        return _DEFAULT_READER.read(image, area, looks)
+    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image, area, looks)
 
 
 def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None,

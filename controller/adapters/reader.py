@@ -96,6 +96,7 @@ class VisionReader:
             digest = hashlib.sha256(Path(profile_path).read_bytes()).hexdigest()[:PROFILE_DIGEST_HEX]
             self.profile_id = f"{self.profile.name} ({digest})"
         self.last_ms = 0.0
+        self.looks = vision.DetectorLooks()  # the camera's frames are read one after another
 
     # -- the table's play area (the referee page marks it; the table's area file keeps it) ---------
     def area_in_force(self) -> tuple[tuple[tuple[float, float], ...], int, int] | None:
@@ -173,7 +174,7 @@ class VisionReader:
         try:
             area = self.area or self.kept
             area = None if area is None else self._fit_area(area[0], area[1], frame.shape[1], frame.shape[0])
-            result = self._read(frame, profile=self.profile, area=area)
+            result = self._read(frame, profile=self.profile, area=area, looks=self.looks)
         except (self._vision_error, cv2.error) as error:
             # the vision layer's own errors and OpenCV's on a frame it cannot take are the frame's
             # fault; anything else is a bug and goes up as it is (tileref exits 1 naming the log)

@@ -1,0 +1,54 @@
+"""One camera's frames, read one after another, go straight to the size the detector looked at last
+(`vision.DetectorLooks`); a frame whose tiles no longer fit that size is looked at as ever."""
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+
+import vision.pipeline as pipeline
+from models.recipe.synth import random_melds, render_table
+from vision import DetectorLooks, read_image
+
+
+def _counting(monkeypatch) -> list[int]:
+    sizes: list[int] = []
+    detect_at = pipeline._detect_at
+
+    def counted(image, long_side, config, detector):
+        sizes.append(long_side)
+        return detect_at(image, long_side, config, detector)
+
+    monkeypatch.setattr(pipeline, "_detect_at", counted)
+    return sizes
+
+
+def test_a_cameras_next_frame_is_looked_at_once_at_the_size_chosen_before(monkeypatch):
+    table = render_table(random_melds(np.random.default_rng(5), 18), width=1920, height=1080, seed=5, background="wood")
+    sizes = _counting(monkeypatch)
+    alone = read_image(table.image)
+    assert len(sizes) == 2 and sizes[0] != sizes[1]  # small tiles in a big frame: the detector looks again
+    looks = DetectorLooks()
+    first = read_image(table.image, looks=looks)
+    sizes.clear()
+    again = read_image(table.image, looks=looks)
+    assert sizes == [looks.chosen(table.image.shape)] and len(sizes) == 1
+    assert Counter(again.codes) == Counter(first.codes) == Counter(alone.codes)
+
+
+def test_tiles_that_no_longer_fit_the_size_kept_are_looked_at_as_ever(monkeypatch):
+    table = render_table(random_melds(np.random.default_rng(6), 18), width=1920, height=1080, seed=6, background="wood")
+    looks = DetectorLooks()
+    read_image(table.image, looks=looks)
+    kept = looks.chosen(table.image.shape)
+    # the camera zoomed in: a third of the frame, blown up to the frame's size, tiles three times as wide
+    close = cv2.resize(table.image[:360, :640], (1920, 1080), interpolation=cv2.INTER_LINEAR)
+    sizes = _counting(monkeypatch)
+    alone = read_image(close)
+    expected = list(sizes)
+    sizes.clear()
+    zoomed = read_image(close, looks=looks)
+    assert sizes[0] == kept and sizes[1:] == expected  # the size kept, then as ever
+    assert Counter(zoomed.codes) == Counter(alone.codes)
+    assert looks.chosen(close.shape) == expected[-1]

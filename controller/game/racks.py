@@ -18,11 +18,12 @@ from .rebuild import RebuildSettings, match_by_position
 
 @dataclass(frozen=True)
 class RackSettings:
-    # tile widths per row band when a laid-open rack is put in reading order. A tile is about 1.35
-    # widths tall (vision.config.tile_aspect 0.74), so rows laid one under the other lie at least that
-    # far apart and each falls in a band of its own, while the tiles of one row, whose centres differ
-    # by a pixel or two in height, fall in the same band
-    row_band: float = 1.5
+    # tile widths between the heights of two tiles' centres, taken top to bottom, that start a new row
+    # when a laid-open rack is put in reading order. A tile is about 1.35 widths tall
+    # (vision.config.tile_aspect 0.74), so rows laid one under the other lie at least that far apart,
+    # while the tiles of one row, whose centres differ by a pixel or two in height, stay one row
+    # wherever they lie in the frame (bands cut at fixed heights split a row that straddled a cut)
+    row_gap: float = 0.7
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,7 @@ def rack_tiles(reading: TableReading, table: TableState, settings: RebuildSettin
         rest = TableReading(tuple(reading.tiles[i] for i in left_over), ())
         still = match_by_position(rest, lying, settings.keep_radius * width)
         left_over = [i for k, i in enumerate(left_over) if still.get(k) != reading.tiles[i].code]
-    left_over.sort(key=lambda i: (round(reading.tiles[i].center[1] / (rack.row_band * width)),
-                                  reading.tiles[i].center[0]))
+    left_over = _reading_order(reading, left_over, rack.row_gap * width)
     codes = tuple(reading.tiles[i].code for i in left_over)
     doubts = tuple(
         (n, tuple([reading.tiles[i].code] + [c for c, _ in reading.tiles[i].alternatives]),
@@ -60,3 +60,18 @@ def rack_tiles(reading: TableReading, table: TableState, settings: RebuildSettin
         for n, i in enumerate(left_over) if reading.tiles[i].confidence < settings.sure
     )
     return RackRead(codes, doubts)
+
+
+def _reading_order(reading: TableReading, indices: list[int], row_gap: float) -> list[int]:
+    """The tiles at `indices` row by row, each row left to right: top to bottom, a tile more than `row_gap`
+    below the one above it starts a row (a recorded rack's order no longer changes with a pixel of a
+    tile's height from one frame to the next)."""
+    rows: list[list[int]] = []
+    above = None
+    for i in sorted(indices, key=lambda i: reading.tiles[i].center[1]):
+        y = reading.tiles[i].center[1]
+        if above is None or y - above > row_gap:
+            rows.append([])
+        rows[-1].append(i)
+        above = y
+    return [i for row in rows for i in sorted(row, key=lambda i: reading.tiles[i].center[0])]

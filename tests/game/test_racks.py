@@ -26,7 +26,7 @@ def test_a_rack_laid_in_two_touching_rows_is_read_row_by_row_left_to_right():
     assert rack.doubts == ((3, ("O5", "K9"), "read O5 at 0.40"),)
 
 
-def test_the_row_band_is_a_setting():
+def test_the_row_gap_is_a_setting():
     tiles = (tile("B2", 2 * W, 600), tile("B1", W, 600 + 0.6 * W))  # one row, laid a little crooked
     assert rack_tiles(TableReading(tiles, ()), TableState()).codes == ("B1", "B2")
-    assert rack_tiles(TableReading(tiles, ()), TableState(), rack=RackSettings(row_band=0.5)).codes == ("B2", "B1")
+    assert rack_tiles(TableReading(tiles, ()), TableState(), rack=RackSettings(row_gap=0.5)).codes == ("B2", "B1")

@@ -233,3 +233,14 @@ def test_a_rack_with_the_wrong_count_and_no_referee_to_give_it_stops_naming_the_
     assert "\n" not in line and "Cat's rack was read with 15 tiles, 14 counted" in line
     assert f"tileref correct --db {db} --game {journal.game_id} --rack Cat --tiles" in line
     assert runner.model.state is State.REVEALING and runner.model.racks_to_check == ("Cat",)
+
+
+@pytest.mark.parametrize("cut", [0.0, 0.5, 1.0, 1.5, 2.25])
+def test_a_rack_laid_open_in_two_rows_reads_row_by_row_wherever_its_rows_lie(cut):
+    """The same two rows, a pixel or two apart in height within a row, moved down by a share of a tile
+    width: the order read is the same wherever the rows lie (rows cut into fixed bands were split)."""
+    top = 300 + cut * W
+    first = [("K5", 100, top), ("K6", 150, top + 2), ("B13", 200, top - 1.5), ("O9", 250, top + 1)]
+    second = [("J", 100, top + 1.4 * W), ("R2", 150, top + 1.4 * W - 2)]
+    reading = TableReading(tuple(read(code, x, y) for code, x, y in first + second), ())
+    assert rack_tiles(reading, ANN_OUT).codes == ("K5", "K6", "B13", "O9", "J", "R2")

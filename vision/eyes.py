@@ -304,7 +304,7 @@ class Eyes:
             seen = self._doubted.get(frame.at)
             if seen is not None and self._new_to_the_table(
                     self._off_tiles(seen, outlines, frame.image, now.shape[:2]), difference,
-                    backs + (self._taken_away(outlines, frame.image, now, reference),)):
+                    backs + (self._known(outlines, frame.image, now, reference, read_there=False),)):
                 return self._covered(frame.at, _net_where(seen), "the occluder net")
             if reference is None or self.reference.border_only:
                 continue
@@ -348,15 +348,19 @@ class Eyes:
         return explained_by_tiles_read(outlines or (), self.reference.tiles, image.shape[:2], grid,
                                        self.settings.tile_margin_cells, self.settings)
 
-    def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None) -> np.ndarray | None:
+    def _known(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None,
+               read_there: bool = True) -> np.ndarray | None:
         """The cells the reference's tiles explain on a frame read as `outlines` (None: a frame nobody read,
-        where nothing is known to lie on them, so they explain only cells that show bare table again)."""
+        where nothing is known to lie on them, so they explain only cells that show bare table again).
+        Without `read_there`, only their places that show bare table (`explained_by_reference`): what they
+        explain under a find of the net, where a tile read there may be half a tile under a phone."""
         if (not self.settings.outlines_need_a_tile or self.reference is None or reference is None
                 or reference.shape != now.shape):
             return self._exempt
         assert self._bare_table is not None
         return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
-                                      self.settings.tile_margin_cells, now, reference, self._bare_table, self.settings)
+                                      self.settings.tile_margin_cells, now, reference, self._bare_table,
+                                      self.settings, read_there)
 
     def _as_earlier(self, small: np.ndarray) -> np.ndarray | None:
         """The cells of a frame (its small copy) that look as they did on the table before the reference
@@ -385,17 +389,6 @@ class Eyes:
             return found & ~self._tiles(outlines or (), image, grid)
         return found & ~(self._tiles(outlines or (), image, grid, 0)
                          | self._tiles(laid_anew(outlines, self.reference.tiles, self.settings), image, grid))
-
-    def _taken_away(self, outlines, image: np.ndarray, now: np.ndarray, reference: np.ndarray | None):
-        """The cells of the reference's tiles that show bare table now (tiles taken away cleanly): what the
-        reference's tiles explain under a find of the net (a tile read there may be half a tile under a phone)."""
-        if (not self.settings.outlines_need_a_tile or self.reference is None or reference is None
-                or reference.shape != now.shape):
-            return self._exempt
-        assert self._bare_table is not None
-        return explained_by_reference(self.reference.tiles, outlines or (), image.shape[:2], now.shape[:2],
-                                      self.settings.tile_margin_cells, now, reference, self._bare_table,
-                                      self.settings, read_there=False)
 
     def _new_to_the_table(self, cells: np.ndarray, difference: np.ndarray, explained) -> bool:
         """Whether `cells` (a net's find, off the tiles read) may show something new over the table. With a

@@ -21,7 +21,8 @@ Where the eyes ask the arbiter, the arbiter's button is pressed; where the reade
 a penalty rests on tiles seen nowhere, a referee who sees the true table answers. Each is counted
 as a referee prompt. A turn whose verdict or table differs from the script is counted, and the
 game is then set back on the script's track (the true table and counts posed into the runner's
-model, as benchmarks/bench_turn.py poses a game), so one misreading is counted once.
+model, as benchmarks/bench_turn.py poses a game, and the codes of the last table the eyes judged
+corrected, as a referee's correction leaves them), so one misreading is counted once.
 
 Prints per camera and overall: turns, verdicts right, false penalties (a penalty the rules did
 not give), missed penalties, tables misread (the table read of the turn, as recorded with the
@@ -234,6 +235,27 @@ class BenchRunner(TableRunner):
         self.looking = BenchLooking(self, self.looking)
 
 
+def eyes_on_the_track(eyes, true_table: TableState, tile_pixels: float) -> None:
+    """After a wrong verdict, the table's eyes as a referee's correction would leave them: the last table
+    judged holds the true codes where a true tile lies under its outline, and no reading is kept from it
+    (a table that lies as it lay is read again). Without this, a turn misread once is misread again by
+    every following turn that keeps or steadies its reading, and counted again each time."""
+    eyes.judged_reading = None
+    judged = eyes.judged
+    if judged is None or not judged.tiles or len(judged.codes) != len(judged.tiles) or not true_table.tiles:
+        return
+    centres = np.float64([(x, y) for _, x, y in true_table.tiles])
+    codes = []
+    for outline, code in zip(judged.tiles, judged.codes):
+        distance = np.hypot(*(centres - np.float64(outline).mean(axis=0)).T)
+        nearest = int(np.argmin(distance))
+        codes.append(true_table.tiles[nearest][0] if distance[nearest] <= tile_pixels / 2 else code)
+    corrected = dataclasses.replace(judged, codes=tuple(codes))
+    if eyes.reference is judged:
+        eyes.reference = corrected
+    eyes.judged = corrected
+
+
 def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_area: bool = False) -> dict:
     """One scripted game through the runner; per turn what the script says and what the table did.
     `area`: "found" by the table on its clear frame as the game begins, or "marked" by the referee
@@ -344,8 +366,9 @@ def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_ar
                           f"{', misread' if row['misread'] else ''}, {row['prompts']} prompt(s), {row['seconds']:.1f} s",
                           file=sys.stderr, flush=True)
                     same = judging.same_table(model.table, true_table)[0] and got[0] == truth.verdict
-                    if not same:  # back on the script's track: the true table and counts
+                    if not same:  # back on the script's track: the true table and counts, and what the eyes hold
                         runner.model = dataclasses.replace(truth.model, table=true_table)
+                        eyes_on_the_track(runner.eyes, true_table, camera.tile_pixels)
                     if checked >= len(planned):
                         break
                 if runner.model.state is State.RESTORING and runner.model.turn in refused:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .eyes_cells import tiles_mask
 from .eyes_values import EyesSettings
-from .stillness import UNCLIPPED, light_fit, light_residual
+from .stillness import UNCLIPPED, channel_max, light_fit, light_residual
 
 # the thresholds are the eyes' (vision.eyes_values.EyesSettings): `settings` here, its defaults unless handed in
 DEFAULTS = EyesSettings()
@@ -160,16 +160,19 @@ def blocks_unchanged(reference: np.ndarray, outlines, image: np.ndarray, area=No
     sides = [min(np.ptp(np.asarray(o, float), axis=0)) for o in outlines or () if len(o) >= 3]
     tile = float(np.median(sides)) if sides else w / 60.0
     # compared at a size where a tile is about `block_tile_pixels` wide (never enlarged): the blocks are
-    # what counts, and a fifth of the pixels cost a fifth of the time
-    scale = min(1.0, settings.block_tile_pixels / max(tile, 1.0))
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    now = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    before = cv2.resize(reference, size, interpolation=cv2.INTER_AREA)
+    # what counts, and a fifth of the pixels cost a fifth of the time. The size is the frame's divided by a
+    # whole number (the last few rows and columns left out): an area resize by a whole factor is a plain
+    # box average, ten times cheaper than a fractional one, and this runs on every frame a look keeps
+    factor = max(1, int(round(tile / settings.block_tile_pixels)))
+    scale = 1.0 / factor
+    size = (max(1, w // factor), max(1, h // factor))
+    now = cv2.resize(image[: size[1] * factor, : size[0] * factor], size, interpolation=cv2.INTER_AREA)
+    before = cv2.resize(reference[: size[1] * factor, : size[0] * factor], size, interpolation=cv2.INTER_AREA)
     if _as_they_are(gain, offset) and now.dtype == np.uint8 and before.dtype == np.uint8:
         residual = _clipped_residual(now, before)
     else:
         residual = light_residual(now.astype(np.float32), before.astype(np.float32), gain, offset)
-    differs = (residual.max(axis=-1) > settings.patch_level).astype(np.float32)
+    differs = (channel_max(residual) > settings.patch_level).astype(np.float32)
     if area is not None:
         inside = np.zeros((size[1], size[0]), np.uint8)
         cv2.fillConvexPoly(inside, np.round(np.asarray(area, float) * scale).astype(np.int32), 1)
@@ -186,15 +189,13 @@ def _as_they_are(gain, offset) -> bool:
 
 def _clipped_residual(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     """`light_residual` of two 8-bit images under the same light, in 8-bit arithmetic (the same values, a
-    fraction of the time): |now - before|, where a side at or above UNCLIPPED says only "at least this bright"."""
-    brighter, darker = cv2.subtract(now, before), cv2.subtract(before, now)  # each clipped at 0
+    fraction of the time): |now - before|, where a side at or above UNCLIPPED says only "at least this bright".
+    A side clipped that is also the brighter one says nothing only when the other side is clipped too (being
+    brighter than a clipped value makes a pixel clipped), so the residual is |now - before| except where both
+    are clipped."""
     level = int(np.ceil(UNCLIPPED)) - 1  # a pixel above this is at or above UNCLIPPED
-    _, now_clipped = cv2.threshold(now, level, 255, cv2.THRESH_BINARY)
-    _, before_clipped = cv2.threshold(before, level, 255, cv2.THRESH_BINARY)
-    # brighter now than a clipped before, or darker before than a clipped now, may be no change at all
-    brighter = cv2.bitwise_and(brighter, cv2.bitwise_not(before_clipped))
-    darker = cv2.bitwise_and(darker, cv2.bitwise_not(now_clipped))
-    return cv2.max(brighter, darker)  # one of the two is 0 at every pixel
+    _, not_both_clipped = cv2.threshold(cv2.min(now, before), level, 255, cv2.THRESH_BINARY_INV)
+    return cv2.bitwise_and(cv2.absdiff(now, before), not_both_clipped)
 
 
 def light_between(reference: np.ndarray, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -70,6 +70,7 @@ class FusedLook:
         return len(self.photos)
 
 
+PHOTOS_KEPT = 4  # frames whose photos are kept encoded: a look's three, and one to spare
 CONFIRM_WHERE = "play area"
 CONFIRM_REASON = AREA_CONFIRMED
 
@@ -90,9 +91,17 @@ class Looking:
         self.eyes = eyes
         self.watch = watch
         self.photos = photos
+        self._encoded: list[tuple[Frame, Photo]] = []  # the last frames encoded, with their photos
 
     def photo(self, frame: Frame) -> Photo:
-        return self.photos.photo(frame)
+        """The frame's photo for the records, encoded once: a frame read early in a still span is encoded
+        then (`look_still`), and its look's record takes that photo."""
+        for encoded, photo in self._encoded:
+            if encoded is frame:
+                return photo
+        photo = self.photos.photo(frame)
+        self._encoded = self._encoded[-(PHOTOS_KEPT - 1):] + [(frame, photo)]
+        return photo
 
     # ------------------------------------------------------------------ waits
 
@@ -166,6 +175,7 @@ class Looking:
                     except AdapterError:
                         break  # the look reads the frame again, and meets the failure there
                     self.eyes.read_early(frame, reading, elapsed)
+                    self.photo(frame.image)  # while the span grows: the look's record needs it
             elif isinstance(decision, ReadOffered):
                 for frame in decision.to_read:
                     self.eyes.read(frame, *self.read_table_timed(frame.image, afresh))

@@ -1,5 +1,6 @@
 """The eyes' faster comparisons give the answers of the plain ones they stand in for: 8-bit residuals
-under the same light, overlapping boxes before shared areas, a closed-form slope for the light fit."""
+under the same light, overlapping boxes before shared areas, a closed-form slope for the light fit, the
+largest of three channels taken by OpenCV."""
 from __future__ import annotations
 
 import numpy as np
@@ -47,3 +48,46 @@ def test_the_slope_is_the_least_squares_slope(seed):
     x = rng.uniform(0, 255, 500)
     y = rng.uniform(0.4, 2.5) * x + rng.normal(0, 6, 500) + rng.uniform(-30, 30)
     assert abs(_slope(x, y) - float(np.polyfit(x, y, 1)[0])) <= 1e-9 * abs(float(np.polyfit(x, y, 1)[0]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), float_=st.booleans(), height=st.integers(1, 40), width=st.integers(1, 40))
+def test_the_channel_max_is_numpys(seed, float_, height, width):
+    from vision.stillness import channel_max
+
+    rng = np.random.default_rng(seed)
+    image = rng.integers(0, 256, (height, width, 3)).astype(np.float32 if float_ else np.uint8)
+    if float_:
+        image += rng.random(image.shape, dtype=np.float32)
+    found = channel_max(image)
+    assert found.dtype == image.dtype
+    assert np.array_equal(found, image.max(axis=-1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(values=st.lists(st.floats(-1e4, 1e4, allow_nan=False, width=64), min_size=1, max_size=300),
+       q=st.sampled_from([0.0, 10.0, 37.5, 50.0, 60.0, 90.0, 100.0]))
+def test_the_light_fits_order_statistics_are_numpys(values, q):
+    from vision.stillness import _median, _percentile
+
+    array = np.asarray(values, np.float64)
+    assert _median(array.copy()) == float(np.median(array))
+    assert _percentile(array.copy(), q) == float(np.percentile(array, q))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), cells=st.integers(8, 900))
+def test_the_light_fit_finds_what_numpys_statistics_find(seed, cells):
+    """The fit with its own order statistics is the fit with numpy's (gain and offset equal)."""
+    from unittest import mock
+
+    from vision import stillness
+
+    rng = np.random.default_rng(seed)
+    now = rng.uniform(0, 255, cells)
+    before = now * rng.uniform(0.5, 1.8) + rng.normal(0, 3, cells) + rng.uniform(-20, 20)
+    before[: cells // 4] = rng.uniform(0, 255, cells // 4)  # a hand over a quarter of the cells
+    fitted = stillness._fit(now, before)
+    with mock.patch.object(stillness, "_median", lambda v: float(np.median(v))), \
+            mock.patch.object(stillness, "_percentile", lambda v, q: float(np.percentile(v, q))):
+        assert stillness._fit(now, before) == fitted

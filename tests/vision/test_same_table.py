@@ -53,3 +53,26 @@ def test_two_frames_of_a_look_are_alike_only_as_they_are(renderer, change, alike
     assert still_as_read(before, outlines(TABLE), after, AREA) is alike
     if alike:  # never alike where lies_as would tell them apart
         assert lies_as(before, outlines(TABLE), after, AREA)
+
+
+@pytest.mark.parametrize("tile", [18, 30, 44, 61])
+@pytest.mark.parametrize("size", [(1920, 1080), (1283, 721)])
+def test_the_blocks_see_half_a_tile_put_down_whatever_the_frame_and_tile_size(tile, size):
+    """The blocks are compared on a copy a whole factor smaller than the frame (a cheap box average),
+    whatever the frame's size: a patch half a tile wide put down anywhere, up to the frame's last
+    pixels, is a change; sensor noise is none."""
+    import numpy as np
+
+    w, h = size
+    rng = np.random.default_rng(tile * 7 + w)
+    before = np.clip(rng.normal(120, 25, (h, w, 3)), 0, 255).astype(np.uint8)
+    before = cv2.GaussianBlur(before, (0, 0), 2)  # a table's grain, not pixel noise
+    square = [(0, 0), (tile, 0), (tile, tile), (0, tile)]
+    tiles = tuple(tuple((x + 40 + i * (tile + 4), y + 40) for x, y in square) for i in range(5))
+    noisy = np.clip(before.astype(np.int16) + rng.integers(-6, 7, before.shape), 0, 255).astype(np.uint8)
+    assert blocks_unchanged(before, tiles, noisy)
+    half = tile // 2
+    for x, y in [(w // 2, h // 2), (w - half, h - half), (0, h - half), (w - half, 0)]:
+        after = noisy.copy()
+        after[y:y + half, x:x + half] = 250
+        assert not blocks_unchanged(before, tiles, after), (x, y)

@@ -121,16 +121,27 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
 
 def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> AreaSplit:
     """Inside: at least `play_area_inside_share` of the face in the area; outside: at most
-    `play_area_outside_share`; across the edge: anything between."""
+    `play_area_outside_share`; across the edge: anything between, and a face mostly inside that reaches
+    over the edge (`play_area_crossing_share`) yet is under `play_area_cut_share` of the inside faces'
+    median area: the edge cuts a tile there, and what shows of it is no tile to read (a code read off a
+    sliver is a guess)."""
     inside, outside, across = [], [], []
-    for k, face in enumerate(faces):
-        share = area.share_inside(face)
+    shares = [area.share_inside(face) for face in faces]
+    for k, (face, share) in enumerate(zip(faces, shares)):
         if share >= config.play_area_inside_share:
             inside.append(k)
         elif share <= config.play_area_outside_share:
             outside.append(k)
         else:
             across.append((k, area.nearest_edge(np.asarray(face, float).mean(axis=0))))
+    reaching = [k for k in inside if shares[k] < config.play_area_crossing_share]
+    if reaching and len(inside) - len(reaching) >= 3:
+        sizes = {k: abs(cv2.contourArea(np.asarray(faces[k], np.float32))) for k in inside}
+        typical = float(np.median([sizes[k] for k in inside if k not in reaching]))
+        cut = [k for k in reaching if sizes[k] < config.play_area_cut_share * typical]
+        if cut:
+            inside = [k for k in inside if k not in cut]
+            across += [(k, area.nearest_edge(np.asarray(faces[k], float).mean(axis=0))) for k in cut]
     return AreaSplit(tuple(inside), tuple(outside), tuple(across))
 
 

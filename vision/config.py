@@ -115,6 +115,11 @@ class VisionConfig:
     play_area_whole_frame: float = 0.7  # a surface whose hull covers this share of the frame is the whole frame
     play_area_inside_share: float = 0.8  # a face this much inside the area is read ...
     play_area_outside_share: float = 0.2  # ... one this little inside is not; between, it lies across the edge
+    # ... and a face reaching over the edge (less than this share of it inside) ...
+    play_area_crossing_share: float = 0.98
+    # ... under this share of the inside faces' median area is the part of a tile the edge cuts that shows: named
+    # across, never read
+    play_area_cut_share: float = 0.5
     # A sure face outside an area found on the frame is read when it lies on the table's own surface: this share
     # of the ring around it is table-coloured and joined to the table, and it lies within this many tile widths
     # of the area or in a set with a face inside it (vision/area.py split_on_table)

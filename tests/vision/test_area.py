@@ -120,6 +120,21 @@ def test_split_faces_tells_inside_outside_and_across_with_the_side():
     assert split.across == ((2, "left"), (3, "bottom"))
 
 
+@pytest.mark.parametrize("reach", [3, 8], ids=["3 px over", "8 px over"])
+def test_what_shows_of_a_tile_the_edge_cuts_is_named_across_not_read(reach):
+    """The top edge of a marked area cuts a tile: the detector finds the strip of it that shows, a sliver
+    reaching a few pixels over the edge. It is named across the top edge, never read; a whole tile reaching
+    as far over the edge is read, as are the tiles inside."""
+    area = PlayArea.marked([(100, 100), (500, 100), (500, 400), (100, 400)])
+    face = np.float64([[0, 0], [40, 0], [40, 54], [0, 54]])
+    sliver = np.float64([[0, 0], [40, 0], [40, 16], [0, 16]]) + (300, 100 - reach)
+    whole = face + (400, 100 - reach)
+    inside = [face + (150 + 50 * k, 250) for k in range(3)]
+    split = split_faces(area, inside + [sliver, whole])
+    assert split.inside == (0, 1, 2, 4)
+    assert split.across == ((3, "top"),)
+
+
 @pytest.mark.parametrize("corners, says", [
     ([(0, 0), (10, 0), (10, 10)], "four corners"),
     ([(0, 0), (10, 0), (0, 10), (10, 10), (5, 5)], "four corners"),

@@ -238,8 +238,7 @@ def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionCon
         centre, spread = _table_colour(surface[middle], config)
         if spread.max() <= config.play_area_max_spread:
             break
-    distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
-    coloured = (distance < config.play_area_colour_distance).astype(np.uint8)
+    coloured = (_distance(surface, centre, spread) < config.play_area_colour_distance).astype(np.uint8)
     # a bridge narrower than a tile (a box's rim, a lid's border touching the table) is no table
     cut = max(1, round(config.play_area_bridge * tile_width))
     table = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cut + 1, 2 * cut + 1)))
@@ -259,10 +258,23 @@ def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionCon
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
     area = PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
     # light and shade change the surface's lightness more than its hue: the surface goes on under them
-    shaded = np.sqrt((((surface - centre) / (spread * (config.play_area_shade, 1.0, 1.0))) ** 2).sum(axis=2))
-    _, pieces = cv2.connectedComponents((shaded < config.play_area_colour_distance).astype(np.uint8), connectivity=8)
-    joined = np.unique(pieces[region > 0])
-    return TableSurface(area, np.isin(pieces, joined[joined > 0]), scale, tile_width / scale)
+    shaded = _distance(surface, centre, spread * (config.play_area_shade, 1.0, 1.0))
+    count, pieces = cv2.connectedComponents((shaded < config.play_area_colour_distance).astype(np.uint8), connectivity=8)
+    joined = np.zeros(count, bool)  # the pieces the table's region touches, looked up per pixel
+    joined[pieces[region > 0]] = True
+    joined[0] = False
+    return TableSurface(area, joined[pieces], scale, tile_width / scale)
+
+
+def _distance(surface: np.ndarray, centre: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """Each pixel's distance from the colour `centre` in units of `spread`: the figures of
+    np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2)), worked out in place."""
+    scaled = surface - centre
+    spread = np.asarray(spread)
+    scaled = np.divide(scaled, spread, out=scaled) if np.result_type(scaled, spread) == scaled.dtype else scaled / spread
+    np.square(scaled, out=scaled)
+    total = scaled.sum(axis=2)
+    return np.sqrt(total, out=total)
 
 
 def _hull(region: np.ndarray) -> np.ndarray:

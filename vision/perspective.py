@@ -24,7 +24,7 @@ import numpy as np
 
 from .config import VisionConfig
 from .detect import TileCandidate
-from .geometry import axes_apart, order_upright, quad_size
+from .geometry import axes_apart, order_upright_many, quad_sizes
 
 
 def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
@@ -35,13 +35,13 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
     centres = corners.mean(axis=1)
     width_axes = _angles((corners[:, 1] - corners[:, 0]) + (corners[:, 2] - corners[:, 3]))
     height_axes = _angles((corners[:, 3] - corners[:, 0]) + (corners[:, 2] - corners[:, 1]))
-    sizes = np.array([quad_size(q) for q in corners])
+    sizes = quad_sizes(corners)
     vanishing = _towards_vanishing_point(centres, height_axes, config)
     lines, in_set = _set_lines(centres, width_axes, sizes, config)
     out = []
     for i, c in enumerate(candidates):
         if c.other_turns:  # its angle is a guess: the classifier still picks among its turns
-            out.append(c)
+            out.append(None)
             continue
         across = _unit(width_axes[i])
         down = _unit(height_axes[i])
@@ -53,14 +53,26 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
         sheared = _parallelogram(centres[i], width_axis, _leaning(height_axes[i], False, i, vanishing, config),
                                  across, down, sizes[i])
         if not off_line or not config.perspective_off_line_both:
-            out.append(replace(c, corners=sheared))
+            out.append((sheared,))
             continue
         # the rectangle turned back by as much as the line turned it, both axes
         whole = _parallelogram(centres[i], width_axis, _leaning(height_axes[i] + turn, True, i, vanishing, config),
                                across, down, sizes[i])
         # which was wrong, the rectangle or the line, the classifier's surer reading says
-        out.append(replace(c, corners=sheared, other_turns=(whole,)))
-    return tuple(out)
+        out.append((sheared, whole))
+    # every new face's corners put in upright order at once
+    drawn = [quad for faces in out if faces is not None for quad in faces]
+    upright = iter(order_upright_many(drawn) if drawn else ())
+    result = []
+    for c, faces in zip(candidates, out):
+        if faces is None:
+            result.append(c)
+        elif len(faces) == 1:
+            result.append(replace(c, corners=next(upright)))
+        else:
+            sheared, whole = next(upright), next(upright)
+            result.append(replace(c, corners=sheared, other_turns=(whole,)))
+    return tuple(result)
 
 
 def _leaning(height_axis: float, turned: bool, i: int, vanishing, config: VisionConfig) -> np.ndarray:
@@ -128,12 +140,12 @@ def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, confi
 
 def _parallelogram(centre, width_axis, height_axis, across, down, size) -> np.ndarray:
     """The face with the given axes (turned to the rectangle's sense), keeping the distances
-    between the rectangle's opposite sides."""
+    between the rectangle's opposite sides: its corners, not yet in upright order (`order_upright_many`)."""
     width_axis = width_axis if width_axis @ across >= 0 else -width_axis
     height_axis = height_axis if height_axis @ down >= 0 else -height_axis
     normal_of_width = np.array([-width_axis[1], width_axis[0]])
     normal_of_height = np.array([-height_axis[1], height_axis[0]])
     top = width_axis * size[0] / max(abs(width_axis @ normal_of_height), 1e-6)
     side = height_axis * size[1] / max(abs(height_axis @ normal_of_width), 1e-6)
-    return order_upright(np.array([centre - top / 2 - side / 2, centre + top / 2 - side / 2,
-                                   centre + top / 2 + side / 2, centre - top / 2 + side / 2]))
+    return np.array([centre - top / 2 - side / 2, centre + top / 2 - side / 2,
+                     centre + top / 2 + side / 2, centre - top / 2 + side / 2])

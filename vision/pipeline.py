@@ -18,7 +18,7 @@ from .config import DEFAULT_CONFIG, VisionConfig
 from .copies import limit_copies
 from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
 from .exposure import expose
-from .geometry import quad_size
+from .geometry import quad_sizes
 from .image import check_image, load_image
 from .inks import decide_colours
 from .melds import best_codes, find_groups, place_group
@@ -93,7 +93,7 @@ def _without_specks(candidates: tuple[TileCandidate, ...], config: VisionConfig)
     of them around a lone close-up tile); weighting by area makes the one big tile the measure."""
     if len(candidates) < 2:
         return candidates
-    areas = np.array([np.prod(quad_size(c.corners)) for c in candidates])
+    areas = np.prod(quad_sizes([c.corners for c in candidates]), axis=1)
     order = np.argsort(areas)
     weighted = areas[order][np.searchsorted(np.cumsum(areas[order]), areas.sum() / 2)]
     return tuple(c for c, a in zip(candidates, areas) if a >= config.min_face_share * weighted)
@@ -105,7 +105,7 @@ def _better_long_side(shape, long_side, candidates, config) -> int | None:
     if not candidates:
         return None
     scale = long_side / max(shape[:2])
-    width = float(np.median([quad_size(c.corners)[0] for c in candidates])) * scale
+    width = float(np.median(quad_sizes([c.corners for c in candidates])[:, 0])) * scale
     if width < config.detect_min_tile_width or width > config.detect_max_tile_width:
         better = long_side * config.detect_tile_width / max(width, 1.0)
         better = int(min(config.detect_max_long_side, max(shape[:2]), max(config.detect_min_long_side, better)))
@@ -268,7 +268,7 @@ def _drop_overlaps(guesses: list[TileGuess], settled: int = 0) -> list[TileGuess
     guesses (already apart) come before all the others, however sure."""
     if len(guesses) < 2:
         return list(guesses)
-    sizes = np.array([quad_size(g.corners) for g in guesses])
+    sizes = quad_sizes([g.corners for g in guesses])
     order = sorted(range(len(guesses)),
                    key=lambda i: (i >= settled, -round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
     centers = np.array([g.corners for g in guesses], np.float64).mean(axis=1)  # each face's mean, to the last bit

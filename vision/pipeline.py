@@ -109,9 +109,24 @@ def _better_long_side(shape, long_side, candidates, config) -> int | None:
     if width < config.detect_min_tile_width or width > config.detect_max_tile_width:
         better = long_side * config.detect_tile_width / max(width, 1.0)
         better = int(min(config.detect_max_long_side, max(shape[:2]), max(config.detect_min_long_side, better)))
+        better = _whole_fraction(shape, better, config)
         if abs(better - long_side) > 0.15 * long_side:
             return better
     return None
+
+
+def _whole_fraction(shape, long_side: int, config: VisionConfig) -> int:
+    """The long side of the frame shrunk by a whole factor (both sides divide by it) when that lies within
+    detect_whole_fraction of `long_side` and inside the second look's bounds; else `long_side` itself."""
+    height, width = (int(v) for v in shape[:2])
+    side = max(height, width)
+    factor = max(1, round(side / max(long_side, 1)))
+    whole = side // factor
+    if (config.detect_whole_fraction > 0 and height % factor == 0 and width % factor == 0
+            and abs(whole - long_side) <= config.detect_whole_fraction * long_side
+            and config.detect_min_long_side <= whole <= config.detect_max_long_side):
+        return whole
+    return long_side
 
 
 def _detect_at(image, long_side, config, detector):

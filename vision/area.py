@@ -78,13 +78,24 @@ class PlayArea:
 
     def share_inside(self, face: np.ndarray) -> float:
         """The share of a tile face (4 corners) lying inside the area."""
-        face = np.asarray(face, dtype=np.float32)
-        whole = abs(cv2.contourArea(face))
-        if whole <= 0:
-            return float(cv2.pointPolygonTest(self.quad.astype(np.float32).reshape(-1, 1, 2),
-                                              tuple(map(float, face.mean(axis=0))), False) >= 0)
-        common, _ = cv2.intersectConvexConvex(order_corners(face).astype(np.float32), self.quad.astype(np.float32))
-        return float(min(1.0, common / whole))
+        return self.shares_inside([face])[0]
+
+    def shares_inside(self, faces: Sequence[np.ndarray]) -> list[float]:
+        """`share_inside` of each face, their corners ordered all at once."""
+        if len(faces) == 0:
+            return []
+        quads = np.asarray([np.asarray(face, dtype=np.float32) for face in faces])
+        ordered = order_corners_many(quads).astype(np.float32)
+        area = self.quad.astype(np.float32)
+        shares = []
+        for face, corners in zip(quads, ordered):
+            whole = abs(cv2.contourArea(face))
+            if whole <= 0:
+                shares.append(float(cv2.pointPolygonTest(area.reshape(-1, 1, 2), tuple(map(float, face.mean(axis=0))), False) >= 0))
+                continue
+            common, _ = cv2.intersectConvexConvex(corners, area)
+            shares.append(float(min(1.0, common / whole)))
+        return shares
 
     def nearest_edge(self, point: Sequence[float]) -> str:
         """"left", "top"... : the side of the area nearest a point."""
@@ -119,6 +130,16 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     return np.roll(clockwise, -start, axis=0)
 
 
+def order_corners_many(quads: np.ndarray) -> np.ndarray:
+    """`order_corners` of each of N quads (N x 4 x 2) at once: the same arithmetic, so the same order."""
+    quads = np.asarray(quads, dtype=float)
+    centre = quads.mean(axis=1)
+    angles = np.arctan2(quads[:, :, 1] - centre[:, None, 1], quads[:, :, 0] - centre[:, None, 0])
+    clockwise = np.take_along_axis(quads, np.argsort(angles, axis=1)[:, :, None], axis=1)
+    start = np.argmin(clockwise.sum(axis=2), axis=1)
+    return np.take_along_axis(clockwise, ((np.arange(4)[None, :] + start[:, None]) % 4)[:, :, None], axis=1)
+
+
 def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> AreaSplit:
     """Inside: at least `play_area_inside_share` of the face in the area; outside: at most
     `play_area_outside_share`; across the edge: anything between, and a face mostly inside that reaches
@@ -126,7 +147,7 @@ def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfi
     median area: the edge cuts a tile there, and what shows of it is no tile to read (a code read off a
     sliver is a guess)."""
     inside, outside, across = [], [], []
-    shares = [area.share_inside(face) for face in faces]
+    shares = area.shares_inside(faces)
     for k, (face, share) in enumerate(zip(faces, shares)):
         if share >= config.play_area_inside_share:
             inside.append(k)
@@ -249,8 +270,7 @@ def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionCon
         centre, spread = _table_colour(surface[middle], config)
         if spread.max() <= config.play_area_max_spread:
             break
-    distance = np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2))
-    coloured = (distance < config.play_area_colour_distance).astype(np.uint8)
+    coloured = (_distance(surface, centre, spread) < config.play_area_colour_distance).astype(np.uint8)
     # a bridge narrower than a tile (a box's rim, a lid's border touching the table) is no table
     cut = max(1, round(config.play_area_bridge * tile_width))
     table = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * cut + 1, 2 * cut + 1)))
@@ -270,10 +290,23 @@ def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionCon
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
     area = PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
     # light and shade change the surface's lightness more than its hue: the surface goes on under them
-    shaded = np.sqrt((((surface - centre) / (spread * (config.play_area_shade, 1.0, 1.0))) ** 2).sum(axis=2))
-    _, pieces = cv2.connectedComponents((shaded < config.play_area_colour_distance).astype(np.uint8), connectivity=8)
-    joined = np.unique(pieces[region > 0])
-    return TableSurface(area, np.isin(pieces, joined[joined > 0]), scale, tile_width / scale)
+    shaded = _distance(surface, centre, spread * (config.play_area_shade, 1.0, 1.0))
+    count, pieces = cv2.connectedComponents((shaded < config.play_area_colour_distance).astype(np.uint8), connectivity=8)
+    joined = np.zeros(count, bool)  # the pieces the table's region touches, looked up per pixel
+    joined[pieces[region > 0]] = True
+    joined[0] = False
+    return TableSurface(area, joined[pieces], scale, tile_width / scale)
+
+
+def _distance(surface: np.ndarray, centre: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """Each pixel's distance from the colour `centre` in units of `spread`: the figures of
+    np.sqrt((((surface - centre) / spread) ** 2).sum(axis=2)), worked out in place."""
+    scaled = surface - centre
+    spread = np.asarray(spread)
+    scaled = np.divide(scaled, spread, out=scaled) if np.result_type(scaled, spread) == scaled.dtype else scaled / spread
+    np.square(scaled, out=scaled)
+    total = scaled.sum(axis=2)
+    return np.sqrt(total, out=total)
 
 
 def _hull(region: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .config import DETECT_STRIDE, VisionConfig
-from .geometry import axes_apart, order_upright, quad_size
+from .geometry import axes_apart, order_upright, order_upright_many, quad_sizes
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,10 @@ def _blobs(mask: np.ndarray, areas: bool = True) -> tuple[int, np.ndarray, np.nd
     stats[0, :4] = (0, 0, mask.shape[1], mask.shape[0])
     for label, (rows, columns) in enumerate(ndimage.find_objects(labels), start=1):
         stats[label, :4] = (columns.start, rows.start, columns.stop - columns.start, rows.stop - rows.start)
-    if areas:
-        stats[:, cv2.CC_STAT_AREA] = np.bincount(labels.ravel(), minlength=count)
+    if areas:  # counted over the blobs' own pixels; the background's is what is left
+        stats[:, cv2.CC_STAT_AREA] = np.bincount(labels[mask.view(bool)] if mask.dtype == np.uint8 and mask.max(initial=0) <= 1
+                                                 else labels.ravel(), minlength=count)
+        stats[0, cv2.CC_STAT_AREA] = labels.size - int(stats[1:, cv2.CC_STAT_AREA].sum())
     return count, labels, stats
 
 
@@ -99,16 +101,20 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     count, labels, stats = _blobs((core_logit > _logit(config.core_threshold)).astype(np.uint8))
     peaks = _peaks_per_core(core_logit, labels, count, config)
     face_count, face_labels, face_stats = _blobs((face_logit > _logit(config.face_threshold)).astype(np.uint8), areas=False)
+    on_core = labels > 0
+    core_of_pixel = labels[on_core]
+    # each core blob's mean core probability and the face blob most of it lies on, for all blobs at once
+    scores = np.bincount(core_of_pixel, weights=_sigmoid(core_logit[on_core]), minlength=count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    faces_under = _main_face_blobs(core_of_pixel, face_labels[on_core], count, face_count)
     blobs = []
-    for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < config.min_core_pixels:
-            continue
+    for label in np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= config.min_core_pixels)[0] + 1:
         x0, y0, bw, bh = stats[label, :4]
         mask = labels[y0: y0 + bh, x0: x0 + bw] == label
         blobs.append(_CoreBlob(
-            rect=_mask_rect(mask, x0, y0), score=float(_sigmoid(core_logit[y0: y0 + bh, x0: x0 + bw][mask]).mean()),
+            rect=_mask_rect(mask, x0, y0), score=float(scores[label]),
             area=int(stats[label, cv2.CC_STAT_AREA]), peaks=int(peaks[label]),
-            face_blob=int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
+            face_blob=int(faces_under[label]) if faces_under is not None
+            else int(np.bincount(face_labels[y0: y0 + bh, x0: x0 + bw][mask]).argmax())))
     blobs = _without_core_fragments(blobs, config)
     single_core = _typical_core(blobs, config)
     face_rects: dict[int, tuple] = {}  # face blob label -> its rectangle, each fitted once
@@ -131,7 +137,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         blob = core.face_blob if len(faces) == 1 else 0
         found += [(face, core.score, blob) for face in faces]
     cores_per_face = np.bincount([b for _, _, b in found], minlength=face_count)
-    out: list[TileCandidate] = []
+    kept: list[tuple[tuple, float, np.ndarray]] = []
     h, w = image_shape[:2]
     for face, score, blob in found:
         if blob > 0 and cores_per_face[blob] == 1:
@@ -144,8 +150,21 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         centre = quad.mean(axis=0)
         if not (0 <= centre[0] < w and 0 <= centre[1] < h):
             continue
-        out.append(TileCandidate(order_upright(quad), score, _other_turns(face, scale, config)))
-    return tuple(out)
+        kept.append((face, score, quad))
+    upright = order_upright_many([quad for _, _, quad in kept])
+    return tuple(TileCandidate(upright[k], score, _other_turns(face, scale, config)) for k, (face, score, _) in enumerate(kept))
+
+
+_DENSE_PAIRS = 1 << 22  # core blobs x face blobs counted in one table up to this size (a 4K frame's: some 10^4)
+
+
+def _main_face_blobs(core_of_pixel: np.ndarray, face_of_pixel: np.ndarray, count: int, face_count: int) -> np.ndarray | None:
+    """Per core blob label, the face blob label most of its pixels lie on (the lowest of equals, as
+    np.bincount(...).argmax() of its own pixels gives it); None when the table of pairs would be too big."""
+    if count * face_count > _DENSE_PAIRS:
+        return None
+    pairs = np.bincount(core_of_pixel.astype(np.int64) * face_count + face_of_pixel, minlength=count * face_count)
+    return pairs.reshape(count, face_count).argmax(axis=1)
 
 
 def lie_like_neighbours(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
@@ -160,7 +179,7 @@ def lie_like_neighbours(candidates: tuple[TileCandidate, ...], config: VisionCon
     if not sure or len(sure) == len(candidates):
         return candidates
     centres = np.array([c.corners.mean(axis=0) for c in sure])
-    sizes = np.array([quad_size(c.corners) for c in sure])
+    sizes = quad_sizes([c.corners for c in sure])
     # angle of each sure face's width axis, doubled so that opposite directions agree
     widths = np.array([c.corners[1] - c.corners[0] for c in sure])
     doubled = 2.0 * np.arctan2(widths[:, 1], widths[:, 0])
@@ -272,11 +291,9 @@ class UnsureTurns(Sequence):
             (cx, cy), (fw, fh), angle = self._face
             width = np.sqrt(fw * fh * self._tile_aspect)
             step = 180.0 / self._tries
-            turns = []
-            for k in range(1, self._tries):
-                quad = cv2.boxPoints(((cx, cy), (width, width / self._tile_aspect), angle + k * step)).astype(np.float64) / self._scale
-                turns.append(order_upright(quad))
-            self._quads = tuple(turns)
+            quads = [cv2.boxPoints(((cx, cy), (width, width / self._tile_aspect), angle + k * step)).astype(np.float64) / self._scale
+                     for k in range(1, self._tries)]
+            self._quads = tuple(order_upright_many(quads))
         return self._quads
 
     def __len__(self) -> int:

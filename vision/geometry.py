@@ -36,6 +36,28 @@ def order_upright(quad: np.ndarray) -> np.ndarray:
     return np.array([tl, tr, br, bl])
 
 
+def order_upright_many(quads) -> np.ndarray:
+    """`order_upright` of each of N quads (N x 4 x 2) at once: the same arithmetic on whole columns, so
+    the same corners (tests/vision/test_geometry.py); a read orders hundreds of faces."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    if len(q) == 0:
+        return q.copy()
+    center = (q[:, 0] + q[:, 1] + q[:, 2] + q[:, 3]) / 4
+    e1 = q[:, 1] - q[:, 0]
+    e2 = q[:, 3] - q[:, 0]
+    long1, long2 = np.sqrt(e1[:, 0] * e1[:, 0] + e1[:, 1] * e1[:, 1]), np.sqrt(e2[:, 0] * e2[:, 0] + e2[:, 1] * e2[:, 1])
+    first = long1 > long2
+    up = np.where(first[:, None], e1, e2) / np.maximum(np.where(first, long1, long2), 1e-9)[:, None]
+    flip = (up[:, 1] > 0) | ((np.abs(up[:, 1]) < 1e-9) & (up[:, 0] > 0))
+    up[flip] = -up[flip]
+    rel = q - center[:, None, :]
+    a = rel[:, :, 0] * up[:, None, 0] + rel[:, :, 1] * up[:, None, 1]
+    b = rel[:, :, 0] * -up[:, None, 1] + rel[:, :, 1] * up[:, None, 0]
+    picks = np.stack([np.argmax(a - b, axis=1), np.argmax(a + b, axis=1),
+                      np.argmax(-a + b, axis=1), np.argmax(-a - b, axis=1)], axis=1)
+    return np.take_along_axis(q, picks[:, :, None], axis=1)
+
+
 def flip_quad(quad: np.ndarray) -> np.ndarray:
     """The same face turned half round: the old bottom-right becomes top-left."""
     quad = np.asarray(quad)
@@ -110,6 +132,18 @@ def quad_size(quad: np.ndarray) -> tuple[float, float]:
     w = (length(q[1] - q[0]) + length(q[2] - q[3])) / 2
     h = (length(q[3] - q[0]) + length(q[2] - q[1])) / 2
     return float(w), float(h)
+
+
+def quad_sizes(quads) -> np.ndarray:
+    """`quad_size` of each of N upright-ordered quads (N x 4 x 2), as an N x 2 array: the same figures."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+
+    def lengths(v):
+        return np.sqrt(v[:, 0] * v[:, 0] + v[:, 1] * v[:, 1])
+
+    w = (lengths(q[:, 1] - q[:, 0]) + lengths(q[:, 2] - q[:, 3])) / 2
+    h = (lengths(q[:, 3] - q[:, 0]) + lengths(q[:, 2] - q[:, 1])) / 2
+    return np.column_stack([w, h])
 
 
 def length(vector) -> float:

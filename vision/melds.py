@@ -14,7 +14,7 @@ import numpy as np
 from .classify import TileGuess
 from .codes import CODES
 from .config import VisionConfig
-from .geometry import flip_quad, quad_size
+from .geometry import flip_quad, quad_sizes
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]
     if n < 2:
         return [[i] for i in range(n)]
     centers = np.asarray(quads, np.float64).mean(axis=1)  # each quad's mean, to the last bit
-    sizes = np.array([quad_size(q) for q in quads])
+    sizes = quad_sizes(quads)
     rights = np.array([_axes(q)[0] for q in quads])
     max_angle = math.radians(config.meld_angle_tolerance_deg)
     for i in range(n):

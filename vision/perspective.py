@@ -24,7 +24,7 @@ import numpy as np
 
 from .config import VisionConfig
 from .detect import TileCandidate
-from .geometry import axes_apart, order_upright, quad_size
+from .geometry import axes_apart, order_upright_many, quad_sizes
 
 
 def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
@@ -35,49 +35,55 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
     centres = corners.mean(axis=1)
     width_axes = _angles((corners[:, 1] - corners[:, 0]) + (corners[:, 2] - corners[:, 3]))
     height_axes = _angles((corners[:, 3] - corners[:, 0]) + (corners[:, 2] - corners[:, 1]))
-    sizes = np.array([quad_size(q) for q in corners])
+    sizes = quad_sizes(corners)
     vanishing = _towards_vanishing_point(centres, height_axes, config)
     lines, in_set = _set_lines(centres, width_axes, sizes, config)
-    out = []
-    for i, c in enumerate(candidates):
-        if c.other_turns:  # its angle is a guess: the classifier still picks among its turns
-            out.append(c)
-            continue
-        across = _unit(width_axes[i])
-        down = _unit(height_axes[i])
-        width_axis = lines[i] if in_set[i] else across
-        # how far the set's line turns the rectangle's width axis (the line has no sense); less than
-        # perspective_turn_min is a real tile's own jitter in its set
-        turn = (np.arctan2(width_axis[1], width_axis[0]) - width_axes[i] + np.pi / 2) % np.pi - np.pi / 2
-        off_line = bool(in_set[i]) and np.degrees(abs(turn)) > config.perspective_turn_min
-        sheared = _parallelogram(centres[i], width_axis, _leaning(height_axes[i], False, i, vanishing, config),
-                                 across, down, sizes[i])
-        if not off_line or not config.perspective_off_line_both:
-            out.append(replace(c, corners=sheared))
-            continue
-        # the rectangle turned back by as much as the line turned it, both axes
-        whole = _parallelogram(centres[i], width_axis, _leaning(height_axes[i] + turn, True, i, vanishing, config),
-                               across, down, sizes[i])
-        # which was wrong, the rectangle or the line, the classifier's surer reading says
-        out.append(replace(c, corners=sheared, other_turns=(whole,)))
-    return tuple(out)
+    sure = np.array([not c.other_turns for c in candidates])  # of unsure angle: the classifier still picks among its turns
+    across = _units(width_axes)
+    down = _units(height_axes)
+    width_axis = np.where(in_set[:, None], lines, across)
+    # how far the set's line turns the rectangle's width axis (the line has no sense); less than
+    # perspective_turn_min is a real tile's own jitter in its set
+    turn = (np.arctan2(width_axis[:, 1], width_axis[:, 0]) - width_axes + np.pi / 2) % np.pi - np.pi / 2
+    off_line = in_set & (np.degrees(np.abs(turn)) > config.perspective_turn_min) & config.perspective_off_line_both
+    sheared = _parallelograms(centres, width_axis, _leanings(height_axes, False, vanishing, config), across, down, sizes)
+    # the rectangle turned back by as much as the line turned it, both axes: which was wrong, the rectangle
+    # or the line, the classifier's surer reading says
+    whole = _parallelograms(centres, width_axis, _leanings(height_axes + turn, True, vanishing, config),
+                            across, down, sizes)
+    out = [None if not sure[i] else (sheared[i], whole[i]) if off_line[i] else (sheared[i],) for i in range(len(candidates))]
+    # every new face's corners put in upright order at once
+    drawn = [quad for faces in out if faces is not None for quad in faces]
+    upright = iter(order_upright_many(drawn) if drawn else ())
+    result = []
+    for c, faces in zip(candidates, out):
+        if faces is None:
+            result.append(c)
+        elif len(faces) == 1:
+            result.append(replace(c, corners=next(upright)))
+        else:
+            sheared, whole = next(upright), next(upright)
+            result.append(replace(c, corners=sheared, other_turns=(whole,)))
+    return tuple(result)
 
 
-def _leaning(height_axis: float, turned: bool, i: int, vanishing, config: VisionConfig) -> np.ndarray:
-    """The face's height axis: towards the vanishing point when its own agrees (or, turned, comes to)."""
+def _leanings(height_axes: np.ndarray, turned: bool, vanishing, config: VisionConfig) -> np.ndarray:
+    """Each face's height axis as a unit vector: towards the vanishing point where the face's own axis agrees
+    with it or, for axes `turned` from their own, also where the turned axis comes to agree with it."""
     if vanishing is not None:
         towards, agree = vanishing
-        if agree[i] or turned and np.degrees(axes_apart(height_axis, towards[i])) <= config.perspective_agreement:
-            height_axis = towards[i]
-    return _unit(height_axis)
+        if turned:
+            agree = agree | (np.degrees(axes_apart(height_axes, towards)) <= config.perspective_agreement)
+        height_axes = np.where(agree, towards, height_axes)
+    return _units(height_axes)
 
 
 def _angles(vectors: np.ndarray) -> np.ndarray:
     return np.arctan2(vectors[:, 1], vectors[:, 0])
 
 
-def _unit(angle: float) -> np.ndarray:
-    return np.array([np.cos(angle), np.sin(angle)])
+def _units(angles: np.ndarray) -> np.ndarray:
+    return np.column_stack([np.cos(angles), np.sin(angles)])
 
 
 def _set_lines(centres: np.ndarray, width_axes: np.ndarray, sizes: np.ndarray, config: VisionConfig):
@@ -126,14 +132,18 @@ def _towards_vanishing_point(centres: np.ndarray, height_axes: np.ndarray, confi
     return towards, agree
 
 
-def _parallelogram(centre, width_axis, height_axis, across, down, size) -> np.ndarray:
-    """The face with the given axes (turned to the rectangle's sense), keeping the distances
-    between the rectangle's opposite sides."""
-    width_axis = width_axis if width_axis @ across >= 0 else -width_axis
-    height_axis = height_axis if height_axis @ down >= 0 else -height_axis
-    normal_of_width = np.array([-width_axis[1], width_axis[0]])
-    normal_of_height = np.array([-height_axis[1], height_axis[0]])
-    top = width_axis * size[0] / max(abs(width_axis @ normal_of_height), 1e-6)
-    side = height_axis * size[1] / max(abs(height_axis @ normal_of_width), 1e-6)
-    return order_upright(np.array([centre - top / 2 - side / 2, centre + top / 2 - side / 2,
-                                   centre + top / 2 + side / 2, centre - top / 2 + side / 2]))
+def _parallelograms(centres, width_axes, height_axes, across, down, sizes) -> np.ndarray:
+    """Each face with the given axes (turned to the rectangle's sense), keeping the distances between the
+    rectangle's opposite sides: N x 4 x 2 corners, not yet in upright order (`order_upright_many`)."""
+    width_axes = np.where((_dots(width_axes, across) >= 0)[:, None], width_axes, -width_axes)
+    height_axes = np.where((_dots(height_axes, down) >= 0)[:, None], height_axes, -height_axes)
+    normal_of_width = np.column_stack([-width_axes[:, 1], width_axes[:, 0]])
+    normal_of_height = np.column_stack([-height_axes[:, 1], height_axes[:, 0]])
+    top = width_axes * sizes[:, :1] / np.maximum(np.abs(_dots(width_axes, normal_of_height)), 1e-6)[:, None]
+    side = height_axes * sizes[:, 1:] / np.maximum(np.abs(_dots(height_axes, normal_of_width)), 1e-6)[:, None]
+    return np.stack([centres - top / 2 - side / 2, centres + top / 2 - side / 2,
+                     centres + top / 2 + side / 2, centres - top / 2 + side / 2], axis=1)
+
+
+def _dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1]

@@ -18,7 +18,7 @@ from .config import DEFAULT_CONFIG, VisionConfig
 from .copies import limit_copies
 from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
 from .exposure import expose
-from .geometry import quad_size
+from .geometry import quad_sizes
 from .image import check_image, load_image
 from .inks import decide_colours
 from .melds import best_codes, find_groups, place_group
@@ -93,7 +93,7 @@ def _without_specks(candidates: tuple[TileCandidate, ...], config: VisionConfig)
     of them around a lone close-up tile); weighting by area makes the one big tile the measure."""
     if len(candidates) < 2:
         return candidates
-    areas = np.array([np.prod(quad_size(c.corners)) for c in candidates])
+    areas = np.prod(quad_sizes([c.corners for c in candidates]), axis=1)
     order = np.argsort(areas)
     weighted = areas[order][np.searchsorted(np.cumsum(areas[order]), areas.sum() / 2)]
     return tuple(c for c, a in zip(candidates, areas) if a >= config.min_face_share * weighted)
@@ -105,13 +105,28 @@ def _better_long_side(shape, long_side, candidates, config) -> int | None:
     if not candidates:
         return None
     scale = long_side / max(shape[:2])
-    width = float(np.median([quad_size(c.corners)[0] for c in candidates])) * scale
+    width = float(np.median(quad_sizes([c.corners for c in candidates])[:, 0])) * scale
     if width < config.detect_min_tile_width or width > config.detect_max_tile_width:
         better = long_side * config.detect_tile_width / max(width, 1.0)
         better = int(min(config.detect_max_long_side, max(shape[:2]), max(config.detect_min_long_side, better)))
+        better = _whole_fraction(shape, better, config)
         if abs(better - long_side) > 0.15 * long_side:
             return better
     return None
+
+
+def _whole_fraction(shape, long_side: int, config: VisionConfig) -> int:
+    """The long side of the frame shrunk by a whole factor (both sides divide by it) when that lies within
+    detect_whole_fraction of `long_side` and inside the second look's bounds; else `long_side` itself."""
+    height, width = (int(v) for v in shape[:2])
+    side = max(height, width)
+    factor = max(1, round(side / max(long_side, 1)))
+    whole = side // factor
+    if (config.detect_whole_fraction > 0 and height % factor == 0 and width % factor == 0
+            and abs(whole - long_side) <= config.detect_whole_fraction * long_side
+            and config.detect_min_long_side <= whole <= config.detect_max_long_side):
+        return whole
+    return long_side
 
 
 def _detect_at(image, long_side, config, detector):
@@ -268,7 +283,7 @@ def _drop_overlaps(guesses: list[TileGuess], settled: int = 0) -> list[TileGuess
     guesses (already apart) come before all the others, however sure."""
     if len(guesses) < 2:
         return list(guesses)
-    sizes = np.array([quad_size(g.corners) for g in guesses])
+    sizes = quad_sizes([g.corners for g in guesses])
     order = sorted(range(len(guesses)),
                    key=lambda i: (i >= settled, -round(guesses[i].tile_probability, 1), -float(sizes[i].prod())))
     centers = np.array([g.corners for g in guesses], np.float64).mean(axis=1)  # each face's mean, to the last bit

@@ -10,6 +10,7 @@ from collections import Counter
 
 import cv2
 import numpy as np
+from hypothesis import given, strategies as st
 import pytest
 
 from models.recipe.area_scenes import compose, cut_faces, place_face
@@ -183,3 +184,21 @@ def test_a_game_reading_keeps_the_area_it_was_read_in():
     assert again.area == game_reading.area
     whole = convert(read_image(rendered.image))
     assert whole.area is None and "area" not in whole.to_json()
+
+
+@given(st.lists(st.tuples(st.floats(0, 4000), st.floats(0, 3000), st.floats(0, 200), st.floats(0, 200),
+                          st.sampled_from([0.0, 45.0, 90.0, -45.0]) | st.floats(-180, 180)), min_size=1, max_size=12))
+def test_shares_inside_are_share_inside_face_by_face(rects):
+    from vision.area import order_corners, order_corners_many
+
+    area = PlayArea(((100.0, 100.0), (3000.0, 150.0), (3100.0, 2800.0), (50.0, 2900.0)))
+    faces = [cv2.boxPoints(((x, y), (w, h), angle)).astype(np.float64) for x, y, w, h, angle in rects]
+    ordered = order_corners_many(faces)
+    shares = area.shares_inside(faces)
+    for face, corners, share in zip(faces, ordered, shares):
+        assert np.array_equal(corners, order_corners(face))
+        whole = abs(cv2.contourArea(face.astype(np.float32)))
+        if whole > 0:  # the share as one face's own intersection with the area gives it
+            common, _ = cv2.intersectConvexConvex(order_corners(face.astype(np.float32)).astype(np.float32),
+                                                  area.quad.astype(np.float32))
+            assert share == float(min(1.0, common / whole))

@@ -154,3 +154,16 @@ def test_find_play_area_is_the_area_of_find_table():
     rendered = render_table([["R5", "R6", "R7"], ["K9", "B9", "O9"]], width=960, height=540, seed=2, background="wood")
     quads = [t.corners for t in rendered.tiles]
     assert find_play_area(rendered.image, quads) == find_table(rendered.image, quads, DEFAULT_CONFIG).area
+
+
+def test_colour_distance_in_place_is_the_formulas_to_the_last_bit():
+    from vision.area import _distance
+
+    rng = np.random.default_rng(3)
+    surface = rng.uniform(-130, 130, (37, 53, 3)).astype(np.float32)
+    centre = rng.uniform(-50, 50, 3).astype(np.float32)
+    spread = rng.uniform(3, 20, 3).astype(np.float32)
+    for scale in (spread, spread * (2.0, 1.0, 1.0)):
+        expected = np.sqrt((((surface - centre) / scale) ** 2).sum(axis=2))
+        got = _distance(surface, centre, scale)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.config import DEFAULT_CONFIG
-from vision.detect import _blobs, candidates_from_maps
+from vision.detect import _blobs, _main_face_blobs, candidates_from_maps
 
 SHAPE = (120, 160)  # image pixels; the maps are at half of this and scale is 1
 
@@ -77,3 +77,19 @@ def test_blobs_are_opencvs_components_with_stats():
         assert np.array_equal(labels, expected_labels)
         assert np.array_equal(stats[1:], expected_stats[1:])
         assert stats[0, cv2.CC_STAT_AREA] == expected_stats[0, cv2.CC_STAT_AREA]
+
+
+def test_each_core_blob_lies_on_the_face_blob_most_of_its_pixels_do():
+    # the table of (core, face) pairs gives each core blob the face that np.bincount(...).argmax() of its own
+    # pixels gives: the lowest label among equals, 0 (no face) counting as any other
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        core = (rng.random((61, 83)) < rng.uniform(0.1, 0.6)).astype(np.uint8)
+        face = (rng.random((61, 83)) < rng.uniform(0.2, 0.9)).astype(np.uint8)
+        count, labels, _ = _blobs(core)
+        face_count, face_labels, _ = _blobs(face, areas=False)
+        on = labels > 0
+        faces = _main_face_blobs(labels[on], face_labels[on], count, face_count)
+        for label in range(1, count):
+            assert faces[label] == np.bincount(face_labels[labels == label]).argmax()
+    assert _main_face_blobs(labels[on], face_labels[on], 1 << 12, 1 << 11) is None  # too many pairs: counted blob by blob

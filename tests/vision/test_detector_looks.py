@@ -2,6 +2,7 @@
 (`vision.DetectorLooks`); a frame whose tiles no longer fit that size is looked at as ever."""
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import cv2
@@ -52,3 +53,31 @@ def test_tiles_that_no_longer_fit_the_size_kept_are_looked_at_as_ever(monkeypatc
     assert sizes[0] == kept and sizes[1:] == expected  # the size kept, then as ever
     assert Counter(zoomed.codes) == Counter(alone.codes)
     assert looks.chosen(close.shape) == expected[-1]
+
+
+def test_a_second_look_near_a_whole_fraction_of_the_frame_is_taken_there():
+    from vision.config import DEFAULT_CONFIG
+    from vision.pipeline import _whole_fraction
+
+    assert _whole_fraction((2160, 3840), 1393, DEFAULT_CONFIG) == 1280  # a third of a 4K frame, 8% smaller
+    assert _whole_fraction((1080, 1920), 1000, DEFAULT_CONFIG) == 960
+    assert _whole_fraction((1080, 1920), 1506, DEFAULT_CONFIG) == 1506  # the whole frame is 27% larger
+    assert _whole_fraction((1081, 1920), 1000, DEFAULT_CONFIG) == 1000  # a half would not be a whole number of rows
+    assert _whole_fraction((4320, 7680), 1450, DEFAULT_CONFIG) == 1536  # a fifth of an 8K frame
+    plain = dataclasses.replace(DEFAULT_CONFIG, detect_whole_fraction=0.0)
+    assert _whole_fraction((2160, 3840), 1393, plain) == 1393
+
+
+def test_a_4k_table_looked_at_a_whole_fraction_of_the_frame_is_read_whole(monkeypatch):
+    from vision.config import DEFAULT_CONFIG
+
+    table = render_table(random_melds(np.random.default_rng(4242), 40), width=3840, height=2160, seed=7, hands=0,
+                         layout="rows")
+    sizes = _counting(monkeypatch)
+    whole = read_image(table.image)
+    assert sizes == [640, 1280]  # a third of the frame, near the size the tiles asked for
+    assert Counter(whole.codes) == Counter(table.codes)
+    sizes.clear()
+    computed = read_image(table.image, dataclasses.replace(DEFAULT_CONFIG, detect_whole_fraction=0.0))
+    assert len(sizes) == 2 and 3840 % sizes[1] != 0
+    assert not Counter(computed.codes) - Counter(table.codes)  # (there this table's K11 is missed)

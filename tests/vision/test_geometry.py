@@ -1,11 +1,13 @@
 """Quad ordering and crops, shared by training and inference."""
 import math
 
+import cv2
 import numpy as np
 from hypothesis import given, strategies as st
 
 from vision.config import CROP_HEIGHT, CROP_WIDTH
-from vision.geometry import bright_levels, flip_quad, length, normalise_crops, order_upright, quad_size, rectify
+from vision.geometry import (bright_levels, flip_quad, length, normalise_crops, order_upright, order_upright_many, quad_size,
+                             quad_sizes, rectify)
 
 
 def _tile(cx, cy, w, h, angle):
@@ -87,3 +89,26 @@ def test_normalise_crops_gives_white_balance_s_figures_to_the_last_bit():
     assert np.array_equal(normalise_crops(crops), expected)
     assert np.array_equal(normalise_crops(crops, bright_levels(crops)), expected)
     assert normalise_crops(crops).dtype == np.float32 and normalise_crops(crops).flags.c_contiguous
+
+
+_QUADS = st.lists(st.tuples(st.floats(0, 4000), st.floats(0, 4000), st.floats(1, 300), st.floats(1, 300),
+                            st.sampled_from([0.0, 45.0, 90.0, -45.0, 30.0]) | st.floats(-180, 180),
+                            st.sampled_from([1.0, 0.37, 1 / 6])), min_size=1, max_size=20)
+
+
+@given(_QUADS, st.lists(st.lists(st.floats(-50, 50), min_size=8, max_size=8), max_size=5))
+def test_order_upright_many_orders_each_quad_as_order_upright_does(rects, loose):
+    # boxes as the detector fits them (exact right angles, quarter turns) and any four points
+    quads = [cv2.boxPoints(((x, y), (w, h), angle)).astype(np.float64) / scale for x, y, w, h, angle, scale in rects]
+    quads += [np.reshape(points, (4, 2)) for points in loose]
+    many = order_upright_many(quads)
+    assert many.shape == (len(quads), 4, 2)
+    for quad, ordered in zip(quads, many):
+        assert np.array_equal(ordered, order_upright(quad))
+
+
+@given(_QUADS)
+def test_quad_sizes_are_quad_size_to_the_last_bit(rects):
+    quads = order_upright_many([cv2.boxPoints(((x, y), (w, h), a)).astype(np.float64) / s for x, y, w, h, a, s in rects])
+    sizes = quad_sizes(quads)
+    assert [tuple(row) for row in sizes] == [quad_size(q) for q in quads]

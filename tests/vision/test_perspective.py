@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+from hypothesis import given, strategies as st
 import pytest
 
 from vision.config import DEFAULT_CONFIG
@@ -148,3 +149,28 @@ def test_tiles_strewn_at_every_angle_keep_their_own_axes():
     followed = follow_perspective(candidates, DEFAULT_CONFIG)
     for c, r in zip(followed, rectangles):
         assert np.allclose(c.corners, r, atol=0.05)
+
+
+def _one_parallelogram(centre, width_axis, height_axis, across, down, size):
+    """One face's parallelogram as it was drawn face by face."""
+    width_axis = width_axis if width_axis @ across >= 0 else -width_axis
+    height_axis = height_axis if height_axis @ down >= 0 else -height_axis
+    normal_of_width = np.array([-width_axis[1], width_axis[0]])
+    normal_of_height = np.array([-height_axis[1], height_axis[0]])
+    top = width_axis * size[0] / max(abs(width_axis @ normal_of_height), 1e-6)
+    side = height_axis * size[1] / max(abs(height_axis @ normal_of_width), 1e-6)
+    return np.array([centre - top / 2 - side / 2, centre + top / 2 - side / 2,
+                     centre + top / 2 + side / 2, centre - top / 2 + side / 2])
+
+
+@given(st.lists(st.tuples(st.floats(0, 4000), st.floats(0, 3000), *[st.floats(-np.pi, np.pi)] * 4,
+                          st.floats(1, 200), st.floats(1, 200)), min_size=1, max_size=12))
+def test_the_parallelograms_of_all_faces_are_each_faces_own_to_the_last_bit(faces):
+    from vision.perspective import _parallelograms, _units
+
+    centres = np.array([f[:2] for f in faces])
+    width_axes, height_axes, across, down = (_units(np.array([f[k] for f in faces])) for k in (2, 3, 4, 5))
+    sizes = np.array([f[6:] for f in faces])
+    drawn = _parallelograms(centres, width_axes, height_axes, across, down, sizes)
+    for i in range(len(faces)):
+        assert np.array_equal(drawn[i], _one_parallelogram(centres[i], width_axes[i], height_axes[i], across[i], down[i], sizes[i]))

@@ -142,10 +142,10 @@ def order_corners_many(quads: np.ndarray) -> np.ndarray:
 
 def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG) -> AreaSplit:
     """Inside: at least `play_area_inside_share` of the face in the area; outside: at most
-    `play_area_outside_share`; across the edge: anything between, and a face mostly inside that reaches
-    over the edge (`play_area_crossing_share`) yet is under `play_area_cut_share` of the inside faces'
-    median area: the edge cuts a tile there, and what shows of it is no tile to read (a code read off a
-    sliver is a guess)."""
+    `play_area_outside_share`; across the edge: anything between, and, in an area marked by the referee, a
+    face mostly inside that reaches over the edge (`play_area_crossing_share`) yet is under
+    `play_area_cut_share` of the inside faces' median area: the edge cuts a tile there, and what shows of
+    it is no tile to read (a code read off a sliver is a guess)."""
     inside, outside, across = [], [], []
     shares = area.shares_inside(faces)
     for k, (face, share) in enumerate(zip(faces, shares)):
@@ -155,7 +155,9 @@ def split_faces(area: PlayArea, faces: Sequence[np.ndarray], config: VisionConfi
             outside.append(k)
         else:
             across.append((k, area.nearest_edge(np.asarray(face, float).mean(axis=0))))
-    reaching = [k for k in inside if shares[k] < config.play_area_crossing_share]
+    # only a marked area's edge: a found area's edge lies where the table's surface or the frame ends, and a
+    # tile cut by the frame's border is named by whoever reads the frame (`tileref calibrate` refuses it)
+    reaching = [] if area.found else [k for k in inside if shares[k] < config.play_area_crossing_share]
     if reaching and len(inside) - len(reaching) >= 3:
         sizes = {k: abs(cv2.contourArea(np.asarray(faces[k], np.float32))) for k in inside}
         typical = float(np.median([sizes[k] for k in inside if k not in reaching]))

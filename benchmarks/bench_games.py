@@ -236,24 +236,22 @@ class BenchRunner(TableRunner):
 
 
 def eyes_on_the_track(eyes, true_table: TableState, tile_pixels: float) -> None:
-    """After a wrong verdict, the table's eyes as a referee's correction would leave them: the last table
-    judged holds the true codes where a true tile lies under its outline, and no reading is kept from it
-    (a table that lies as it lay is read again). Without this, a turn misread once is misread again by
-    every following turn that keeps or steadies its reading, and counted again each time."""
+    """After a wrong verdict, the table's eyes as a referee's correction leaves them (`TableEyes.answered`):
+    the last table judged holds the true code where a true tile lies under an outline, and no reading is
+    kept from it (a table that lies as it lay is read again). Without this, a turn misread once is misread
+    again by every following turn that keeps or steadies its reading, and counted again each time."""
     eyes.judged_reading = None
     judged = eyes.judged
-    if judged is None or not judged.tiles or len(judged.codes) != len(judged.tiles) or not true_table.tiles:
+    if judged is None or not true_table.tiles:
         return
     centres = np.float64([(x, y) for _, x, y in true_table.tiles])
-    codes = []
-    for outline, code in zip(judged.tiles, judged.codes):
+    changes = []
+    for index, (outline, code) in enumerate(zip(judged.tiles, judged.codes)):
         distance = np.hypot(*(centres - np.float64(outline).mean(axis=0)).T)
         nearest = int(np.argmin(distance))
-        codes.append(true_table.tiles[nearest][0] if distance[nearest] <= tile_pixels / 2 else code)
-    corrected = dataclasses.replace(judged, codes=tuple(codes))
-    if eyes.reference is judged:
-        eyes.reference = corrected
-    eyes.judged = corrected
+        if distance[nearest] <= tile_pixels / 2 and true_table.tiles[nearest][0] != code:
+            changes.append((index, true_table.tiles[nearest][0]))
+    eyes.answered(tuple(changes), len(judged.tiles))
 
 
 def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_area: bool = False) -> dict:

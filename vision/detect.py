@@ -78,8 +78,7 @@ def _blobs(mask: np.ndarray, areas: bool = True) -> tuple[int, np.ndarray, np.nd
     for label, (rows, columns) in enumerate(ndimage.find_objects(labels), start=1):
         stats[label, :4] = (columns.start, rows.start, columns.stop - columns.start, rows.stop - rows.start)
     if areas:  # counted over the blobs' own pixels; the background's is what is left
-        stats[:, cv2.CC_STAT_AREA] = np.bincount(labels[mask.view(bool)] if mask.dtype == np.uint8 and mask.max(initial=0) <= 1
-                                                 else labels.ravel(), minlength=count)
+        stats[:, cv2.CC_STAT_AREA] = np.bincount(labels[labels > 0], minlength=count)
         stats[0, cv2.CC_STAT_AREA] = labels.size - int(stats[1:, cv2.CC_STAT_AREA].sum())
     return count, labels, stats
 

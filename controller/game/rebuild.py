@@ -16,7 +16,10 @@ valid). So:
 5. A tile the fused frames disagree on (`unsure`: not seen in every frame, or read as other
    codes) is not sure: the rules may settle its code, never whether it lies there, so a tile
    some frames did not see is a doubt whose candidates include "no tile" (NO_TILE).
-6. Whatever stays doubtful is returned as a doubt for the referee, never guessed silently;
+6. A tile in no set that lies one step beyond a set's end, along its line at its own pitch, is in that
+   set: it touches it. The reader groups tiles by their outlines, and a small tile's outline can come
+   out turned across its neighbours; the centres alone still show where it lies.
+7. Whatever stays doubtful is returned as a doubt for the referee, never guessed silently;
    every settled tile is returned with the reason, and tiles of the table before that are
    seen neither in place nor elsewhere are returned as missing (the runner looks again).
 """
@@ -43,6 +46,9 @@ COPIES = 2  # of each coloured number, and of the joker
 class RebuildSettings:
     sure: float = 0.85  # a read at least this confident stands on its own
     keep_radius: float = SAME_TILE_RADIUS  # how far an unmoved tile may seem to shift between turns
+    # a tile in no set this near (in pitches) to where a set's next tile would lie is in that set: as far as
+    # the reader lets neighbours lie apart along a set and across it (VisionConfig.meld_gap, meld_row_tolerance)
+    step_reach: float = 0.35
     min_candidate: float = 0.02  # runner-up codes below this probability are not considered
     max_candidates: int = 3
     max_combinations: int = 81  # per set; above this the set's doubts go to the referee as they are
@@ -112,6 +118,7 @@ def rebuild(reading: TableReading, before: TableState, settings: RebuildSettings
                 candidates[i] = tuple(c for c in candidates[i] if c != code) or candidates[i]
 
     sets = _rejoin(_sets_with_lone_tiles(reading), pairs, before, reading, settled)
+    sets = _join_strays(sets, reading, settings.step_reach, settled)
     doubts: list[Doubt] = []
     for members in sets:
         open_ = [i for i in members if not sure[i]]
@@ -231,6 +238,40 @@ def _rejoin(sets: list[tuple[int, ...]], pairs: dict[int, int], before: TableSta
                             "rejoined with its set: its tiles did not move, the reader had split it"))
         sets = [tuple(merged) if k == pieces[0] else members for k, members in enumerate(sets) if k not in pieces[1:]]
     return sets
+
+
+def _join_strays(sets: list[tuple[int, ...]], reading: TableReading, reach: float,
+                 settled: list) -> list[tuple[int, ...]]:
+    """Each tile in no set that lies where the next tile of a set would (a set's end plus its mean step
+    between neighbours, within `reach` steps) joins that set at that end; the nearest such place first."""
+    centres = [reading.tiles[i].center for i in range(len(reading.tiles))]
+    sets = list(sets)
+    while True:
+        best = None
+        for k, members in enumerate(sets):
+            if len(members) < 2:
+                continue
+            first, last = centres[members[0]], centres[members[-1]]
+            step = ((last[0] - first[0]) / (len(members) - 1), (last[1] - first[1]) / (len(members) - 1))
+            pitch = math.hypot(*step)
+            if pitch == 0:
+                continue
+            for end, sign in ((last, 1), (first, -1)):
+                place = (end[0] + sign * step[0], end[1] + sign * step[1])
+                for lone, stray in enumerate(sets):
+                    if len(stray) != 1:
+                        continue
+                    off = math.dist(centres[stray[0]], place) / pitch
+                    if off <= reach and (best is None or off < best[0]):
+                        best = (off, k, sign, lone)
+        if best is None:
+            return sets
+        _, k, sign, lone = best
+        i = sets[lone][0]
+        sets[k] = sets[k] + (i,) if sign > 0 else (i,) + sets[k]
+        settled.append((i, reading.tiles[i].code, reading.tiles[i].code,
+                        "joined to the set it touches: it lies one step beyond the set's end, the reader had left it alone"))
+        del sets[lone]
 
 
 def _valid_choices(members, unsure, chosen, candidates, fixed: Counter, settings, melds_reading) -> list[tuple[str, ...]]:

@@ -127,3 +127,21 @@ def test_a_sure_code_the_frames_disagree_on_is_settled_by_its_set_or_left_to_the
     assert settled.settled == ((1, "R4", "R4", "the only reading that makes its set valid"),)
     lone = rebuild(reading([tile("R4", 400, 300)]), TableState(), unsure=[Unsure(0, 3, 3, ("R4", "R8", "R4"))])
     assert [(d[0], d[1]) for d in lone.doubts] == [(0, ("R4", "R8"))]
+
+
+def test_a_tile_in_no_set_one_step_beyond_a_sets_end_is_in_that_set():
+    # the reader left the new R12 alone (its outline came out turned across its neighbours), though it
+    # lies where the group's next tile would, along the group's slanted line
+    group = [tile("K12", 300, 200), tile("O12", 336, 179)]
+    stray = tile("R12", 264, 221)
+    result = rebuild(TableReading((stray, *group), ((1, 2),)), TableState())
+    assert result.table.melds == (("R12", "K12", "O12"),)
+    assert [(i, why) for i, _, _, why in result.settled if "joined" in why] and not result.doubts
+
+
+def test_a_tile_a_gap_beyond_a_sets_end_or_off_its_line_stays_apart():
+    run = row(["B3", "B4", "B5"], 100)
+    apart = tile("R12", 100 + 3 * W + 0.6 * W, 100)  # more than a third of a step past where the next tile lies
+    below = tile("O12", 100 + 3 * W, 100 + 0.5 * H)  # at the next tile's place along, but half a tile lower
+    result = rebuild(TableReading((*run, apart, below), ((0, 1, 2),)), TableState())
+    assert sorted(result.table.melds) == [("B3", "B4", "B5"), ("O12",), ("R12",)]

@@ -62,11 +62,13 @@ def register(subparsers) -> None:
     play.add_argument("--area", metavar="AREA.json", help="the table's play area file, from `tileref area` or the "
                       "referee page (default: play-area.json beside the records, when there is one; else the area "
                       "is found on each frame)")
-    play.add_argument("--confirm-area", action="store_true",
+    play.add_argument("--confirm-area", action=argparse.BooleanOptionalAction, default=None,
                       help="as a fresh game begins, the referee confirms the play area found on the clear table and "
                       "that nothing lies on it (the arbiter button, or accept on the referee page, where the "
                       "area's corners can be dragged first); the table so confirmed is what the first turn is "
-                      "compared with")
+                      "compared with. Default: on with a live camera (a device index or a stream URL), where a "
+                      "referee stands at the table; off with a video file or a folder of images, which play as "
+                      "recorded")
     add_web_option(play, "the table display and the referee page (the referee's doubts are then answered there)")
     add_watch_delay_option(play, recorded=True)
     add_private_key_option(play)
@@ -270,7 +272,7 @@ def _play(args: argparse.Namespace, report) -> int:
             referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
             devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
                                    desk=web.desk if web else None)
-            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter, confirm_area=args.confirm_area),
+            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter, confirm_area=confirms_area(args.confirm_area, camera)),
                                  observer=_observers(console.observe, web.display.observe if web else None))
             print(f"game {game_id} in {db}: {state_words(runner.model.state)}", flush=True)
             try:
@@ -299,6 +301,17 @@ def _play(args: argparse.Namespace, report) -> int:
     print(f"game {game_id}: {state_words(model.state)}")
     report.emit(game_summary(game_id, args.db, model))
     return 0
+
+
+def confirms_area(asked: bool | None, camera) -> bool:
+    """Whether the referee confirms the area found on the clear table as a fresh game begins: as asked
+    (--confirm-area, --no-confirm-area), else with a live camera only: a referee stands at that table, while
+    a video file or a folder of images plays as it was recorded, with nobody to ask."""
+    from controller.adapters.frames import SaysIfLive
+
+    if asked is not None:
+        return asked
+    return isinstance(camera, SaysIfLive) and bool(camera.live)
 
 
 def _variant(given: str | None, link) -> str:

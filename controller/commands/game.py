@@ -272,7 +272,8 @@ def _play(args: argparse.Namespace, report) -> int:
             referee = PageReferee() if web else ConsoleReferee(stdin=keys) if keys else ConsoleReferee()
             devices = TableDevices(camera, timer, reader, web.display if web else console, referee,
                                    desk=web.desk if web else None)
-            runner = TableRunner(records, game_id, devices, RunnerSettings(starter=args.starter, confirm_area=confirms_area(args.confirm_area, camera)),
+            settings = RunnerSettings(starter=args.starter, confirm_area=confirms_area(args.confirm_area, camera))
+            runner = TableRunner(records, game_id, devices, settings,
                                  observer=_observers(console.observe, web.display.observe if web else None))
             print(f"game {game_id} in {db}: {state_words(runner.model.state)}", flush=True)
             try:

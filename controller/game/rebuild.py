@@ -269,8 +269,8 @@ def _join_strays(sets: list[tuple[int, ...]], reading: TableReading, reach: floa
         _, k, sign, lone = best
         i = sets[lone][0]
         sets[k] = sets[k] + (i,) if sign > 0 else (i,) + sets[k]
-        settled.append((i, reading.tiles[i].code, reading.tiles[i].code,
-                        "joined to the set it touches: it lies one step beyond the set's end, the reader had left it alone"))
+        settled.append((i, reading.tiles[i].code, reading.tiles[i].code, "joined to the set it touches: it lies "
+                        "one step beyond the set's end, the reader had left it alone"))
         del sets[lone]
 
 

@@ -122,16 +122,11 @@ class AreaSplit:
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """Four points clockwise (image y down) from the one nearest the top-left."""
-    quad = np.asarray(quad, dtype=float)
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    clockwise = quad[np.argsort(angles)]
-    start = int(np.argmin(clockwise.sum(axis=1)))
-    return np.roll(clockwise, -start, axis=0)
+    return order_corners_many(np.asarray(quad, dtype=float)[None])[0]
 
 
 def order_corners_many(quads: np.ndarray) -> np.ndarray:
-    """`order_corners` of each of N quads (N x 4 x 2) at once: the same arithmetic, so the same order."""
+    """Each of N quads (N x 4 x 2) as `order_corners` gives it: clockwise from the corner nearest the top-left."""
     quads = np.asarray(quads, dtype=float)
     centre = quads.mean(axis=1)
     angles = np.arctan2(quads[:, :, 1] - centre[:, None, 1], quads[:, :, 0] - centre[:, None, 0])

@@ -44,19 +44,28 @@ class TileSegNet(nn.Module):
         return F.pixel_shuffle(self.head(mixed), 2)
 
 
+def _channels(width: float, base: int) -> int:
+    """`base` channels scaled by `width`, in whole eights (what the CPU's vector units take at once), at least 16."""
+    return max(16, int(round(base * width / 8)) * 8)
+
+
 class TileClassNet(nn.Module):
-    def __init__(self):
+    """`width` scales every layer's channels (1.0: the nets the shipped classifier averages; narrower
+    nets taught by that average were tried as a faster classifier: lab/decisions/cls_fast.txt)."""
+
+    def __init__(self, width: float = 1.0):
         super().__init__()
+        c1, c2, c3, c4, c5 = (_channels(width, base) for base in (24, 32, 48, 64, 96))
         # the first conv keeps full crop resolution: the strokes that tell 1 from 7 and 11
         # from 12 are a pixel or two wide in a 40 x 56 crop of a small tile
         self.features = nn.Sequential(
-            _conv(3, 24), _conv(24, 32, stride=2), _conv(32, 48), nn.MaxPool2d(2),  # 14 x 10
-            _conv(48, 64), _conv(64, 64), nn.MaxPool2d(2),  # 7 x 5
-            _conv(64, 96),
+            _conv(3, c1), _conv(c1, c2, stride=2), _conv(c2, c3), nn.MaxPool2d(2),  # 14 x 10
+            _conv(c3, c4), _conv(c4, c4), nn.MaxPool2d(2),  # 7 x 5
+            _conv(c4, c5),
         )
         # flatten, not global pooling: where the number sits on the face tells up from down
         self.classifier = nn.Sequential(
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(96 * 7 * 5, 128), nn.ReLU(inplace=True), nn.Linear(128, CLASS_COUNT)
+            nn.Flatten(), nn.Dropout(0.2), nn.Linear(c5 * 7 * 5, 128), nn.ReLU(inplace=True), nn.Linear(128, CLASS_COUNT)
         )
 
     def forward(self, x):

@@ -71,6 +71,15 @@ class Recipe:
     # leaning more than the training sets (a slanted 1 with a long flag reads as 7) is still
     # read by its shape. 0: the old recipe (no random number drawn).
     crop_shear: float = 0.0
+    # Classifier only: the net's channels scaled by this (models.recipe.nets.TileClassNet); 1.0: the old recipe.
+    cls_width: float = 1.0
+    # Classifier only: an ONNX classifier (such as the shipped average) that teaches the net: its probabilities,
+    # softened by cls_temperature, are what the net learns besides the labels, weighted by cls_distil
+    # (0: the labels alone, the old recipe). It reads each crop before the crop's light and blur are
+    # varied, so the net learns from a lit, sharp crop what the teacher sees.
+    cls_teacher: str = ""
+    cls_distil: float = 0.0
+    cls_temperature: float = 2.0
     seed: int = 20261122
 
 
@@ -82,7 +91,6 @@ SMOKE = Recipe(det_synth_images=4, cls_synth_tables=2, real_crop_repeats=1, cls_
 # (lab/decisions/clsens.txt). Any classifier option trains one net instead.
 CLASSIFIER_MEMBER_EPOCHS = (8, 16)
 SMOKE_CLASSIFIER_MEMBER_EPOCHS = (1, 2)
-
 
 # ------------------------------------------------------------------ synthetic data
 
@@ -249,6 +257,27 @@ def train_averaged_classifier(recipe: Recipe, member_epochs: tuple[int, ...], tr
         "softmax", "classifier", log)
 
 
+def _orientations_swapped(rows: np.ndarray) -> np.ndarray:
+    """Per-class columns (each code upright, then turned; "not a tile" last) with each code's two
+    orientations swapped, for crops turned half round; without the last column."""
+    n = len(rows)
+    return rows[:, :-1].reshape(n, -1, 2)[:, :, ::-1].reshape(n, -1)
+
+
+def _teacher_probabilities(teacher: Path, crops: np.ndarray, temperature: float, log) -> np.ndarray:
+    """The teacher classifier's probabilities of each uint8 crop, softened by `temperature`."""
+    from vision.models import load_model
+
+    t0 = time.time()
+    model = load_model(teacher, 2)
+    logits = np.concatenate([model(normalise_crops(crops[i: i + 256])) for i in range(0, len(crops), 256)])
+    z = logits / temperature
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    log(f"classifier teacher {teacher.name}: {len(crops)} crops read ({time.time() - t0:.0f} s)")
+    return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:
     import torch
 
@@ -268,9 +297,10 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
     log(f"classifier data: {synth_n} synthetic crops, {len(c)} real-photo crops ({time.time() - t0:.0f} s)")
     X = np.stack(crops)
     M = np.stack(masks)
+    taught = _teacher_probabilities(Path(recipe.cls_teacher), X, recipe.cls_temperature, log) if recipe.cls_teacher else None
 
     torch.manual_seed(recipe.seed)
-    net = TileClassNet()
+    net = TileClassNet(recipe.cls_width)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = recipe.cls_epochs * math.ceil(len(X) / recipe.cls_batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.15)
@@ -286,13 +316,19 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
             turn = rng.random(len(idx)) < 0.5
             batch[turn] = batch[turn][:, ::-1, ::-1]
             mask = M[idx].copy()
-            swapped = mask[:, :-1].reshape(len(idx), -1, 2)[:, :, ::-1].reshape(len(idx), -1)
-            mask[turn, :-1] = swapped[turn]
+            mask[turn, :-1] = _orientations_swapped(mask)[turn]
             x = torch.from_numpy(normalise_crops(batch))
             logits = net(x)
             logp = torch.log_softmax(logits, dim=1)
             allowed = torch.from_numpy(mask)
             loss = -torch.logsumexp(logp.masked_fill(~allowed, -1e9), dim=1).mean()
+            if taught is not None:
+                target = taught[idx].copy()
+                target[turn, :-1] = _orientations_swapped(target)[turn]
+                soft = torch.log_softmax(logits / recipe.cls_temperature, dim=1)
+                # scaled by T^2 so the teacher's pull keeps its weight whatever the temperature
+                agreement = -(torch.from_numpy(target) * soft).sum(dim=1).mean() * recipe.cls_temperature ** 2
+                loss = (1 - recipe.cls_distil) * loss + recipe.cls_distil * agreement
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -304,6 +340,22 @@ def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int,
     net.eval()
     export(ExportedClassifier(net), torch.zeros(1, 3, CROP_HEIGHT, CROP_WIDTH), out_path,
            {"crops": {0: "n"}, "logits": {0: "n"}, "embedding": {0: "n"}}, "crops", ("logits", "embedding"))
+    if recipe.cls_teacher:
+        name_teacher(out_path, Path(recipe.cls_teacher))
+
+
+TEACHER_KEY = "teacher_sha256"  # a taught net's metadata: the sha256 of the classifier it learnt from
+
+
+def name_teacher(net: Path, teacher: Path) -> None:
+    """Write the teacher's sha256 into the taught net's metadata: which classifier it learnt from."""
+    import onnx
+
+    from vision.profile import file_sha256
+
+    model = onnx.load(str(net))
+    onnx.helper.set_model_props(model, {TEACHER_KEY: file_sha256(teacher)})
+    onnx.save(model, str(net))
 
 
 def _det_targets(shape, quads, scale):
@@ -399,6 +451,10 @@ _RECIPE_OPTIONS = (
     ("--det-real-weight", "det_real_weight", int, "N", "detector: each real photo counts as N synthetic images"),
     ("--cls-epochs", "cls_epochs", int, "N", "classifier: epochs of one net (without a classifier option: two nets, "
                                               f"{CLASSIFIER_MEMBER_EPOCHS} epochs, averaged)"),
+    ("--cls-width", "cls_width", float, "W", "classifier: one net with its channels scaled by W"),
+    ("--cls-teacher", "cls_teacher", str, "ONNX", "classifier: one net taught by this classifier's probabilities"),
+    ("--cls-distil", "cls_distil", float, "W", "classifier: weight of the teacher's probabilities against the labels"),
+    ("--cls-temperature", "cls_temperature", float, "T", "classifier: the teacher's probabilities softened by T"),
 )
 
 

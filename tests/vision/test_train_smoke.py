@@ -1,4 +1,5 @@
 """The training recipe runs end to end (a few steps) and its ONNX files load; skipped without torch."""
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -64,3 +65,23 @@ def test_the_stacker_recipe_writes_a_stacked_occluder_that_reads_a_frame(tmp_pat
         stacked = find_occluders(frame, net=load_model(tmp_path / name, 1)).covered
         assert stacked.shape == shipped.shape
         assert abs(stacked - shipped).max() > 1e-3  # a three-step stacker is not the mean it replaces
+
+
+@pytest.mark.skipif(not DEFAULT_DATASET.is_dir(), reason="real photo set not present")
+def test_a_narrow_classifier_learns_from_a_teacher_and_names_it(tmp_path):
+    import onnx
+
+    from models.recipe.train import TEACHER_KEY, main
+    from vision.models import CLASSIFIER_FILE, load_model
+    from vision.profile import file_sha256
+
+    assert main(["--smoke", "--only", "classifier", "--out", str(tmp_path), "--workers", "1", "--cls-width", "0.5",
+                 "--cls-teacher", str(CLASSIFIER_FILE), "--cls-distil", "0.5"]) == 0
+    taught = tmp_path / "tile_cls.onnx"
+    props = {p.key: p.value for p in onnx.load(str(taught)).metadata_props}
+    assert props[TEACHER_KEY] == file_sha256(CLASSIFIER_FILE)
+    wide = sum(int(np.prod(t.dims)) for t in onnx.load(str(CLASSIFIER_FILE)).graph.initializer)
+    narrow = sum(int(np.prod(t.dims)) for t in onnx.load(str(taught)).graph.initializer)
+    assert narrow * 4 < wide  # half the channels of one net, where the shipped file holds two
+    logits = load_model(taught, 1)(np.zeros((2, 3, 56, 40), np.float32))
+    assert logits.shape == (2, 107)

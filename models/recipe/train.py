@@ -266,16 +266,16 @@ def _orientations_swapped(rows: np.ndarray) -> np.ndarray:
 
 def _teacher_probabilities(teacher: Path, crops: np.ndarray, temperature: float, log) -> np.ndarray:
     """The teacher classifier's probabilities of each uint8 crop, softened by `temperature`."""
+    from scipy.special import softmax
+
+    from vision.classify import crop_logits
     from vision.models import load_model
 
     t0 = time.time()
     model = load_model(teacher, 2)
-    logits = np.concatenate([model(normalise_crops(crops[i: i + 256])) for i in range(0, len(crops), 256)])
-    z = logits / temperature
-    z -= z.max(axis=1, keepdims=True)
-    p = np.exp(z)
+    logits = np.concatenate([crop_logits(model, crops[i: i + 256]) for i in range(0, len(crops), 256)])
     log(f"classifier teacher {teacher.name}: {len(crops)} crops read ({time.time() - t0:.0f} s)")
-    return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+    return softmax(logits / temperature, axis=1).astype(np.float32)
 
 
 def train_classifier(recipe: Recipe, train_photos, out_path: Path, workers: int, log) -> None:

@@ -62,3 +62,15 @@ def test_the_eight_bit_classifier_reads_the_bundled_photo_as_the_float_one_does(
     for a, b in zip(sorted(fast.tiles, key=lambda t: t.center), sorted(floats.tiles, key=lambda t: t.center)):
         assert np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < 3.0
         assert abs(a.confidence - b.confidence) < 0.1
+
+
+def test_the_eight_bit_classifier_stays_in_eight_bits_from_one_convolution_to_the_next():
+    # each convolution's ReLU folded into it (lab/decisions/relu8.txt): no float ReLU between two convolutions,
+    # the crops quantised once on the way in
+    graph = onnx.load(str(CLASSIFIER_INT8_FILE), load_external_data=False).graph
+    made_by = {output: node.op_type for node in graph.node for output in node.output}
+    convolutions = [node for node in graph.node if node.op_type == "QLinearConv"]
+    assert convolutions
+    for node in convolutions:
+        assert made_by.get(node.input[0]) in {"QuantizeLinear", "QLinearConv", "MaxPool"}, node.name
+    assert sum(node.op_type == "QuantizeLinear" for node in graph.node) == 1

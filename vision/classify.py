@@ -42,14 +42,17 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
     """Read each candidate; with a set profile, through the club set's refitted last layer."""
     if not candidates:
         return ()
-    quads = [(k, quad) for k, c in enumerate(candidates) for quad in (c.corners, *c.other_turns)]
-    crops = np.stack([rectify(image, quad) for _, quad in quads])
-    bright = bright_levels(crops)  # once: vision.inks white-balances the kept crops alike
-    logits = np.concatenate([crop_logits(model, crops[i: i + _BATCH], profile, bright[i: i + _BATCH])
-                             for i in range(0, len(crops), _BATCH)])
-    logits = logits - logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(axis=1, keepdims=True)
+    # a face drawn twice under perspective waits for its first drawing's reading; every other turn is read with it
+    waiting = {k for k, c in enumerate(candidates) if c.redrawn and config.perspective_second_read_below < 1.0}
+    quads = [(k, quad) for k, c in enumerate(candidates) for quad in ((c.corners,) if k in waiting else (c.corners, *c.other_turns))]
+    crops, bright, p = _read_crops(image, [quad for _, quad in quads], model, profile)
+    again = [(k, quad) for row, (k, _) in enumerate(quads)
+             if k in waiting and p[row, :NOT_A_TILE].max() < config.perspective_second_read_below
+             for quad in candidates[k].other_turns]
+    if again:
+        more = _read_crops(image, [quad for _, quad in again], model, profile)
+        quads += again
+        crops, bright, p = (np.concatenate([first, second]) for first, second in zip((crops, bright, p), more))
     best: dict[int, tuple[float, int]] = {}
     for row, ((k, _), probs) in enumerate(zip(quads, p)):
         sureness = float(probs[:NOT_A_TILE].max())  # of one code in one orientation, and of a tile
@@ -63,6 +66,18 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
         code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
         out.append(TileGuess(quads[row][1], tile_p, code_orientation, cand.score, crops[row], bright[row]))
     return tuple(out)
+
+
+def _read_crops(image: np.ndarray, quads: list[np.ndarray], model, profile: SetProfile | None):
+    """The rectified crops of `quads`, their bright levels and the classifier's probabilities for them."""
+    crops = np.stack([rectify(image, quad) for quad in quads])
+    bright = bright_levels(crops)  # once: vision.inks white-balances the kept crops alike
+    logits = np.concatenate([crop_logits(model, crops[i: i + _BATCH], profile, bright[i: i + _BATCH])
+                             for i in range(0, len(crops), _BATCH)])
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    return crops, bright, p
 
 
 def crop_logits(model, crops: np.ndarray, profile: SetProfile | None = None, bright: np.ndarray | None = None) -> np.ndarray:

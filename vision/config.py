@@ -74,6 +74,7 @@ class VisionConfig:
     perspective_min_share: float = 0.5  # ... and so when fewer than this share of the faces agree (tiles strewn at every angle)
     perspective_turn_min: float = 8.0  # degrees; a set line that turns a face's width axis by more: its rectangle or the line is off ...
     perspective_off_line_both: bool = True  # ... so it is read both ways, sheared and turned whole; the surer reading keeps its cut
+    perspective_second_read_below: float = 0.9  # ... the whole drawing read only when the sheared one reads less sure than this (1.0: always)
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     set_faces_kept: bool = True  # ... unless it lies in a set beside two sure tiles (vision.pipeline._keep_faces_in_sets)
     alternatives: int = 3  # runner-up codes reported per tile

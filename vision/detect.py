@@ -25,6 +25,9 @@ class TileCandidate:
     # Other quads to try when the face came out nearly square, so its angle is a guess:
     # tile-shaped, same area and centre, turned in even steps (the classifier picks)
     other_turns: Sequence[np.ndarray] = ()  # a tuple, or UnsureTurns worked out when first read
+    # the other turns are the same face drawn another way (vision/perspective.py: sheared along its set's line,
+    # or turned back whole), not other angles: read only when the first drawing reads unsure
+    redrawn: bool = False
 
     @property
     def center(self) -> tuple[float, float]:
@@ -64,22 +67,12 @@ def detector_tensor(resized: np.ndarray) -> np.ndarray:
     return x
 
 
-def _blobs(mask: np.ndarray, areas: bool = True) -> tuple[int, np.ndarray, np.ndarray]:
+def _blobs(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """cv2.connectedComponentsWithStats of a 0/1 mask, 4-connected, without the centroids: the count, the
-    labels and, for each blob (label 1 on), its box and area as the stats give them (the background's
-    row holds the frame's box and its area). Labelling alone, then scipy's boxes and a count of the
-    labels, takes half the time on a 4K frame's maps: OpenCV sums the centroids with every pixel.
-    Without `areas` the area column is left 0 (the face blobs need only their boxes)."""
-    from scipy import ndimage  # imported here: a first read pays its 0.2 s, other commands never do
-
-    count, labels = cv2.connectedComponents(mask, connectivity=4)
-    stats = np.zeros((count, 5), np.int32)
-    stats[0, :4] = (0, 0, mask.shape[1], mask.shape[0])
-    for label, (rows, columns) in enumerate(ndimage.find_objects(labels), start=1):
-        stats[label, :4] = (columns.start, rows.start, columns.stop - columns.start, rows.stop - rows.start)
-    if areas:  # counted over the blobs' own pixels; the background's is what is left
-        stats[:, cv2.CC_STAT_AREA] = np.bincount(labels[labels > 0], minlength=count)
-        stats[0, cv2.CC_STAT_AREA] = labels.size - int(stats[1:, cv2.CC_STAT_AREA].sum())
+    labels and, for each blob (label 1 on), its box and area (the background's row: the frame's box and the
+    pixels left). OpenCV's statistics cost less than scipy's boxes of the labels and a count of them, on the
+    maps of a 1000x750 photo and of a 4K frame's second look alike."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     return count, labels, stats
 
 
@@ -99,7 +92,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
     core_logit = cv2.resize(maps[1].astype(np.float32), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
     count, labels, stats = _blobs((core_logit > _logit(config.core_threshold)).astype(np.uint8))
     peaks = _peaks_per_core(core_logit, labels, count, config)
-    face_count, face_labels, face_stats = _blobs((face_logit > _logit(config.face_threshold)).astype(np.uint8), areas=False)
+    face_count, face_labels, face_stats = _blobs((face_logit > _logit(config.face_threshold)).astype(np.uint8))
     on_core = labels > 0
     core_of_pixel = labels[on_core]
     # each core blob's mean core probability and the face blob most of it lies on, for all blobs at once
@@ -136,7 +129,7 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
         blob = core.face_blob if len(faces) == 1 else 0
         found += [(face, core.score, blob) for face in faces]
     cores_per_face = np.bincount([b for _, _, b in found], minlength=face_count)
-    kept: list[tuple[tuple, float, np.ndarray]] = []
+    drawn: list[tuple[tuple, float, np.ndarray]] = []
     h, w = image_shape[:2]
     for face, score, blob in found:
         if blob > 0 and cores_per_face[blob] == 1:
@@ -145,11 +138,9 @@ def candidates_from_maps(maps: np.ndarray, scale: float, config: VisionConfig, i
                 face = ((fx, fy), (fw * config.face_grow, fh * config.face_grow), fa)
         if min(face[1]) < config.min_tile_side:
             continue
-        quad = cv2.boxPoints(face).astype(np.float64) / scale
-        centre = quad.mean(axis=0)
-        if not (0 <= centre[0] < w and 0 <= centre[1] < h):
-            continue
-        kept.append((face, score, quad))
+        drawn.append((face, score, cv2.boxPoints(face).astype(np.float64) / scale))
+    centres = np.asarray([quad for _, _, quad in drawn], np.float64).reshape(-1, 4, 2).mean(axis=1)  # each one's mean, to the last bit
+    kept = [d for d, (x, y) in zip(drawn, centres.tolist()) if 0 <= x < w and 0 <= y < h]
     upright = order_upright_many([quad for _, _, quad in kept])
     return tuple(TileCandidate(upright[k], score, _other_turns(face, scale, config)) for k, (face, score, _) in enumerate(kept))
 

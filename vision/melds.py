@@ -31,10 +31,18 @@ class TileGroup:
     members: tuple[int, ...]  # indices into the placed tiles, in reading order
 
 
-def _axes(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    right = (quad[1] - quad[0]) + (quad[2] - quad[3])
-    up = (quad[0] - quad[3]) + (quad[1] - quad[2])
-    return right / max(math.hypot(*right), 1e-9), up / max(math.hypot(*up), 1e-9)
+def _axes_many(quads) -> tuple[np.ndarray, np.ndarray]:
+    """Each of N quads' unit width ("right") and height ("up") axes, N x 2 each, worked out together: the
+    sums and lengths as one quad's would be (math.hypot, to the last bit), without a dozen small numpy
+    calls per face."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    right = (q[:, 1] - q[:, 0]) + (q[:, 2] - q[:, 3])
+    up = (q[:, 0] - q[:, 3]) + (q[:, 1] - q[:, 2])
+    return right / _lengths(right), up / _lengths(up)
+
+
+def _lengths(vectors: np.ndarray) -> np.ndarray:
+    return np.array([[max(math.hypot(x, y), 1e-9)] for x, y in vectors.tolist()], np.float64).reshape(-1, 1)
 
 
 def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]]:
@@ -52,21 +60,22 @@ def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]
         return [[i] for i in range(n)]
     centers = np.asarray(quads, np.float64).mean(axis=1)  # each quad's mean, to the last bit
     sizes = quad_sizes(quads)
-    rights = np.array([_axes(q)[0] for q in quads])
+    rights = _axes_many(quads)[0]
     max_angle = math.radians(config.meld_angle_tolerance_deg)
-    for i in range(n):
-        d = centers - centers[i]
-        along = np.abs(d @ rights[i])
-        across = np.abs(d @ np.array([-rights[i][1], rights[i][0]]))
-        width = (sizes[:, 0] + sizes[i, 0]) / 2
-        height = (sizes[:, 1] + sizes[i, 1]) / 2
-        # |cos| of the angle between the two tiles' width axes, sign-free (half-turns allowed)
-        parallel = np.abs(rights @ rights[i]) >= math.cos(max_angle)
-        near = (along >= 0.6 * width) & (along <= (1.0 + config.meld_gap) * width)
-        aligned = across <= config.meld_row_tolerance * height
-        for j in np.nonzero(near & aligned & parallel)[0]:
-            if j != i:
-                parent[root(int(j))] = root(i)
+    # every pair at once: row i holds what tile i's own loop worked out for each other tile
+    d = centers[None, :, :] - centers[:, None, :]
+    along = np.abs(d[..., 0] * rights[:, None, 0] + d[..., 1] * rights[:, None, 1])
+    across = np.abs(d[..., 0] * -rights[:, None, 1] + d[..., 1] * rights[:, None, 0])
+    width = (sizes[None, :, 0] + sizes[:, None, 0]) / 2
+    height = (sizes[None, :, 1] + sizes[:, None, 1]) / 2
+    # |cos| of the angle between the two tiles' width axes, sign-free (half-turns allowed)
+    parallel = np.abs(rights[:, None, 0] * rights[None, :, 0] + rights[:, None, 1] * rights[None, :, 1]) >= math.cos(max_angle)
+    near = (along >= 0.6 * width) & (along <= (1.0 + config.meld_gap) * width)
+    aligned = across <= config.meld_row_tolerance * height
+    linked = near & aligned & parallel
+    np.fill_diagonal(linked, False)
+    for i, j in zip(*np.nonzero(linked)):
+        parent[root(int(j))] = root(int(i))
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
@@ -75,12 +84,13 @@ def find_groups(quads: list[np.ndarray], config: VisionConfig) -> list[list[int]
 
 def place_group(guesses: list[TileGuess], config: VisionConfig) -> tuple[list[OrientedTile], list[int]]:
     """Orient the tiles of one group together; return them and their reading order."""
-    ref_up = _axes(guesses[0].corners)[1]
+    ups = _axes_many([g.corners for g in guesses])[1]
+    ref_up = ups[0]
     corners, orient = [], []
-    for g in guesses:
+    for g, up in zip(guesses, ups):
         co = g.code_orientation
         q = g.corners
-        if _axes(q)[1] @ ref_up < 0:  # this candidate's "top" is the other end from the reference's
+        if up @ ref_up < 0:  # this candidate's "top" is the other end from the reference's
             q = flip_quad(q)
             co = co[:, ::-1]
         corners.append(q)
@@ -96,12 +106,11 @@ def place_group(guesses: list[TileGuess], config: VisionConfig) -> tuple[list[Or
         probs = (1 - p_turned) * co[:, 0] + p_turned * co[:, 1]
         probs = probs / max(probs.sum(), 1e-9)
         placed.append(OrientedTile(flip_quad(q) if p_turned > 0.5 else q, probs, g.tile_probability))
-    right = np.sum([_axes(t.corners)[0] for t in placed], axis=0)
-    along = [float(t.corners.mean(axis=0) @ right) for t in placed]
+    placed_corners = np.asarray([t.corners for t in placed], np.float64)
+    right = np.sum(_axes_many(placed_corners)[0], axis=0)
+    # each face's mean to the last bit, and its own dot product: a group whose axes cancel has a `right` of
+    # rounding noise, and only the same arithmetic orders it the same way
+    along = [float(centre @ right) for centre in placed_corners.mean(axis=1)]
     order = sorted(range(len(placed)), key=lambda k: along[k])
     return placed, order
 
-
-def best_codes(probabilities: np.ndarray, count: int) -> list[tuple[str, float]]:
-    top = np.argsort(-probabilities)[:count]
-    return [(CODES[k], float(probabilities[k])) for k in top]

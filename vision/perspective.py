@@ -63,7 +63,7 @@ def follow_perspective(candidates: tuple[TileCandidate, ...], config: VisionConf
             result.append(replace(c, corners=next(upright)))
         else:
             sheared, whole = next(upright), next(upright)
-            result.append(replace(c, corners=sheared, other_turns=(whole,)))
+            result.append(replace(c, corners=sheared, other_turns=(whole,), redrawn=True))
     return tuple(result)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -11,7 +12,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from .area import AreaError, PlayArea, TableSurface, find_table, split_faces, split_on_table
+from .area import AreaError, PlayArea, TableSurface, find_table, split_faces, split_on_table, work_copy
 from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
 from .config import DEFAULT_CONFIG, VisionConfig
@@ -21,7 +22,7 @@ from .exposure import expose
 from .geometry import quad_sizes
 from .image import check_image, load_image
 from .inks import decide_colours
-from .melds import best_codes, find_groups, place_group
+from .melds import find_groups, place_group
 from .models import CLASSIFIER_FILE, DETECTOR_FILE, eight_bit, load_model
 from .perspective import follow_perspective
 from .profile import SetProfile
@@ -135,6 +136,24 @@ def _detect_at(image, long_side, config, detector):
     return candidates_from_maps(maps, scale, config, image.shape)
 
 
+class _Beside:
+    """One worker thread beside the reading thread: OpenCV's resizes let go of the interpreter, so what it
+    makes is made on the second core while the first runs Python. A process forked from a reading one (the
+    recipe's and the benchmarks' worker pools) has no such thread, only its record: it starts its own."""
+
+    def __init__(self) -> None:
+        self._pid: int | None = None
+        self._pool: ThreadPoolExecutor | None = None
+
+    def submit(self, function, *args) -> Future:
+        if self._pid != os.getpid():
+            self._pid, self._pool = os.getpid(), ThreadPoolExecutor(max_workers=1, thread_name_prefix="tileref-reading")
+        return self._pool.submit(function, *args)
+
+
+_BESIDE = _Beside()
+
+
 @dataclass(frozen=True)
 class TableReader:
     """A reading pipeline bound to one config and the shipped models."""
@@ -157,9 +176,13 @@ class TableReader:
         else:  # the profile was fitted to the float classifier's embedding
             self.profile.check_classifier(self.classifier_path)
             classifier = load_model(self.classifier_path, config.threads)
+        area = area or self.area
+        # the small copy the table's surface is found on needs only the frame: it is made on the other
+        # core while this one finds and reads the faces
+        surface_copy = _BESIDE.submit(work_copy, image) if area is None and config.play_area else None
         candidates = find_tiles(image, config, detector, looks)
         read = classify(image, candidates, classifier, config, self.profile)
-        read, area, across, outside, table = _within_area(image, read, area or self.area, config)
+        read, area, across, outside, table = _within_area(image, read, area, config, surface_copy=surface_copy)
         if outside:
             # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
             # of scale: the table is looked at again with everything outside the area painted over
@@ -185,17 +208,18 @@ class TableReader:
 
 
 def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig,
-                 table: TableSurface | None = None):
+                 table: TableSurface | None = None, surface_copy: Future | None = None):
     """The faces inside the play area (found from the sure faces when none is given), the area, the
     sure faces lying across its edge as (side, centre): those are named, never read; whether any
     sure face lay outside it and is not read; and the table's surface the area was found on (None for an
     area given). In an area found on the frame a sure face outside it that lies on the table's own
-    surface is read (`split_on_table`)."""
+    surface is read (`split_on_table`). `surface_copy`: the frame's `work_copy`, being made beside."""
     if area is None and not config.play_area:
         return read, None, (), False, None
     sure = [g.tile_probability >= config.min_tile_confidence for g in read]
     if area is None:
-        table = find_table(image, [g.corners for g in _drop_overlaps([g for g, s in zip(read, sure) if s])], config)
+        table = find_table(image, [g.corners for g in _drop_overlaps([g for g, s in zip(read, sure) if s])], config,
+                           None if surface_copy is None else surface_copy.result())
         area = table.area
     quads = [g.corners for g in read]
     split = split_faces(area, quads, config) if table is None else split_on_table(table, quads, sure, config)
@@ -318,7 +342,7 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
     ordered = [t for group in in_sets for t in group] + [group[0] for group in placed_groups if len(group) == 1]
     limit = (limit_copies(np.array([t.code_probabilities for t in ordered])) if config.copy_limit and ordered
              else None)
-    tiles = [_tile_reading(t, config, None if limit is None else limit.codes[k]) for k, t in enumerate(ordered)]
+    tiles = _tile_readings(ordered, config, None if limit is None else limit.codes)
     sets: list[SetReading] = []
     start = 0
     for group in in_sets:
@@ -350,20 +374,25 @@ def _colour_doubt(tile: TileReading) -> str:
     return f"{tile.code}{' or ' + other[0] if other else ''} at ({tile.center[0]:.0f}, {tile.center[1]:.0f})"
 
 
-def _tile_reading(t, config: VisionConfig, chosen: int | None = None) -> TileReading:
-    """The tile read as its likeliest code, or as `chosen` (vision.copies), the likeliest then an alternative."""
-    ranked = best_codes(t.code_probabilities, config.alternatives + 1)
-    if chosen is not None and CODES[chosen] != ranked[0][0]:
-        ranked = [(CODES[chosen], float(t.code_probabilities[chosen]))] + [r for r in ranked if r[0] != CODES[chosen]][:config.alternatives]
-    code, p = ranked[0]
-    cx, cy = t.corners.mean(axis=0)
-    return TileReading(
-        code=code,
-        confidence=float(p * t.tile_probability),
-        center=(float(cx), float(cy)),
-        corners=tuple((float(x), float(y)) for x, y in t.corners),
-        alternatives=tuple(ranked[1:]),
-    )
+def _tile_readings(placed, config: VisionConfig, chosen=None) -> list[TileReading]:
+    """Each tile read as its likeliest code, or as `chosen[k]` (vision.copies), the likeliest then an alternative;
+    the tiles' codes ranked and centres taken all at once (the same figures as one by one)."""
+    if not placed:
+        return []
+    probabilities = np.array([t.code_probabilities for t in placed])
+    ranks = np.argsort(-probabilities, axis=1)[:, :config.alternatives + 1].tolist()
+    centres = np.asarray([t.corners for t in placed], np.float64).mean(axis=1).tolist()
+    tiles = []
+    for k, t in enumerate(placed):
+        ranked = [(CODES[i], float(probabilities[k, i])) for i in ranks[k]]
+        if chosen is not None and CODES[chosen[k]] != ranked[0][0]:
+            ranked = ([(CODES[chosen[k]], float(probabilities[k, chosen[k]]))]
+                      + [r for r in ranked if r[0] != CODES[chosen[k]]][:config.alternatives])
+        code, p = ranked[0]
+        tiles.append(TileReading(code=code, confidence=float(p * t.tile_probability), center=tuple(centres[k]),
+                                 corners=tuple(map(tuple, np.asarray(t.corners, np.float64).tolist())),
+                                 alternatives=tuple(ranked[1:])))
+    return tiles
 
 
 def _warnings(tiles: list[TileReading], w: int, h: int, config: VisionConfig) -> list[str]:

@@ -12,8 +12,9 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DETECTOR_FILE = MODELS_DIR / "tile_seg.onnx"
 CLASSIFIER_FILE = MODELS_DIR / "tile_cls.onnx"
 # An eight-bit copy of the classifier, read with for speed (models/recipe/quantize.py, lab/decisions/int8.txt and
-# relu8.txt; the detector's copies lost dim, brightened frames or tiles of a kept play area, and it stays float). A club's set profile is fitted to the
-# float classifier's embedding and names its sha256: a reading with a profile keeps the float classifier.
+# relu8.txt; the detector's copies lost dim, brightened frames or tiles of a kept play area, and it stays float).
+# A club's set profile is fitted to the float classifier's embedding and names its sha256: a reading with a
+# profile keeps the float classifier.
 CLASSIFIER_INT8_FILE = MODELS_DIR / "tile_cls_int8.onnx"
 _EIGHT_BIT = {CLASSIFIER_FILE: CLASSIFIER_INT8_FILE}
 FLOAT_SOURCE_KEY = "float_source_sha256"  # an eight-bit copy's metadata: the sha256 of the float net it was made from

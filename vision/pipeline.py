@@ -340,9 +340,9 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
     placed_groups.sort(key=lambda ts: (round(min(t.corners[:, 1].min() for t in ts) / max(1.0, h / 40)), min(t.corners[:, 0].min() for t in ts)))
     in_sets = [group for group in placed_groups if len(group) > 1]
     ordered = [t for group in in_sets for t in group] + [group[0] for group in placed_groups if len(group) == 1]
-    limit = (limit_copies(np.array([t.code_probabilities for t in ordered])) if config.copy_limit and ordered
-             else None)
-    tiles = _tile_readings(ordered, config, None if limit is None else limit.codes)
+    probabilities = np.array([t.code_probabilities for t in ordered])
+    limit = limit_copies(probabilities) if config.copy_limit and ordered else None
+    tiles = _tile_readings(ordered, probabilities, config, None if limit is None else limit.codes)
     sets: list[SetReading] = []
     start = 0
     for group in in_sets:
@@ -374,12 +374,12 @@ def _colour_doubt(tile: TileReading) -> str:
     return f"{tile.code}{' or ' + other[0] if other else ''} at ({tile.center[0]:.0f}, {tile.center[1]:.0f})"
 
 
-def _tile_readings(placed, config: VisionConfig, chosen=None) -> list[TileReading]:
-    """Each tile read as its likeliest code, or as `chosen[k]` (vision.copies), the likeliest then an alternative;
-    the tiles' codes ranked and centres taken all at once (the same figures as one by one)."""
+def _tile_readings(placed, probabilities: np.ndarray, config: VisionConfig, chosen=None) -> list[TileReading]:
+    """Each tile read as its likeliest code (`probabilities`: the placed tiles' code probabilities, one row each),
+    or as `chosen[k]` (vision.copies), the likeliest then an alternative; the tiles' codes ranked and centres
+    taken all at once (the same figures as one by one)."""
     if not placed:
         return []
-    probabilities = np.array([t.code_probabilities for t in placed])
     ranks = np.argsort(-probabilities, axis=1)[:, :config.alternatives + 1].tolist()
     centres = np.asarray([t.corners for t in placed], np.float64).mean(axis=1).tolist()
     tiles = []

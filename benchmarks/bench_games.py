@@ -325,8 +325,8 @@ def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_ar
             world.observe(model, event)
 
         runner: BenchRunner | None = None
-        devices = TableDevices(world, RecordedTimer(timer, world, lambda: runner.model),
-                               VisionReader(area_path=None if area_path is None else str(area_path)),
+        reader = VisionReader(area_path=None if area_path is None else str(area_path))
+        devices = TableDevices(world, RecordedTimer(timer, world, lambda: runner.model), reader,
                                ConsoleDisplay(out=sys.stderr if os.environ.get("BENCH_GAMES_SAY") else open(os.devnull, "w"),
                                               quiet=not os.environ.get("BENCH_GAMES_SAY")),
                                TruthReferee(world, expected, prompts))
@@ -399,7 +399,8 @@ def play_game(index: int, turns: int, seed: int, area: str = "found", confirm_ar
 
     return {"index": index, "condition": condition.name, "describe": condition.describe(),
             "confirmations": sum(1 for _, why in asks if why == CONFIRM_REASON),
-            "tile_px": camera.tile_pixels, "rows": rows, "seconds": time.perf_counter() - started}
+            "tile_px": camera.tile_pixels, "rows": rows, "seconds": time.perf_counter() - started,
+            "reads": (reader.memory.whole_reads, reader.memory.part_reads)}
 
 
 def summary(name: str, rows: list[dict]) -> str:
@@ -423,7 +424,9 @@ def summary(name: str, rows: list[dict]) -> str:
 
 def print_game(g: dict) -> None:
     print(f"  {summary(g['condition'], g['rows'])}")
-    print(f"      camera: {g['describe']} (tiles {g['tile_px']:.0f} px wide in the frame's middle); {g['seconds']:.0f} s")
+    whole, part = g["reads"]
+    print(f"      camera: {g['describe']} (tiles {g['tile_px']:.0f} px wide in the frame's middle); {g['seconds']:.0f} s; "
+          f"frames read whole {whole}, only where they changed {part}")
     for r in g["rows"]:
         if r["got"] != r["expected"] or r["stuck"]:
             print(f"      turn {r['turn']} ({r['kind']}): the rules say {r['expected']}, the table judged {r['got']}"
@@ -481,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
     print("  verdicts the rules give on the true tables: " + ", ".join(
         f"{v} {sum(r['expected'] == v for r in everything)}" for v in ("legal", "draw", "penalty")))
     print(summary("all", everything))
+    print(f"  frames read whole {sum(g['reads'][0] for g in games)}, only where they changed since the last whole read "
+          f"{sum(g['reads'][1] for g in games)}")
     wrong = sum(r["got"] != r["expected"] for r in everything)
     prompts = sum(r["prompts"] for r in everything) / max(len(everything), 1)
     middle = median([r["seconds"] for r in everything if r["seconds"] == r["seconds"]])

@@ -2,8 +2,10 @@
 
 Stages (one public function each): load_image -> find_tiles -> classify -> find_groups /
 place_group (orientation and reading order) -> FrameReading. `read_image` and `read_path`
-run them all. vision never imports controller.
+run them all; with a camera's `TableMemory`, a frame in a play area is read again only where it
+changed (vision/changes.py). vision never imports controller.
 """
+from .changes import TableMemory
 from .config import DEFAULT_CONFIG, VisionConfig
 from .errors import ImageReadError, ImageWriteError, ModelLoadError, VisionError
 from .image import load_image
@@ -29,5 +31,6 @@ __all__ = [
     "load_image",
     "read_image",
     "DetectorLooks",
+    "TableMemory",
     "read_path",
 ]

@@ -12,7 +12,7 @@ import numpy as np
 
 from .codes import CODES, NOT_A_TILE
 from .config import VisionConfig
-from .detect import TileCandidate
+from .detect import TileCandidate, UnsureTurns
 from .geometry import bright_levels, normalise_crops, rectify
 from .profile import SetProfile
 
@@ -42,13 +42,12 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
     """Read each candidate; with a set profile, through the club set's refitted last layer."""
     if not candidates:
         return ()
-    # a face drawn twice under perspective waits for its first drawing's reading; every other turn is read with it
-    waiting = {k for k, c in enumerate(candidates) if c.redrawn and config.perspective_second_read_below < 1.0}
-    quads = [(k, quad) for k, c in enumerate(candidates) for quad in ((c.corners,) if k in waiting else (c.corners, *c.other_turns))]
+    plans = [_first_and_later(c, config) for c in candidates]
+    quads = [(k, quad) for k, (first, _, _) in enumerate(plans) for quad in first]
     crops, bright, p = _read_crops(image, [quad for _, quad in quads], model, profile)
-    again = [(k, quad) for row, (k, _) in enumerate(quads)
-             if k in waiting and p[row, :NOT_A_TILE].max() < config.perspective_second_read_below
-             for quad in candidates[k].other_turns]
+    surest = np.zeros(len(candidates))
+    np.maximum.at(surest, [k for k, _ in quads], p[:, :NOT_A_TILE].max(axis=1))
+    again = [(k, quad) for k, (_, later, below) in enumerate(plans) if later and surest[k] < below for quad in later]
     if again:
         more = _read_crops(image, [quad for _, quad in again], model, profile)
         quads += again
@@ -66,6 +65,20 @@ def classify(image: np.ndarray, candidates: tuple[TileCandidate, ...], model, co
         code_orientation = probs[:NOT_A_TILE].reshape(len(CODES), 2) / max(tile_p, 1e-9)
         out.append(TileGuess(quads[row][1], tile_p, code_orientation, cand.score, crops[row], bright[row]))
     return tuple(out)
+
+
+def _first_and_later(candidate: TileCandidate, config: VisionConfig) -> tuple[tuple, tuple, float]:
+    """The quads of a face read at once, those read only when none of the first reads as sure as the
+    threshold returned, and that threshold."""
+    turns = candidate.other_turns
+    if turns and candidate.redrawn and config.perspective_second_read_below < 1.0:
+        # a face drawn twice under perspective: the second drawing waits for the first's reading
+        return (candidate.corners,), tuple(turns), config.perspective_second_read_below
+    if isinstance(turns, UnsureTurns) and config.unsure_turns_read_below < 1.0:
+        quarter = turns.quarter
+        return ((candidate.corners, turns[quarter]), tuple(t for i, t in enumerate(turns) if i != quarter),
+                config.unsure_turns_read_below)
+    return (candidate.corners, *turns), (), 1.0
 
 
 def _read_crops(image: np.ndarray, quads: list[np.ndarray], model, profile: SetProfile | None):

@@ -60,6 +60,9 @@ class VisionConfig:
     # unless it has sure neighbours (centres within this many of its face heights): then it lies
     # as they do, and only which side is the long one is in doubt
     unsure_angle_reach: float = 1.1
+    # a face of unsure angle left so is read at its fitted angle and a quarter turn from it; its other turns
+    # only when the surer of those two reads less sure than this (1.0: every turn at once)
+    unsure_turns_read_below: float = 0.9
     unsure_angle_agreement: float = 30.0  # degrees; a face fitted further from its neighbours' angle keeps its turns
     # A face still unsure lies along the line of its nearest neighbours (vision.detect.lie_along_sets):
     set_lines: bool = True
@@ -78,6 +81,13 @@ class VisionConfig:
     min_tile_confidence: float = 0.5  # below this a candidate that the classifier calls "no tile" is dropped
     set_faces_kept: bool = True  # ... unless it lies in a set beside two sure tiles (vision.pipeline._keep_faces_in_sets)
     alternatives: int = 3  # runner-up codes reported per tile
+    # A camera's frame in a play area is read again only where it changed since its last whole read
+    # (vision/changes.py): its faces elsewhere keep their readings.
+    read_changed_only: bool = True
+    changed_block: float = 0.25  # frames are compared in blocks this share of a tile's width on a side ...
+    changed_level: float = 12.0  # ... a block whose mean differs by more than this (grey levels, any channel) changed
+    changed_most: float = 0.5  # rectangles to read again that cover more of the play area's box than this: read whole
+    changed_whole_every: int = 30  # ... and so is every this-many-th frame in a row
     meld_gap: float = 0.35  # max edge-to-edge gap between neighbours in a set, in tile widths (sets lie further apart)
     meld_row_tolerance: float = 0.35  # max sideways offset between neighbours, in tile heights
     meld_angle_tolerance_deg: float = 20.0  # max angle between neighbours in one set

@@ -286,6 +286,12 @@ class UnsureTurns(Sequence):
             self._quads = tuple(order_upright_many(quads))
         return self._quads
 
+    @property
+    def quarter(self) -> int:
+        """The index of the turn a quarter turn from the fitted angle (the nearest to it): a squarish blob's box is
+        most often right up to which side is the long one."""
+        return max(0, round(self._tries / 2) - 1)
+
     def __len__(self) -> int:
         return self._tries - 1
 

@@ -15,7 +15,8 @@ import numpy as np
 from .area import AreaError, PlayArea, TableSurface, find_table, split_faces, split_on_table, work_copy
 from .classify import TileGuess, classify
 from .codes import CODES, FULL_SET_SIZE, MAX_COPIES
-from .config import DEFAULT_CONFIG, VisionConfig
+from .changes import Changed, TableMemory, WholeRead
+from .config import DEFAULT_CONFIG, DETECT_STRIDE, VisionConfig
 from .copies import limit_copies
 from .detect import candidates_from_maps, detector_tensor, lie_along_sets, lie_like_neighbours, resize_for_detector, TileCandidate
 from .exposure import expose
@@ -46,20 +47,23 @@ class DetectorLooks:
 
 
 def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detector=None,
-               looks: DetectorLooks | None = None) -> tuple[TileCandidate, ...]:
+               looks: DetectorLooks | None = None, look: int | None = None) -> tuple[TileCandidate, ...]:
     """Candidate tile faces in a BGR image.
 
     The detector sees the frame at detect_long_side first; when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
     at the size that brings the median tile to detect_tile_width pixels. With `looks` (one
     camera's), it looks first at the size the last read of an image this size chose, and again
-    as ever only when the tiles do not fit that size. Specks far smaller
+    as ever only when the tiles do not fit that size; with `look` (a part of a frame, at the long side
+    its frame was looked at scaled to the part), once at that size. Specks far smaller
     than the table's faces are dropped (`_without_specks`). A face of unsure
     angle then lies as its sure neighbours do (`lie_like_neighbours`), or else along the line of
     its nearest neighbours when it stands in one (`lie_along_sets`), and the faces of sure
     angle become parallelograms that follow the table's perspective (`follow_perspective`).
     """
     detector = detector or load_model(reading_net(DETECTOR_FILE, config), config.threads)
+    if look is not None:
+        return _laid_out(_detect_at(image, look, config, detector), config)
     long_side = config.detect_long_side
     known = None if looks is None else looks.chosen(image.shape)
     candidates = () if known is None else _detect_at(image, known, config, detector)
@@ -72,6 +76,10 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
             candidates = _detect_at(image, look, config, detector)
     if looks is not None:
         looks.keep(image.shape, look)
+    return _laid_out(candidates, config)
+
+
+def _laid_out(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:
     candidates = _without_specks(candidates, config)
     # after the look is chosen: the faces as fitted pick the scale, as they always did
     candidates = lie_like_neighbours(candidates, config)
@@ -164,9 +172,11 @@ class TableReader:
     profile: SetProfile | None = None  # a club set's calibration (tileref calibrate); None: the shipped reading
     area: PlayArea | None = None  # the table's play area (vision/area.py); None: found from each frame
 
-    def read(self, image: np.ndarray, area: PlayArea | None = None, looks: DetectorLooks | None = None) -> FrameReading:
+    def read(self, image: np.ndarray, area: PlayArea | None = None, looks: DetectorLooks | None = None,
+             memory: TableMemory | None = None) -> FrameReading:
         """Read a frame; only tiles inside the play area (`area`, else the reader's, else found) count.
-        `looks`: the detector's looks of this camera's earlier reads (`DetectorLooks`)."""
+        `looks`: the detector's looks of this camera's earlier reads (`DetectorLooks`); `memory`: the
+        camera's last whole read (`TableMemory`): in a given play area only what changed since is read again."""
         image = check_image(image)
         config = self.config
         image = expose(image, config).image
@@ -176,13 +186,40 @@ class TableReader:
         else:  # the profile was fitted to the float classifier's embedding
             self.profile.check_classifier(self.classifier_path)
             classifier = load_model(self.classifier_path, config.threads)
-        area = area or self.area
+        given = area or self.area
+        recalled = None if memory is None else memory.recall(image, given, config)
+        if recalled is not None:
+            last, changed = recalled
+            classified, scale = self._read_changed(image, given, last, changed, detector, classifier), last.scale
+            read, area, across, _, _ = _within_area(image, classified, given, config)
+        else:
+            if memory is not None and looks is None:
+                looks = DetectorLooks()  # the size the frame is looked at is kept with it
+            read, classified, area, across, scale = self._read_whole(image, given, looks, detector, classifier)
+        if memory is not None and recalled is None:
+            memory.keep(image, given, scale, classified, config)
+        elif memory is not None:
+            memory.read_in_part()
+        guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
+        if config.set_faces_kept:
+            guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
+        unsure: tuple[int, ...] = ()
+        if self.profile is None or config.ink_roles_with_profile:  # otherwise a set profile knows the club's inks
+            roles = decide_colours(guesses, config)
+            guesses, unsure = list(roles.guesses), roles.unsure
+        return _assemble(image, guesses, config, frozenset(unsure), area, across)
+
+    def _read_whole(self, image, area, looks, detector, classifier):
+        """The whole frame read: the faces inside the play area, every face classified (before the area
+        split them), the area, the faces across its edge, and the detector's scale the faces came from."""
+        config = self.config
         # the small copy the table's surface is found on needs only the frame: it is made on the other
         # core while this one finds and reads the faces
         surface_copy = _BESIDE.submit(work_copy, image) if area is None and config.play_area else None
         candidates = find_tiles(image, config, detector, looks)
-        read = classify(image, candidates, classifier, config, self.profile)
-        read, area, across, outside, table = _within_area(image, read, area, config, surface_copy=surface_copy)
+        scale = _looked_at(looks, image.shape, config)
+        classified = classify(image, candidates, classifier, config, self.profile)
+        read, area, across, outside, table = _within_area(image, classified, area, config, surface_copy=surface_copy)
         if outside:
             # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
             # of scale: the table is looked at again with everything outside the area painted over
@@ -195,16 +232,52 @@ class TableReader:
             painted = _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
                                        [np.asarray(face, float) - shift for face in kept])
             candidates = _moved(find_tiles(painted, config, detector, looks), (x0, y0))
-            read = classify(image, candidates, classifier, config, self.profile)
-            read, area, across, _, _ = _within_area(image, read, area, config, table)
-        guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
-        if config.set_faces_kept:
-            guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
-        unsure: tuple[int, ...] = ()
-        if self.profile is None or config.ink_roles_with_profile:  # otherwise a set profile knows the club's inks
-            roles = decide_colours(guesses, config)
-            guesses, unsure = list(roles.guesses), roles.unsure
-        return _assemble(image, guesses, config, frozenset(unsure), area, across)
+            scale = _looked_at(looks, painted.shape, config)
+            classified = classify(image, candidates, classifier, config, self.profile)
+            read, area, across, _, _ = _within_area(image, classified, area, config, table)
+        return read, classified, area, across, scale
+
+    def _read_changed(self, image: np.ndarray, area: PlayArea, last: WholeRead, changed: Changed, detector,
+                      classifier) -> tuple[TileGuess, ...]:
+        """Every face classified in a frame read again only where it changed since the whole read `last`:
+        the faces of `last` none of whose blocks changed, and the faces read now (at the scale of `last`)
+        whose middles lie in the grown changed blocks and on no face kept."""
+        config = self.config
+        faces = np.array([g.corners for g in last.read]).reshape(-1, 4, 2)
+        kept = [g for g, touched in zip(last.read, changed.touches(faces)) if not touched]
+        candidates: list[TileCandidate] = []
+        for x0, y0, x1, y1 in changed.boxes:
+            part = image[y0:y1, x0:x1]
+            inside = area.share_inside(np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+            if inside == 0.0:
+                continue  # a change outside the play area (a hand beside it): nothing there is read
+            if inside < 1.0:
+                # as a whole read's second look: the detector sees nothing outside the area
+                part = _outside_painted(part, PlayArea(tuple(map(tuple, area.quad - np.float64([x0, y0])))))
+            look = max(DETECT_STRIDE, round(max(part.shape[:2]) * last.scale))
+            candidates += _moved(find_tiles(part, config, detector, look=look), (x0, y0))
+        read = classify(image, tuple(candidates), classifier, config, self.profile)
+        sure_kept = [g.corners for g in kept if g.tile_probability >= config.min_tile_confidence]
+        kept_middles = _middles(sure_kept)
+
+        def on_a_kept_face(middle: np.ndarray) -> bool:
+            near = np.flatnonzero(np.linalg.norm(kept_middles - middle, axis=1) < last.tile_width * 1.5)
+            return any(_inside(middle, sure_kept[k]) for k in near)
+
+        new = [g for g, middle, there in zip(read, _middles(read), changed.holds(_middles(read)))
+               if there and not on_a_kept_face(middle)]
+        return tuple(kept) + tuple(new)
+
+
+def _middles(faces: Sequence) -> np.ndarray:
+    """The middles of TileGuesses or of (4, 2) quads, as (n, 2)."""
+    return np.array([getattr(f, "corners", f).mean(axis=0) for f in faces]).reshape(-1, 2)
+
+
+def _looked_at(looks: DetectorLooks | None, shape, config: VisionConfig) -> float:
+    """Detector pixels per frame pixel of the look last kept for frames of this shape."""
+    look = None if looks is None else looks.chosen(shape)
+    return (look or config.detect_long_side) / max(shape[:2])
 
 
 def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig,
@@ -415,13 +488,15 @@ _DEFAULT_READER = TableReader()
 
 
 def read_image(image: np.ndarray, config: VisionConfig | None = None, profile: SetProfile | None = None,
-               area: PlayArea | None = None, looks: DetectorLooks | None = None) -> FrameReading:
+               area: PlayArea | None = None, looks: DetectorLooks | None = None,
+               memory: TableMemory | None = None) -> FrameReading:
     """Read a BGR (or grey, or BGRA) uint8 image of a table; `profile` is a club set's calibration,
     `area` the table's play area (None: found from the image), `looks` one camera's detector looks
-    (`DetectorLooks`: a camera's frames read one after another)."""
+    (`DetectorLooks`: a camera's frames read one after another), `memory` its last whole read
+    (`TableMemory`: in a play area, a frame is read again only where it changed)."""
     if config is None and profile is None:
-        return _DEFAULT_READER.read(image, area, looks)
-    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image, area, looks)
+        return _DEFAULT_READER.read(image, area, looks, memory)
+    return TableReader(config or DEFAULT_CONFIG, profile=profile).read(image, area, looks, memory)
 
 
 def read_path(path: str | os.PathLike, config: VisionConfig | None = None, profile: SetProfile | None = None,

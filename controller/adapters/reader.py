@@ -97,6 +97,7 @@ class VisionReader:
             self.profile_id = f"{self.profile.name} ({digest})"
         self.last_ms = 0.0
         self.looks = vision.DetectorLooks()  # the camera's frames are read one after another
+        self.memory = vision.TableMemory()  # in a play area, a frame is read again only where it changed
 
     # -- the table's play area (the referee page marks it; the table's area file keeps it) ---------
     def area_in_force(self) -> tuple[tuple[tuple[float, float], ...], int, int] | None:
@@ -169,12 +170,16 @@ class VisionReader:
         except OSError as error:
             raise ReaderError(f"the play area could not be written to {str(self.area_file)!r}: {error}") from None
 
+    def read_whole_next(self) -> None:
+        """The next frame is read whole, not only where it changed since the last whole read."""
+        self.memory.forget()
+
     def read(self, frame: np.ndarray) -> TableReading:
         started = time.perf_counter()
         try:
             area = self.area or self.kept
             area = None if area is None else self._fit_area(area[0], area[1], frame.shape[1], frame.shape[0])
-            result = self._read(frame, profile=self.profile, area=area, looks=self.looks)
+            result = self._read(frame, profile=self.profile, area=area, looks=self.looks, memory=self.memory)
         except (self._vision_error, cv2.error) as error:
             # the vision layer's own errors and OpenCV's on a frame it cannot take are the frame's
             # fault; anything else is a bug and goes up as it is (tileref exits 1 naming the log)

@@ -38,8 +38,8 @@ from controller.records import Photo, Reading, reading_sha
 from .eyes import AskArbiter, ReadFirst, ReadingStands, ReadOffered, TableEyes, answered
 from .host import Table
 from .ports import (
-    AdapterError, DeskAction, Frame, PhotoEncoder, SignalKind, TableWatch, TimerSignal, WaitReason, WaitReport, WaitStatus,
-    WatchesTurns,
+    AdapterError, DeskAction, Frame, PhotoEncoder, ReadsInPart, SignalKind, TableWatch, TimerSignal, WaitReason, WaitReport,
+    WaitStatus, WatchesTurns,
 )
 from .settings import ARBITER, LOOK_AGAIN
 
@@ -253,11 +253,13 @@ class Looking:
     def read_table_timed(self, frame: Frame, afresh: bool = False) -> tuple[TableReading, float]:
         """A frame of the table read, or a reading kept where the table lies in it exactly as on the frame
         last read in this look, or as on the last table read (`TableEyes.kept_reading`). `afresh`: read it
-        whatever it shows."""
+        whatever it shows, and whole by a reader that reads only what changed (`ReadsInPart`)."""
         started = time.perf_counter()
         kept = None if afresh else self.eyes.kept_reading(frame)
         if kept is not None:
             return kept, (time.perf_counter() - started) * 1000
+        if afresh and isinstance(self.table.devices.reader, ReadsInPart):
+            self.table.devices.reader.read_whole_next()
         return self.read_timed(frame)
 
     def read(self, frame: Frame) -> tuple[TableReading, Photo, Reading]:

@@ -130,6 +130,14 @@ class Reader(Protocol):
 
 
 @runtime_checkable
+class ReadsInPart(Protocol):
+    """A reader that reads a frame again only where it changed since its last whole read: asked, it reads
+    the next frame whole (a look again, where a tile was missed on the same pixels)."""
+
+    def read_whole_next(self) -> None: ...
+
+
+@runtime_checkable
 class KeepsArea(Protocol):
     """A reader that reads in a play area: marked by the referee (kept in `area_file`), found on the clear
     table as the game began and kept, or found on each frame."""

@@ -68,14 +68,14 @@ def test_the_reader_turns_only_the_vision_layers_errors_into_bad_input(monkeypat
     reader = VisionReader()
     frame = np.zeros((64, 64, 3), np.uint8)
 
-    def vision_refuses(image, profile=None, area=None, looks=None):
+    def vision_refuses(image, profile=None, area=None, looks=None, memory=None):
         raise vision.ImageReadError("frame: expected uint8 pixels")
 
     reader._read = vision_refuses
     with pytest.raises(ReaderError, match="uint8"):
         reader.read(frame)
 
-    def vision_has_a_bug(image, profile=None, area=None, looks=None):
+    def vision_has_a_bug(image, profile=None, area=None, looks=None, memory=None):
         return {}["tiles"]
 
     reader._read = vision_has_a_bug

@@ -105,15 +105,25 @@ def test_a_cup_left_at_the_edge_for_the_whole_turn_asks_the_arbiter_whose_button
     assert again.looking.look_still().wait.frames <= EyesSettings().still_seconds * 30 + 3
 
 
-def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game, renderer):
+def table_with_a_tile_gone() -> TableState:
+    """The table before as the reader's tiles and an O9 the frames no longer show."""
+    return TableState(tuple((code, x, y) for code, x, y in
+                            [(t.code, *t.center) for t in read_tiles(TABLE).tiles] + [("O9", 500.0, 300.0)]),
+                      ((0, 1, 2), (3,)))
+
+
+def runner_reading_with(reader, game, renderer) -> TableRunner:
+    """A runner whose camera shows TABLE still and whose arbiter never presses."""
     records, game_id = game
     frames = [renderer.frame(TABLE, i) for i in range(4)]
+    return TableRunner(records, game_id, TableDevices(Frames(frames), ArbiterAfter(10**9), reader,
+                                                      ConsoleDisplay(quiet=True), None))
+
+
+def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game, renderer):
     reader = Reader(read_tiles(TABLE))
-    devices = TableDevices(Frames(frames), ArbiterAfter(10**9), reader, ConsoleDisplay(quiet=True), None)
-    runner = TableRunner(records, game_id, devices)
-    before = TableState(tuple((code, x, y) for code, x, y in
-                              [(t.code, *t.center) for t in read_tiles(TABLE).tiles] + [("O9", 500.0, 300.0)]),
-                        ((0, 1, 2), (3,)))
+    runner = runner_reading_with(reader, game, renderer)
+    before = table_with_a_tile_gone()
     seen, rebuilt = runner.looking.look(before, look_again=True)
     assert [code for code, _, _ in rebuilt.missing] == ["O9"]
     # the game's first look (nothing settled before it) and each look again read every frame (a look again
@@ -123,6 +133,29 @@ def test_tiles_that_vanished_are_looked_at_again_before_the_reading_stands(game,
     seen, _ = runner.looking.look(before)  # a restore's reading is taken as it is
     assert reader.calls == 0  # the table lies as on the last table read: that reading is kept
     assert LIES_AS_READ in seen.reading.warnings and LIES_AS_READ in str(seen.raw.reading)
+
+
+class ReaderInPart(Reader):
+    """A reader that reads only what changed since its last whole read, counting when it is asked to read whole."""
+
+    def __init__(self, reading):
+        super().__init__(reading)
+        self.whole_asked = 0
+
+    def read_whole_next(self):
+        self.whole_asked += 1
+
+
+def test_a_look_again_asks_a_reader_that_reads_in_part_to_read_whole(game, renderer):
+    reader = ReaderInPart(read_tiles(TABLE))
+    runner = runner_reading_with(reader, game, renderer)
+    before = table_with_a_tile_gone()
+    runner.looking.look(before, look_again=True)
+    # the first look reads as the reader reads; every frame of each look again is read whole
+    assert reader.whole_asked == LOOK_AGAIN * EyesSettings().look_frames
+    reader.whole_asked = 0
+    runner.looking.look(before)  # no tile missed (none is looked for): nothing asked
+    assert reader.whole_asked == 0
 
 
 @pytest.mark.parametrize("change", ["nothing changed", "a tile laid", "a tile turned to another code",

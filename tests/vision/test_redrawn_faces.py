@@ -7,23 +7,13 @@ import numpy as np
 import pytest
 
 from vision import load_image
-from vision.classify import classify
 from vision.config import DEFAULT_CONFIG
-from vision.models import CLASSIFIER_FILE, DETECTOR_FILE, load_model
+from vision.models import DETECTOR_FILE, load_model
 from vision.pipeline import find_tiles
 
+from tests.vision.classifier_calls import read_counted, splitting_threshold, sureness
+
 PHOTO = Path(__file__).parent / "data" / "full_grid.jpg"
-
-
-class CountingNet:
-    """The shipped classifier, counting the crops of each call."""
-
-    def __init__(self, net):
-        self.net, self.calls = net, []
-
-    def __call__(self, x):
-        self.calls.append(len(x))
-        return self.net(x)
 
 
 @pytest.fixture(scope="module")
@@ -37,13 +27,7 @@ def faces():
 
 
 def _read(image, candidates, below: float):
-    net = CountingNet(load_model(CLASSIFIER_FILE, DEFAULT_CONFIG.threads))
-    guesses = classify(image, candidates, net, replace(DEFAULT_CONFIG, perspective_second_read_below=below))
-    return guesses, net.calls
-
-
-def _sureness(guess) -> float:
-    return float((guess.code_orientation * guess.tile_probability).max())
+    return read_counted(image, candidates, perspective_second_read_below=below)
 
 
 def test_a_sure_first_drawing_is_not_read_again(faces):
@@ -62,12 +46,7 @@ def test_every_drawing_is_read_at_once_when_asked_to(faces):
 def test_only_the_unsure_first_drawings_are_read_again_and_the_surer_drawing_is_kept(faces):
     image, candidates = faces
     first, _ = _read(image, candidates, 0.0)
-    levels = sorted({_sureness(g) for g in first})
-    assert len(levels) >= 2, "every face read equally sure: no threshold splits them"
-    middle = len(levels) // 2
-    below = (levels[middle - 1] + levels[middle]) / 2  # some faces read under it, some over
-    unsure = [k for k, g in enumerate(first) if _sureness(g) < below]
-    assert 0 < len(unsure) < len(candidates)
+    below, unsure = splitting_threshold(first)
     guesses, calls = _read(image, candidates, below)
     assert calls == [len(candidates), len(unsure)]
     both, _ = _read(image, candidates, 1.0)

@@ -14,6 +14,7 @@ changed_whole_every-th frame in a row, are read whole and become the reference.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -98,20 +99,15 @@ def changed_regions(image: np.ndarray, before: np.ndarray, block: int, tile_widt
 def _merged(boxes: list[tuple[int, int, int, int]]) -> tuple[tuple[int, int, int, int], ...]:
     """Rectangles that overlap made one, until none do: a face is detected in one rectangle only."""
     boxes = list(boxes)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(boxes)):
-            for j in range(i + 1, len(boxes)):
-                a, b = boxes[i], boxes[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del boxes[j]
-                    merged = True
-                    break
-            if merged:
+    while True:
+        for i, j in combinations(range(len(boxes)), 2):
+            a, b = boxes[i], boxes[j]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                del boxes[j]
                 break
-    return tuple(sorted(boxes))
+        else:
+            return tuple(sorted(boxes))
 
 
 @dataclass(frozen=True)

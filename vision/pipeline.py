@@ -189,17 +189,15 @@ class TableReader:
         given = area or self.area
         recalled = None if memory is None else memory.recall(image, given, config)
         if recalled is not None:
-            last, changed = recalled
-            classified, scale = self._read_changed(image, given, last, changed, detector, classifier), last.scale
+            classified = self._read_changed(image, given, *recalled, detector, classifier)
             read, area, across, _, _ = _within_area(image, classified, given, config)
+            memory.read_in_part()
         else:
             if memory is not None and looks is None:
                 looks = DetectorLooks()  # the size the frame is looked at is kept with it
             read, classified, area, across, scale = self._read_whole(image, given, looks, detector, classifier)
-        if memory is not None and recalled is None:
-            memory.keep(image, given, scale, classified, config)
-        elif memory is not None:
-            memory.read_in_part()
+            if memory is not None:
+                memory.keep(image, given, scale, classified, config)
         guesses = _drop_overlaps([g for g in read if g.tile_probability >= config.min_tile_confidence])
         if config.set_faces_kept:
             guesses = _keep_faces_in_sets(guesses, [g for g in read if g.tile_probability < config.min_tile_confidence], config)
@@ -228,9 +226,7 @@ class TableReader:
             # on the area's own box: the detector then sees the table at the scale it sees it alone
             # (in the whole frame, painted, a lone close-up tile was read as two halves)
             x0, y0, x1, y1 = _box_around(area, kept, image.shape)
-            shift = np.float64([x0, y0])
-            painted = _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
-                                       [np.asarray(face, float) - shift for face in kept])
+            painted = _painted_part(image, (x0, y0, x1, y1), area, kept)
             candidates = _moved(find_tiles(painted, config, detector, looks), (x0, y0))
             scale = _looked_at(looks, painted.shape, config)
             classified = classify(image, candidates, classifier, config, self.profile)
@@ -251,9 +247,8 @@ class TableReader:
             inside = area.share_inside(np.float64([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
             if inside == 0.0:
                 continue  # a change outside the play area (a hand beside it): nothing there is read
-            if inside < 1.0:
-                # as a whole read's second look: the detector sees nothing outside the area
-                part = _outside_painted(part, PlayArea(tuple(map(tuple, area.quad - np.float64([x0, y0])))))
+            if inside < 1.0:  # as a whole read's second look: the detector sees nothing outside the area
+                part = _painted_part(image, (x0, y0, x1, y1), area)
             look = max(DETECT_STRIDE, round(max(part.shape[:2]) * last.scale))
             candidates += _moved(find_tiles(part, config, detector, look=look), (x0, y0))
         read = classify(image, tuple(candidates), classifier, config, self.profile)
@@ -264,14 +259,25 @@ class TableReader:
             near = np.flatnonzero(np.linalg.norm(kept_middles - middle, axis=1) < last.tile_width * 1.5)
             return any(_inside(middle, sure_kept[k]) for k in near)
 
-        new = [g for g, middle, there in zip(read, _middles(read), changed.holds(_middles(read)))
+        middles = _middles([g.corners for g in read])
+        new = [g for g, middle, there in zip(read, middles, changed.holds(middles))
                if there and not on_a_kept_face(middle)]
         return tuple(kept) + tuple(new)
 
 
-def _middles(faces: Sequence) -> np.ndarray:
-    """The middles of TileGuesses or of (4, 2) quads, as (n, 2)."""
-    return np.array([getattr(f, "corners", f).mean(axis=0) for f in faces]).reshape(-1, 2)
+def _middles(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """The middles of (4, 2) quads, as (n, 2)."""
+    return np.array([quad.mean(axis=0) for quad in quads]).reshape(-1, 2)
+
+
+def _painted_part(image: np.ndarray, box: tuple[int, int, int, int], area: PlayArea,
+                  kept: Sequence[np.ndarray] = ()) -> np.ndarray:
+    """The frame's rectangle `box` (x0, y0, x1, y1) painted outside the play area (`_outside_painted`; the
+    faces `kept` left as they are)."""
+    x0, y0, x1, y1 = box
+    shift = np.float64([x0, y0])
+    return _outside_painted(image[y0:y1, x0:x1], PlayArea(tuple(map(tuple, area.quad - shift))),
+                            [np.asarray(face, float) - shift for face in kept])
 
 
 def _looked_at(looks: DetectorLooks | None, shape, config: VisionConfig) -> float:

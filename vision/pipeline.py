@@ -212,12 +212,17 @@ class TableReader:
         split them), the area, the faces across its edge, and the detector's scale the faces came from."""
         config = self.config
         # the small copy the table's surface is found on needs only the frame: it is made on the other
-        # core while this one finds and reads the faces
-        surface_copy = _BESIDE.submit(work_copy, image) if area is None and config.play_area else None
+        # core while this one finds the faces; the table is then found there from every face found while
+        # this core reads them, and kept when the classifier calls every face sure
+        finding = area is None and config.play_area
+        surface_copy = _BESIDE.submit(work_copy, image) if finding else None
         candidates = find_tiles(image, config, detector, looks)
+        outlines = [c.corners for c in candidates]
+        every_face_sure = _BESIDE.submit(_found_table, image, outlines, config, surface_copy) if finding else None
         scale = _looked_at(looks, image.shape, config)
         classified = classify(image, candidates, classifier, config, self.profile)
-        read, area, across, outside, table = _within_area(image, classified, area, config, surface_copy=surface_copy)
+        read, area, across, outside, table = _within_area(image, classified, area, config, outlines=outlines,
+                                                          surface_copy=surface_copy, every_face_sure=every_face_sure)
         if outside:
             # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
             # of scale: the table is looked at again with everything outside the area painted over
@@ -287,24 +292,39 @@ def _looked_at(looks: DetectorLooks | None, shape, config: VisionConfig) -> floa
 
 
 def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig,
-                 table: TableSurface | None = None, surface_copy: Future | None = None):
+                 table: TableSurface | None = None, outlines: Sequence[np.ndarray] | None = None,
+                 surface_copy: Future | None = None, every_face_sure: Future | None = None):
     """The faces inside the play area (found from the sure faces when none is given), the area, the
     sure faces lying across its edge as (side, centre): those are named, never read; whether any
     sure face lay outside it and is not read; and the table's surface the area was found on (None for an
     area given). In an area found on the frame a sure face outside it that lies on the table's own
-    surface is read (`split_on_table`). `surface_copy`: the frame's `work_copy`, being made beside."""
+    surface is read (`split_on_table`). The area is found from the sure faces' `outlines` as the detector
+    found them (their own corners when not given), whatever turn the classifier read them at;
+    `surface_copy`: the frame's `work_copy`, being made beside; `every_face_sure`: the table found beside
+    from every outline, taken when every face is sure and none lies over another."""
     if area is None and not config.play_area:
         return read, None, (), False, None
     sure = [g.tile_probability >= config.min_tile_confidence for g in read]
     if area is None:
-        table = find_table(image, [g.corners for g in _drop_overlaps([g for g, s in zip(read, sure) if s])], config,
-                           None if surface_copy is None else surface_copy.result())
+        position = {id(g): k for k, g in enumerate(read)}
+        kept = [position[id(g)] for g in _drop_overlaps([g for g, s in zip(read, sure) if s])]
+        if every_face_sure is not None and len(kept) == len(read):
+            table = every_face_sure.result()
+        else:
+            outlines = [g.corners for g in read] if outlines is None else outlines
+            table = find_table(image, [outlines[k] for k in kept], config,
+                               None if surface_copy is None else surface_copy.result())
         area = table.area
     quads = [g.corners for g in read]
     split = split_faces(area, quads, config) if table is None else split_on_table(table, quads, sure, config)
     across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across if sure[k])
     outside = any(sure[k] for k in split.outside)
     return tuple(read[k] for k in split.inside), area, across, outside, table
+
+
+def _found_table(image: np.ndarray, outlines: list[np.ndarray], config: VisionConfig, surface_copy: Future) -> TableSurface:
+    """`find_table` from these face outlines, on the work copy being made beside (submitted before)."""
+    return find_table(image, outlines, config, surface_copy.result())
 
 
 def _outside_painted(image: np.ndarray, area: PlayArea, kept: Sequence[np.ndarray] = ()) -> np.ndarray:

@@ -104,6 +104,14 @@ class PlayArea:
         distances = [_segment_distance(p, quad[k], quad[(k + 1) % 4]) for k in range(4)]
         return EDGE_NAMES[int(np.argmin(distances))]
 
+    def side_on_border(self, side: str, width: int, height: int) -> bool:
+        """Whether the area's `side` ("top", ...) runs along the border of a width x height frame (within a
+        pixel): what lies across it is cut by the image, not by the table's edge."""
+        k = EDGE_NAMES.index(side)
+        ends = self.quad[[k, (k + 1) % 4]]
+        return bool(np.all(ends[:, 0] <= 1) or np.all(ends[:, 0] >= width - 1)
+                    or np.all(ends[:, 1] <= 1) or np.all(ends[:, 1] >= height - 1))
+
     def to_json_dict(self) -> dict:
         return {"corners": [[round(x, 1), round(y, 1)] for x, y in self.corners], "found": self.found}
 

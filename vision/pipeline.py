@@ -455,7 +455,8 @@ def _assemble(image: np.ndarray, guesses: list[TileGuess], config: VisionConfig,
     if colour_doubts:
         warnings.append(f"{len(colour_doubts)} tile(s) whose colour is unsure (their ink lies between two of the photo's inks): "
                         + "; ".join(_colour_doubt(tiles[i]) for i in colour_doubts))
-    edge_tiles = tuple(EdgeTile(side, (round(c[0], 1), round(c[1], 1))) for side, c in across)
+    edge_tiles = tuple(EdgeTile(side, (round(c[0], 1), round(c[1], 1)), area is not None and area.side_on_border(side, w, h))
+                       for side, c in across)
     warnings.extend(t.describe() for t in edge_tiles)
     return FrameReading(w, h, tuple(tiles), tuple(sets), tuple(warnings), area, edge_tiles)
 

@@ -39,12 +39,18 @@ class EdgeTile:
 
     side: str  # "left", "top", "right", "bottom": the area's side it lies across
     center: tuple[float, float]  # image pixels
+    at_image_border: bool = False  # that side is the image's own border: the photo, not the table, cuts the tile
 
     def describe(self) -> str:
-        return f"move the tile at the {self.side} edge inside the table (at ({self.center[0]:.0f}, {self.center[1]:.0f}))"
+        where = f"({self.center[0]:.0f}, {self.center[1]:.0f})"
+        if self.at_image_border:
+            return (f"the tile at {where} is cut by the image's {self.side} border and not read: "
+                    f"move it, or the camera, so that it lies whole in view")
+        return f"move the tile at the {self.side} edge inside the table (at {where})"
 
     def to_json_dict(self) -> dict:
-        return {"side": self.side, "center": list(self.center), "message": self.describe()}
+        return {"side": self.side, "center": list(self.center), "at_image_border": self.at_image_border,
+                "message": self.describe()}
 
 
 @dataclass(frozen=True)

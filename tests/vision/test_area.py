@@ -136,6 +136,27 @@ def test_what_shows_of_a_tile_the_edge_cuts_is_named_across_not_read(reach):
     assert split.across == ((3, "top"),)
 
 
+def test_a_tile_the_image_cuts_is_named_as_cut_by_the_image_not_by_the_table():
+    """Half of a tile lies past the photo's left border; the area is the whole photo, so the side it lies across
+    is the image's own border: the tile is named as cut by it, not as lying across the table's edge."""
+    rendered = render_table([["R5", "R6", "R7"], ["K9", "B9", "O9"]], width=1280, height=720, seed=3, background="wood")
+    left = min(rendered.tiles, key=lambda t: np.mean(t.corners, axis=0)[0])
+    xs = np.asarray(left.corners)[:, 0]
+    photo = np.ascontiguousarray(rendered.image[:, int(xs.min() + 0.5 * np.ptp(xs)):])
+    height, width = photo.shape[:2]
+    reading = read_image(photo, area=PlayArea.marked([(0, 0), (width, 0), (width, height), (0, height)]))
+    assert [(t.side, t.at_image_border) for t in reading.edge_tiles] == [("left", True)]
+    assert "cut by the image's left border and not read" in " ".join(reading.warnings)
+    assert reading.to_json_dict()["edge_tiles"][0]["at_image_border"] is True
+    inner = read_image(photo, area=PlayArea.marked([(40, 0), (width, 0), (width, height), (40, height)]))
+    assert all(not t.at_image_border for t in inner.edge_tiles)
+
+
+def test_which_sides_of_an_area_run_along_the_image_border():
+    area = PlayArea(((0.0, 0.5), (640.0, 0.0), (600.0, 480.0), (0.0, 480.0)))
+    assert [area.side_on_border(side, 640, 480) for side in ("top", "right", "bottom", "left")] == [True, False, True, True]
+
+
 @pytest.mark.parametrize("corners, says", [
     ([(0, 0), (10, 0), (10, 10)], "four corners"),
     ([(0, 0), (10, 0), (0, 10), (10, 10), (5, 5)], "four corners"),

@@ -174,9 +174,15 @@ def test_the_area_is_found_once_on_the_clear_table_and_never_again_while_the_gam
     import vision.pipeline
 
     clear, played, codes = table_with_a_box
-    found = []
-    finder = vision.pipeline.find_table
-    monkeypatch.setattr(vision.pipeline, "find_table", lambda *args, **kw: found.append(1) or finder(*args, **kw))
+    found = []  # one for each read that looked for the table's area (found on the frame it read)
+    within = vision.pipeline._within_area
+
+    def looking(image, read, area, *args, **kw):
+        if area is None:
+            found.append(1)
+        return within(image, read, area, *args, **kw)
+
+    monkeypatch.setattr(vision.pipeline, "_within_area", looking)
     db = tmp_path / "club.sqlite"
     game = dealt_game(db)
     reader = VisionReader()

@@ -11,7 +11,7 @@ from vision.config import DEFAULT_CONFIG
 from vision.models import DETECTOR_FILE, load_model
 from vision.pipeline import find_tiles
 
-from tests.vision.classifier_calls import read_counted, splitting_threshold, sureness
+from tests.vision.classifier_calls import read_counted, splitting_threshold
 
 PHOTO = Path(__file__).parent / "data" / "full_grid.jpg"
 

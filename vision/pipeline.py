@@ -215,6 +215,7 @@ class TableReader:
         # core while this one finds the faces; the table is then found there from every face found while
         # this core reads them, and kept when the classifier calls every face sure
         finding = area is None and config.play_area
+        given = area is not None
         surface_copy = _BESIDE.submit(work_copy, image) if finding else None
         candidates = find_tiles(image, config, detector, looks)
         outlines = [c.corners for c in candidates]
@@ -223,10 +224,13 @@ class TableReader:
         classified = classify(image, candidates, classifier, config, self.profile)
         read, area, across, outside, table = _within_area(image, classified, area, config, outlines=outlines,
                                                           surface_copy=surface_copy, every_face_sure=every_face_sure)
-        if outside:
+        if outside or (given and not any(g.tile_probability >= config.min_tile_confidence for g in read)):
             # what lies outside (a box of smaller spare tiles, a rack) also moved the detector's choice
             # of scale: the table is looked at again with everything outside the area painted over
-            # (but the faces read outside it on the table's own surface)
+            # (but the faces read outside it on the table's own surface). An area given whose look saw
+            # no sure face on it is looked at again too: what lies around it may have swayed the look
+            # so far that it saw nothing (a pale stretch taken for one face so large that the real ones
+            # were dropped as specks)
             kept = [g.corners for g in read if area.share_inside(g.corners) < config.play_area_inside_share]
             # on the area's own box: the detector then sees the table at the scale it sees it alone
             # (in the whole frame, painted, a lone close-up tile was read as two halves)

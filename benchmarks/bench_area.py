@@ -7,7 +7,8 @@ it and a box of spare tiles, a lid (printed logo and tile art) and a rack of til
 (models/recipe/area_scenes.py; the spare faces are cut from photos of the train split). Printed per
 split: tiles invented (read where no labelled tile of the table lies) and precision, labelled
 tiles read with the right code, tiles named as lying across the area's edge, and the same photo
-read alone for comparison; with the baseline, the same frames read with the area switched off.
+read alone for comparison; "left out" counts the labelled tiles (all lying on the table) whose
+middle the area found leaves outside, alone, beside the objects and kept; with the baseline, the same frames read with the area switched off.
 "Kept" is the table's own way in a game: the area is found once on the clear table (the photo with
 its labelled tiles painted out, beside the same objects) and the photo is read in it; printed are
 the photos on which an area was found (not the whole frame), tiles invented, precision, codes right
@@ -83,6 +84,15 @@ def score(reading, labels, offset=(0, 0)) -> tuple[int, int, int]:
     return len(reading.tiles), on_label, right
 
 
+def left_out(area: PlayArea | None, labels, offset=(0, 0)) -> int:
+    """Labelled tiles (every one lies on the table) whose middle lies outside the play area read in."""
+    if area is None:
+        return 0
+    edge = area.quad.astype(np.float32).reshape(-1, 1, 2)
+    middles = [np.asarray(quad, float).mean(axis=0) + np.asarray(offset) for _, quad in labels]
+    return sum(cv2.pointPolygonTest(edge, tuple(map(float, m)), False) < 0 for m in middles)
+
+
 def main(argv=None) -> int:
     parser = options(__doc__, splits="validation,test")
     parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
@@ -101,17 +111,20 @@ def main(argv=None) -> int:
     print(f"{'split':<11} {'photos':>6} {'labelled':>8} | {'alone: invented':>15} {'codes right':>12} | "
           f"{'beside: invented':>16} {'precision':>9} {'codes right':>12} {'across':>6} {'perfect':>8} | "
           f"{'kept: found':>11} {'invented':>8} {'precision':>9} {'codes right':>12} {'perfect':>8} | "
-          f"{'marked: invented':>16} {'codes right':>12} | {'no area: invented':>17}")
+          f"{'marked: invented':>16} {'codes right':>12} | {'no area: invented':>17} | "
+          f"{'left out: alone':>15} {'beside':>6} {'kept':>4}")
     for split in args.splits.split(","):
         started = time.perf_counter()
         totals = np.zeros(9, int)
         kept_totals = np.zeros(5, int)  # areas found on the clear table, tiles read, on a label, right, perfect
         marked_totals = np.zeros(3, int)  # in the area marked on the table top: tiles read, on a label, right
+        left_totals = np.zeros(3, int)  # labelled tiles outside the area found: alone, beside, kept
         worst = []
         for k, photo in enumerate(splits[split]):
             image = cv2.imread(str(photo.image_path))
             labels = [(code, quad) for code, quad in photo.tiles]
-            alone = score(read_image(image, config), labels)
+            alone_reading = read_image(image, config)
+            alone = score(alone_reading, labels)
             scene = compose(image, faces, SEED + k)
             beside_reading = read_image(scene.image, config)
             beside = score(beside_reading, labels, scene.offset)
@@ -122,6 +135,11 @@ def main(argv=None) -> int:
                 baseline = read_all[0] - read_all[1]
             kept_reading, kept_offset, found = kept_area_reading(image, labels, faces, SEED + k, config)
             kept = score(kept_reading, labels, kept_offset)
+            left = [left_out(alone_reading.area, labels), left_out(beside_reading.area, labels, scene.offset),
+                    left_out(kept_reading.area, labels, kept_offset)]
+            left_totals += left
+            if any(left):
+                worst.append(f"{photo.stem.split('.')[0]} left out {'/'.join(map(str, left))}")
             kept_totals += [found, kept[0], kept[1], kept[2],
                             kept[0] == kept[1] and kept[2] == len(labels) and not kept_reading.edge_tiles]
             if kept[0] > kept[1]:
@@ -147,7 +165,8 @@ def main(argv=None) -> int:
               f"{100.0 * kept_on_label / max(kept_read, 1):>8.2f}% {100 * kept_right / max(labelled, 1):>11.2f}% "
               f"{kept_perfect:>4}/{n:<3} | "
               f"{marked_totals[0] - marked_totals[1]:>16} {100 * marked_totals[2] / max(labelled, 1):>11.2f}% | "
-              f"{'-' if args.no_baseline else base:>17}   ({time.perf_counter() - started:.0f} s)")
+              f"{'-' if args.no_baseline else base:>17} | "
+              f"{left_totals[0]:>15} {left_totals[1]:>6} {left_totals[2]:>4}   ({time.perf_counter() - started:.0f} s)")
         if worst:
             print(f"{'':<11} photos with tiles invented or lost beside the objects: {', '.join(worst)}")
     return 0

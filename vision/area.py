@@ -16,8 +16,10 @@ referee (`tileref area`) or found from the frame by `find_play_area`:
 3. the table is the connected piece of the pixels near that colour (in its own spread) that
    fills most of the frame's middle, opened by a tile's width so that thin bridges to another
    surface (a box's rim touching the table) break;
-4. its convex hull, simplified to four of its own points, is the area; a hull covering most
-   of the frame (`play_area_whole_frame`) is the whole frame.
+4. four points of its convex hull are the area's corners: on a table in play, the four that match
+   the table's piece best (their overlap over their union), so that a spike of the piece towards a
+   lid or a box beside the table takes no corner; on a clear table, the hull simplified to four of
+   its own points. A hull covering most of the frame (`play_area_whole_frame`) is the whole frame.
 
 In an area found on the frame, the area decides which faces are dropped, not which pixels are
 read: a sure face outside it that lies on the table's own surface (table-coloured and joined to
@@ -27,6 +29,8 @@ area, and one a game found once and keeps, are the referee's and the game's: wha
 them is dropped.
 """
 from __future__ import annotations
+
+import itertools
 
 from dataclasses import dataclass
 from typing import Sequence
@@ -299,7 +303,8 @@ def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionCon
     hull[:, 1] = np.clip(hull[:, 1], 0, sh)
     if cv2.contourArea(hull.astype(np.float32)) >= config.play_area_whole_frame * sw * sh:
         return whole
-    quad = _quadrilateral(hull) / scale
+    # on a table in play the region's outline decides the corners; a clear table keeps the hull's own simplification
+    quad = _quadrilateral(hull, None if clear else region) / scale
     quad[:, 0] = np.clip(quad[:, 0], 0, w)
     quad[:, 1] = np.clip(quad[:, 1], 0, h)
     area = PlayArea(tuple((float(x), float(y)) for x, y in order_corners(quad)))
@@ -421,18 +426,47 @@ def _inside_frame(point: np.ndarray, h: int, w: int) -> tuple[int, int]:
     return min(h - 1, max(0, int(point[1]))), min(w - 1, max(0, int(point[0])))
 
 
-def _quadrilateral(hull: np.ndarray) -> np.ndarray:
-    """The hull simplified to four of its own points (the table's corners); the hull's
-    minimum-area rectangle when no simplification gives four."""
+def _quadrilateral(hull: np.ndarray, region: np.ndarray | None = None) -> np.ndarray:
+    """Four of the hull's own points (the table's corners): with the table's `region`, of the hull's outline
+    simplified to at most _CORNER_CHOICES points, the four whose quadrilateral matches the region best (their
+    overlap over their union), so that a spike of the region towards a box or a lid beside the table does not
+    take a corner and cut the table's own corner off; without a region, the hull simplified until four points
+    are left; the hull's minimum-area rectangle when no simplification gives four."""
     contour = hull.astype(np.float32).reshape(-1, 1, 2)
     perimeter = cv2.arcLength(contour, True)
+    choices = None
     for share in np.linspace(0.01, 0.2, 20):
         simplified = cv2.approxPolyDP(contour, share * perimeter, True).reshape(-1, 2).astype(float)
+        if region is not None and choices is None and len(simplified) <= _CORNER_CHOICES:
+            choices = simplified
         if len(simplified) <= 4:
             break
+    if choices is not None and len(choices) > 4:
+        return order_corners(_best_overlap(choices, region))
     if len(simplified) != 4:
         return cv2.boxPoints(cv2.minAreaRect(contour)).astype(float)
     return order_corners(simplified)
+
+
+_CORNER_CHOICES = 12  # points of the table's outline its four corners are chosen from
+
+
+def _best_overlap(points: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """The four of `points` (in outline order) whose quadrilateral overlaps the mask `region` most over
+    their union (the first such four of equals)."""
+    inside = int(np.count_nonzero(region))
+    canvas = np.zeros(region.shape, np.uint8)
+    best, best_score = points[:4], -1.0
+    for chosen in itertools.combinations(range(len(points)), 4):
+        corners = points[list(chosen)]
+        canvas[:] = 0
+        cv2.fillConvexPoly(canvas, np.round(corners).astype(np.int32), 1)
+        covered = int(np.count_nonzero(canvas))
+        common = int(np.count_nonzero(cv2.bitwise_and(canvas, region)))
+        score = common / max(covered + inside - common, 1)
+        if score > best_score:
+            best, best_score = corners, score
+    return best
 
 
 def _sides(q: np.ndarray) -> tuple[float, float]:

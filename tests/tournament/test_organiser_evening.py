@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import shutil
+import time
 import unicodedata
 from pathlib import Path
 
@@ -72,7 +73,7 @@ class PrintStep:
                 settings.page_width, settings.page_height = 21.0, 29.7
                 settings.background = True
                 pdf = html.with_suffix(".pdf")
-                pdf.write_bytes(base64.b64decode(driver.print_page(settings)))
+                pdf.write_bytes(base64.b64decode(_printed(driver, settings)))
                 text = "".join("".join(unicodedata.normalize("NFKC", page.extract_text()).split())
                                for page in pypdf.PdfReader(pdf).pages)
                 found = [text.find("".join(name.split())) for name in names]  # PDF text spaces freely
@@ -80,6 +81,21 @@ class PrintStep:
         finally:
             driver.quit()
             shutil.rmtree(self.folder / "chromium-profile", ignore_errors=True)
+
+
+def _printed(driver, settings) -> str:
+    """The page as a base64 PDF. Chromium's printing now and then answers "Printing failed" on a loaded
+    machine, for a page it prints the next moment: once more then, and a page that cannot be printed
+    still fails."""
+    from selenium.common.exceptions import InvalidArgumentException
+
+    try:
+        return driver.print_page(settings)
+    except InvalidArgumentException as error:
+        if "Printing failed" not in str(error):
+            raise
+        time.sleep(1.0)
+        return driver.print_page(settings)
 
 
 @pytest.fixture

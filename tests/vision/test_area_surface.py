@@ -167,3 +167,21 @@ def test_colour_distance_in_place_is_the_formulas_to_the_last_bit():
         expected = np.sqrt((((surface - centre) / scale) ** 2).sum(axis=2))
         got = _distance(surface, centre, scale)
         assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+@pytest.mark.parametrize("spike", [
+    pytest.param([(250, 60), (250, 110), (310, 70)], id="spike-to-a-lid-on-the-right"),
+    pytest.param([(180, 150), (250, 150), (240, 188)], id="spike-to-a-box-below"),
+    pytest.param([(60, 110), (60, 150), (5, 140)], id="spike-to-a-rack-on-the-left"),
+])
+def test_a_spike_of_the_table_towards_a_lid_takes_no_corner(spike):
+    from vision.area import _hull, _quadrilateral
+
+    region = np.zeros((190, 320), np.uint8)
+    cv2.rectangle(region, (60, 10), (250, 150), 1, -1)
+    cv2.fillConvexPoly(region, np.int32(spike), 1)
+    hull = _hull(region).reshape(-1, 2).astype(float)
+    table = np.float64([(60, 10), (250, 10), (250, 150), (60, 150)])
+    # the hull simplified alone takes the spike's tip for a corner and cuts one of the table's off
+    assert np.abs(_quadrilateral(hull) - table).max() > 20
+    assert np.abs(_quadrilateral(hull, region) - table).max() <= 2

@@ -28,6 +28,10 @@ class VisionConfig:
     exposure_max_gain: float = 2.0  # a frame is brightened by at most this factor
     exposure_clipped: float = 255.0  # a bright level this high is clipped at white: brought to the target (0: never)
     detect_long_side: int = 640  # the frame is resized so its long side is this before detection
+    # a frame this long or longer (0: none) is first looked at with its long side detect_large_look: at
+    # detect_long_side a 4K frame's tiles are too small to read, and that look only chose this one
+    detect_large_frame: int = 2560
+    detect_large_look: int = 1280
     # The first look misses some of the smallest tiles, so its median runs high: 26, not
     # the 22 the detector reads well, still sends a full 1080p table to the second look.
     detect_min_tile_width: float = 26.0  # detector pixels; a median tile narrower than this ...

@@ -64,7 +64,7 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     detector = detector or load_model(reading_net(DETECTOR_FILE, config), config.threads)
     if look is not None:
         return _laid_out(_detect_at(image, look, config, detector), config)
-    long_side = config.detect_long_side
+    long_side = _first_look(image.shape, config)
     known = None if looks is None else looks.chosen(image.shape)
     candidates = () if known is None else _detect_at(image, known, config, detector)
     if known is not None and candidates and _better_long_side(image.shape, known, candidates, config) is None:
@@ -77,6 +77,15 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
     if looks is not None:
         looks.keep(image.shape, look)
     return _laid_out(candidates, config)
+
+
+def _first_look(shape, config: VisionConfig) -> int:
+    """The long side of a frame's first look: detect_long_side, or for a frame at least detect_large_frame
+    long, detect_large_look (at a whole fraction of the frame when one lies near): there the table's tiles
+    come out too small at detect_long_side for any read but one that chooses a second look."""
+    if config.detect_large_frame > 0 and max(shape[:2]) >= config.detect_large_frame:
+        return _whole_fraction(shape, config.detect_large_look, config)
+    return config.detect_long_side
 
 
 def _laid_out(candidates: tuple[TileCandidate, ...], config: VisionConfig) -> tuple[TileCandidate, ...]:

@@ -74,10 +74,36 @@ def test_a_4k_table_looked_at_a_whole_fraction_of_the_frame_is_read_whole(monkey
     table = render_table(random_melds(np.random.default_rng(4242), 40), width=3840, height=2160, seed=7, hands=0,
                          layout="rows")
     sizes = _counting(monkeypatch)
-    whole = read_image(table.image)
+    small_first = dataclasses.replace(DEFAULT_CONFIG, detect_large_frame=0)
+    twice = read_image(table.image, small_first)
     assert sizes == [640, 1280]  # a third of the frame, near the size the tiles asked for
-    assert Counter(whole.codes) == Counter(table.codes)
+    assert Counter(twice.codes) == Counter(table.codes)
     sizes.clear()
-    computed = read_image(table.image, dataclasses.replace(DEFAULT_CONFIG, detect_whole_fraction=0.0))
+    computed = read_image(table.image, dataclasses.replace(small_first, detect_whole_fraction=0.0))
     assert len(sizes) == 2 and 3840 % sizes[1] != 0
     assert not Counter(computed.codes) - Counter(table.codes)  # (there this table's K11 is missed)
+
+
+def test_a_4k_frame_is_first_looked_at_a_third_of_its_size_and_reads_as_when_looked_at_twice(monkeypatch):
+    table = render_table(random_melds(np.random.default_rng(4242), 40), width=3840, height=2160, seed=7, hands=0,
+                         layout="rows")
+    sizes = _counting(monkeypatch)
+    once = read_image(table.image)
+    # at 640 a 4K frame's tiles are too small to read; that look only chose this one
+    assert sizes == [1280]
+    assert Counter(once.codes) == Counter(table.codes)
+    sizes.clear()
+    hd = cv2.resize(table.image, (1920, 1080), interpolation=cv2.INTER_AREA)
+    read_image(hd)
+    assert sizes[0] == 640  # a smaller frame is first looked at as before
+
+
+def test_the_first_look_of_a_frame_by_its_size():
+    from vision.config import DEFAULT_CONFIG
+    from vision.pipeline import _first_look
+
+    assert _first_look((2160, 3840), DEFAULT_CONFIG) == 1280
+    assert _first_look((1440, 2560), DEFAULT_CONFIG) == 1280  # a half of a 1440p frame
+    assert _first_look((1080, 1920), DEFAULT_CONFIG) == 640
+    assert _first_look((750, 1000), DEFAULT_CONFIG) == 640
+    assert _first_look((2160, 3840), dataclasses.replace(DEFAULT_CONFIG, detect_large_frame=0)) == 640

@@ -8,7 +8,8 @@ it and a box of spare tiles, a lid (printed logo and tile art) and a rack of til
 split: tiles invented (read where no labelled tile of the table lies) and precision, labelled
 tiles read with the right code, tiles named as lying across the area's edge, and the same photo
 read alone for comparison; "left out" counts the labelled tiles (all lying on the table) whose
-middle the area found leaves outside, alone, beside the objects and kept; with the baseline, the same frames read with the area switched off.
+middle the area found leaves outside, alone, beside the objects and kept; with the baseline, the
+same frames read with the area switched off.
 "Kept" is the table's own way in a game: the area is found once on the clear table (the photo with
 its labelled tiles painted out, beside the same objects) and the photo is read in it; printed are
 the photos on which an area was found (not the whole frame), tiles invented, precision, codes right

@@ -31,7 +31,6 @@ them is dropped.
 from __future__ import annotations
 
 import itertools
-
 from dataclasses import dataclass
 from typing import Sequence
 

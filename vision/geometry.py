@@ -27,8 +27,10 @@ def order_upright(quad: np.ndarray) -> np.ndarray:
         up = -up
     right = np.array([-up[1], up[0]])  # image y points down: (0,-1) up gives (1,0) right
     rel = quad - center
-    a = rel @ up
-    b = rel @ right
+    # products and sums written out as order_upright_many writes them: `rel @ up` may fuse them and move the
+    # last bit, which decides between corners tied on a face with two corners at one point
+    a = rel[:, 0] * up[0] + rel[:, 1] * up[1]
+    b = rel[:, 0] * right[0] + rel[:, 1] * right[1]
     tl = quad[np.argmax(a - b)]
     tr = quad[np.argmax(a + b)]
     br = quad[np.argmax(-a + b)]

@@ -3,7 +3,7 @@ import math
 
 import cv2
 import numpy as np
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from vision.config import CROP_HEIGHT, CROP_WIDTH
 from vision.geometry import (bright_levels, flip_quad, length, normalise_crops, order_upright, order_upright_many, quad_size,
@@ -97,6 +97,7 @@ _QUADS = st.lists(st.tuples(st.floats(0, 4000), st.floats(0, 4000), st.floats(1,
 
 
 @given(_QUADS, st.lists(st.lists(st.floats(-50, 50), min_size=8, max_size=8), max_size=5))
+@example(rects=[(0.0, 0.0, 1.0, 1.0, 0.0, 1.0)], loose=[[0.0, 33.0, 0.0, 0.0, 0.0, 0.0, 33.0, 0.0]])  # corners tied
 def test_order_upright_many_orders_each_quad_as_order_upright_does(rects, loose):
     # boxes as the detector fits them (exact right angles, quarter turns) and any four points
     quads = [cv2.boxPoints(((x, y), (w, h), angle)).astype(np.float64) / scale for x, y, w, h, angle, scale in rects]

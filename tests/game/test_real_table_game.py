@@ -96,8 +96,10 @@ class FolderTable(RecordedTable):
 
 
 def read_events(db: Path):
+    # read only, as a referee's page reads: a watcher that opened the file to write could hold the lock
+    # that play, making the file, waits on
     try:
-        with Records(db, create=False) as records:
+        with Records(db, create=False, read_only=True) as records:
             return records.events(records.latest_game())
     except Exception:  # the other process is still creating the file
         return None

@@ -50,7 +50,7 @@ def find_tiles(image: np.ndarray, config: VisionConfig = DEFAULT_CONFIG, detecto
                looks: DetectorLooks | None = None, look: int | None = None) -> tuple[TileCandidate, ...]:
     """Candidate tile faces in a BGR image.
 
-    The detector sees the frame at detect_long_side first; when the tiles come out smaller
+    The detector sees the frame at the size of its first look (`_first_look`); when the tiles come out smaller
     or larger than it reads well (a whole table in a big frame, a close-up), it looks again
     at the size that brings the median tile to detect_tile_width pixels. With `looks` (one
     camera's), it looks first at the size the last read of an image this size chose, and again
@@ -301,7 +301,7 @@ def _painted_part(image: np.ndarray, box: tuple[int, int, int, int], area: PlayA
 def _looked_at(looks: DetectorLooks | None, shape, config: VisionConfig) -> float:
     """Detector pixels per frame pixel of the look last kept for frames of this shape."""
     look = None if looks is None else looks.chosen(shape)
-    return (look or config.detect_long_side) / max(shape[:2])
+    return (look or _first_look(shape, config)) / max(shape[:2])
 
 
 def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea | None, config: VisionConfig,

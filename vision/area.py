@@ -268,9 +268,11 @@ def work_copy(image: np.ndarray) -> np.ndarray:
 
 
 def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionConfig = DEFAULT_CONFIG,
-               small: np.ndarray | None = None) -> TableSurface:
+               small: np.ndarray | None = None, doubted: Sequence[np.ndarray] = ()) -> TableSurface:
     """The play area of a BGR frame from the tile faces found on it, and the table's surface around it;
-    `small`: the frame's `work_copy` when it was made already."""
+    `small`: the frame's `work_copy` when it was made already; `doubted`: faces found that the classifier
+    is unsure of, painted out of the surface as the others on a table in play (a tile's face left on the
+    table's edge cuts the table's corner off) but not measured for a tile's width."""
     h, w = image.shape[:2]
     scale = _WORK_SIDE / max(h, w)
     small = work_copy(image) if small is None else small
@@ -278,10 +280,13 @@ def find_table(image: np.ndarray, faces: Sequence[np.ndarray], config: VisionCon
     quads = [np.asarray(f, float) * scale for f in faces]
     tile_width = float(np.median([min(_sides(q)) for q in quads])) if quads else 0.04 * _WORK_SIDE
     whole = TableSurface(PlayArea.whole_frame(w, h), None, scale, tile_width / scale)
-    surface = _surface(small, quads, tile_width)
+    clear = not any(_middle(sh, sw, config.play_area_middles[0])[_inside_frame(q.mean(axis=0), sh, sw)] for q in quads)
+    # not on a clear table: what is doubted there is no tile of a game, and painting a false face as large as
+    # the table fills the table from the floor (lab/decisions/paint_doubted.txt)
+    painted = quads if clear else quads + [np.asarray(f, float) * scale for f in doubted]
+    surface = _surface(small, painted, tile_width)
     # a clear table's middle of two surfaces is narrowed to the frame's centre; with tiles in the middle
     # the centre may be tiles, painted out, whose colour is not the table's (lab/decisions/area_middles.txt)
-    clear = not any(_middle(sh, sw, config.play_area_middles[0])[_inside_frame(q.mean(axis=0), sh, sw)] for q in quads)
     for share in config.play_area_middles if clear else config.play_area_middles[:1]:
         middle = _middle(sh, sw, share)
         centre, spread = _table_colour(surface[middle], config)

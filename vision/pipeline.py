@@ -326,13 +326,25 @@ def _within_area(image: np.ndarray, read: tuple[TileGuess, ...], area: PlayArea 
         else:
             outlines = [g.corners for g in read] if outlines is None else outlines
             table = find_table(image, [outlines[k] for k in kept], config,
-                               None if surface_copy is None else surface_copy.result())
+                               None if surface_copy is None else surface_copy.result(),
+                               _doubted_faces(outlines, sure, config))
         area = table.area
     quads = [g.corners for g in read]
     split = split_faces(area, quads, config) if table is None else split_on_table(table, quads, sure, config)
     across = tuple((side, tuple(float(v) for v in read[k].corners.mean(axis=0))) for k, side in split.across if sure[k])
     outside = any(sure[k] for k in split.outside)
     return tuple(read[k] for k in split.inside), area, across, outside, table
+
+
+def _doubted_faces(outlines: Sequence[np.ndarray], sure: Sequence[bool], config: VisionConfig) -> list[np.ndarray]:
+    """The outlines of the faces the classifier doubts that are no larger than `play_area_size_ratio` times the
+    median face, of three faces found or more: a doubted half of a table's tile, not a pale stretch of the table
+    taken for one face."""
+    sizes = [abs(cv2.contourArea(np.asarray(o, np.float32))) for o in outlines]
+    if len(sizes) < 3:
+        return []
+    largest = config.play_area_size_ratio * float(np.median(sizes))
+    return [o for o, s, size in zip(outlines, sure, sizes) if not s and size <= largest]
 
 
 def _found_table(image: np.ndarray, outlines: list[np.ndarray], config: VisionConfig, surface_copy: Future) -> TableSurface:

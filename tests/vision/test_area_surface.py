@@ -185,3 +185,42 @@ def test_a_spike_of_the_table_towards_a_lid_takes_no_corner(spike):
     # the hull simplified alone takes the spike's tip for a corner and cuts one of the table's off
     assert np.abs(_quadrilateral(hull) - table).max() > 20
     assert np.abs(_quadrilateral(hull, region) - table).max() <= 2
+
+
+def _wood_table(with_corner_tile: bool):
+    """A brown top on a blue floor with three rows of faces, and one face at the top's bottom-right corner
+    (nearer the edge than a tile's width): the frame, the rows' faces and the corner face."""
+    rng = np.random.default_rng(5)
+    h, w = 600, 900
+    frame = np.empty((h, w, 3), np.uint8)
+    frame[:] = (150, 80, 30)
+    frame[40:570, 100:820] = np.clip(np.float64([40, 70, 120])[None, None] + rng.normal(0, 5, (530, 720, 1)), 0, 255)
+    rows = [_face(200 + 34 * k, y, 30) for k in range(12) for y in (150, 280, 400)]
+    corner = _face(765, 505, 30)
+    for face in rows + ([corner] if with_corner_tile else []):
+        cv2.fillConvexPoly(frame, np.round(face).astype(np.int32), (235, 240, 245))
+        cv2.putText(frame, "5", tuple(np.int32(face[0] + (10, 40))), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (200, 20, 20), 2)
+    return frame, rows, corner
+
+
+def test_a_doubted_face_at_the_tables_corner_is_painted_out_and_cuts_no_corner_off():
+    frame, rows, corner = _wood_table(with_corner_tile=True)
+    without_the_tile = find_table(_wood_table(with_corner_tile=False)[0], rows).area.quad
+    # left on the surface, the face and the strip of top beyond it are cut from the table: a corner goes
+    assert np.abs(find_table(frame, rows).area.quad - without_the_tile).max() > 40
+    assert np.abs(find_table(frame, rows, doubted=[corner]).area.quad - without_the_tile).max() <= 12
+
+
+@pytest.mark.parametrize("sizes, sure, painted", [
+    pytest.param([30, 30, 30, 30], [True, True, True, False], [3], id="a-doubted-face-of-a-tiles-size"),
+    pytest.param([30, 30, 30, 15], [True, True, True, False], [3], id="a-doubted-half-of-a-tile"),
+    pytest.param([30, 30, 30, 300], [True, True, True, False], [], id="a-doubted-stretch-as-large-as-the-table"),
+    pytest.param([300, 30], [False, True], [], id="too-few-faces-to-know-a-tiles-size"),
+    pytest.param([30, 30, 30], [True, True, True], [], id="every-face-sure"),
+])
+def test_only_doubted_faces_no_larger_than_a_tile_are_painted(sizes, sure, painted):
+    from vision.pipeline import _doubted_faces
+
+    outlines = [_face(50.0 * k, 0.0, width) for k, width in enumerate(sizes)]
+    got = _doubted_faces(outlines, sure, DEFAULT_CONFIG)
+    assert [next(k for k, o in enumerate(outlines) if o is g) for g in got] == painted

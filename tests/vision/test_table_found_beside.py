@@ -29,9 +29,9 @@ def counted(monkeypatch):
     """How often the table is found on a read, and from how many faces each time."""
     calls: list[int] = []
 
-    def counting(image, faces, config=pipeline.DEFAULT_CONFIG, small=None):
+    def counting(image, faces, config=pipeline.DEFAULT_CONFIG, small=None, doubted=()):
         calls.append(len(faces))
-        return find_table(image, faces, config, small)
+        return find_table(image, faces, config, small, doubted)
 
     monkeypatch.setattr(pipeline, "find_table", counting)
     return calls

@@ -11,8 +11,8 @@ read alone for comparison; "left out" counts the labelled tiles lying on the tab
 the label within the photo: the floor covers what the photo's border cut off) whose middle the area
 found leaves outside, alone, beside the objects and kept, with the same count over every label beside
 it and, of the first, those on which no tile is read ("not read": a tile outside the area that lies on
-the table's own surface is read); with the baseline, the same frames read with the area switched off. `--scenes N` composes each
-photo beside the objects N times, each drawn anew.
+the table's own surface is read); with the baseline, the same frames read with the area switched off.
+`--scenes N` composes each photo beside the objects N times, each drawn anew.
 "Kept" is the table's own way in a game: the area is found once on the clear table (the photo with
 its labelled tiles painted out, beside the same objects) and the photo is read in it; printed are
 the photos on which an area was found (not the whole frame), tiles invented, precision, codes right

@@ -105,28 +105,32 @@ def on_photo(labels, width: int, height: int) -> list:
     return kept
 
 
+def _outside(area: PlayArea | None, labels, offset=(0, 0)) -> list[np.ndarray]:
+    """The labels' quads (moved by `offset`) whose middle lies outside the play area read in."""
+    if area is None:
+        return []
+    edge = area.quad.astype(np.float32).reshape(-1, 1, 2)
+    quads = [np.asarray(quad, float) + np.asarray(offset) for _, quad in labels]
+    return [q for q in quads if cv2.pointPolygonTest(edge, tuple(map(float, q.mean(axis=0))), False) < 0]
+
+
 def left_out(area: PlayArea | None, labels, offset=(0, 0)) -> int:
     """Labelled tiles whose middle lies outside the play area read in."""
-    if area is None:
-        return 0
-    edge = area.quad.astype(np.float32).reshape(-1, 1, 2)
-    middles = [np.asarray(quad, float).mean(axis=0) + np.asarray(offset) for _, quad in labels]
-    return sum(cv2.pointPolygonTest(edge, tuple(map(float, m)), False) < 0 for m in middles)
+    return len(_outside(area, labels, offset))
 
 
 def dropped(reading, labels, offset=(0, 0)) -> int:
     """Labelled tiles whose middle lies outside the play area read in and on which no tile is read: the
     left out that the table's own surface did not bring back (`vision.area.split_on_table`)."""
-    if reading.area is None:
-        return 0
-    edge = reading.area.quad.astype(np.float32).reshape(-1, 1, 2)
-    count = 0
-    for _, quad in labels:
-        quad = np.float32(np.asarray(quad, float) + np.asarray(offset)).reshape(-1, 1, 2)
-        if cv2.pointPolygonTest(edge, tuple(map(float, quad.reshape(-1, 2).mean(axis=0))), False) >= 0:
-            continue
-        count += not any(cv2.pointPolygonTest(quad, tuple(map(float, t.center)), False) >= 0 for t in reading.tiles)
-    return count
+    return sum(not any(cv2.pointPolygonTest(np.float32(quad).reshape(-1, 1, 2), tuple(map(float, t.center)), False) >= 0
+                       for t in reading.tiles)
+               for quad in _outside(reading.area, labels, offset))
+
+
+def left_counts(reading, labels, lying, offset=(0, 0)) -> np.ndarray:
+    """(tiles lying on the photo left out, every label left out, tiles lying on the photo left out and not read)."""
+    return np.array([left_out(reading.area, lying, offset), left_out(reading.area, labels, offset),
+                     dropped(reading, lying, offset)])
 
 
 def main(argv=None) -> int:
@@ -161,9 +165,9 @@ def main(argv=None) -> int:
         totals = np.zeros(9, int)
         kept_totals = np.zeros(5, int)  # areas found on the clear table, tiles read, on a label, right, perfect
         marked_totals = np.zeros(3, int)  # in the area marked on the table top: tiles read, on a label, right
-        left_totals = np.zeros(3, int)  # labelled tiles on the photo outside the area found: alone, beside, kept
-        left_all = np.zeros(3, int)  # the same over every label, those the photo's border cuts too
-        not_read = np.zeros(3, int)  # of the left out on the photo, those no tile is read on
+        # rows: labelled tiles on the photo outside the area found; the same over every label (those the photo's
+        # border cuts too); of the first, those no tile is read on. Columns: alone, beside, kept
+        left = np.zeros((3, 3), int)
         worst = []
         n = len(splits[split])
         for k, photo in enumerate(splits[split]):
@@ -173,9 +177,8 @@ def main(argv=None) -> int:
             alone_reading = read_image(image, config)
             alone = score(alone_reading, labels)
             totals[[1, 2]] += [alone[0] - alone[1], alone[2]]
-            left_totals[0] += left_out(alone_reading.area, lying)
-            left_all[0] += left_out(alone_reading.area, labels)
-            not_read[0] += dropped(alone_reading, lying)
+            alone_left = left_counts(alone_reading, labels, lying)
+            left[:, 0] += alone_left
             for r in range(args.scenes):
                 name = photo.stem.split(".")[0] + (f"#{r}" if r else "")
                 seed = SEED + k + 1000 * r
@@ -189,13 +192,12 @@ def main(argv=None) -> int:
                     baseline = read_all[0] - read_all[1]
                 kept_reading, kept_offset, found = kept_area_reading(image, labels, faces, seed, config)
                 kept = score(kept_reading, labels, kept_offset)
-                left = [0, left_out(beside_reading.area, lying, scene.offset), left_out(kept_reading.area, lying, kept_offset)]
-                left_totals += left
-                left_all += [0, left_out(beside_reading.area, labels, scene.offset),
-                             left_out(kept_reading.area, labels, kept_offset)]
-                not_read += [0, dropped(beside_reading, lying, scene.offset), dropped(kept_reading, lying, kept_offset)]
-                if any(left) or (r == 0 and left_out(alone_reading.area, lying)):
-                    worst.append(f"{name} left out {left_out(alone_reading.area, lying)}/{left[1]}/{left[2]}")
+                beside_left = left_counts(beside_reading, labels, lying, scene.offset)
+                kept_left = left_counts(kept_reading, labels, lying, kept_offset)
+                left[:, 1] += beside_left
+                left[:, 2] += kept_left
+                if beside_left[0] or kept_left[0] or (r == 0 and alone_left[0]):
+                    worst.append(f"{name} left out {alone_left[0]}/{beside_left[0]}/{kept_left[0]}")
                 kept_totals += [found, kept[0], kept[1], kept[2],
                                 kept[0] == kept[1] and kept[2] == len(labels) and not kept_reading.edge_tiles]
                 if kept[0] > kept[1]:
@@ -223,8 +225,8 @@ def main(argv=None) -> int:
               f"{kept_perfect:>4}/{m:<3} | "
               f"{marked_totals[0] - marked_totals[1]:>16} {100 * marked_totals[2] / max(scenes, 1):>11.2f}% | "
               f"{'-' if args.no_baseline else base:>17} | "
-              f"{left_totals[0]:>15} {left_totals[1]:>6} {left_totals[2]:>4} {'/'.join(map(str, left_all)):>12} "
-              f"{'/'.join(map(str, not_read)):>8}"
+              f"{left[0, 0]:>15} {left[0, 1]:>6} {left[0, 2]:>4} {'/'.join(map(str, left[1])):>12} "
+              f"{'/'.join(map(str, left[2])):>8}"
               f"   ({time.perf_counter() - started:.0f} s)")
         if worst:
             print(f"{'':<11} photos with tiles invented or lost beside the objects: {', '.join(worst)}")

@@ -145,7 +145,9 @@ class VisionConfig:
     play_area_surface_share: float = 0.5
     play_area_set_surface_share: float = 0.25  # ... the share needed by a face in a set with faces inside the area
     play_area_reach: float = 1.0
-    play_area_size_ratio: float = 1.5  # ... and it is within this ratio of the area of the tiles inside the area
+    # ... and it is within this ratio of the area of the tiles inside the area; a face the classifier doubts is
+    # painted out of the table's surface when no larger than this ratio of the median face (pipeline._doubted_faces)
+    play_area_size_ratio: float = 1.5
     play_area_shade: float = 2.0  # the table's lightness spread is widened this much for the surface a face lies on
     threads: int = 2  # onnxruntime intra-op threads
     # the shipped classifier is read through its eight-bit copy (vision/models.py eight_bit;
